@@ -1,0 +1,90 @@
+/**
+ * The hook registry's value types: one frozen spec per loaded hook, whatever form declared it.
+ * Wire names (snake_case) never appear here; dialects translate.
+ */
+import type { CanonicalEvent } from "./events.ts";
+
+export type Scope = "user" | "project";
+export type Form = "dir" | "lifecycle" | "list";
+export type Dialect = "action" | "claude" | "envelope";
+export type FailurePolicy = "ignore" | "warn" | "block" | "fail";
+export type PayloadMode = "redacted" | "full";
+export type ListPhase = "before_tool" | "after_tool" | "after_assistant" | "after_reasoning";
+
+interface HookSpecBase {
+  /** Label shown in lists, failure lines and records (D2, conventions): name, label or position. */
+  readonly label: string;
+  readonly scope: Scope;
+  readonly form: Form;
+  readonly dialect: Dialect;
+  readonly event: CanonicalEvent;
+  /** Absolute path of the file that declared the hook (hook.json, config.toml, settings.json). */
+  readonly source: string;
+  /** Field path inside `source`, e.g. `hooks.before_tool[0]` or `hooks.lifecycle.pre_tool_use[0].hooks[1]`. */
+  readonly field: string;
+  readonly disabled: boolean;
+  readonly timeoutMs: number;
+}
+
+/** Seed 000: a directory with hook.json, run by direct exec in that directory. */
+export interface DirHookSpec extends HookSpecBase {
+  readonly form: "dir";
+  readonly name: string;
+  /** Absolute hook directory. */
+  readonly dir: string;
+  /** Absolute, normalised path of the `run` target (never parsed as shell). */
+  readonly run: string;
+  /** `*` or an exact tool name/alias (never a regex). */
+  readonly match: string;
+  readonly failClosed: boolean;
+  readonly async: boolean;
+}
+
+/** Seed 002: one command of a `[[hooks.lifecycle.<event>]]` group, run through `/bin/sh -c`. */
+export interface LifecycleHookSpec extends HookSpecBase {
+  readonly form: "lifecycle";
+  readonly command: string;
+  /** The matcher as written; undefined when absent. */
+  readonly matcher: string | undefined;
+  /** Compiled `^(?:p)$`; null when it matches everything (`*`, `""`, absent). */
+  readonly matcherRegex: RegExp | null;
+  /** The event key as written in the file (`pre_tool_use`, `PreToolUse`, `task_completion`…). */
+  readonly eventKey: string;
+  readonly groupIndex: number;
+  readonly hookIndex: number;
+  readonly failurePolicy: FailurePolicy;
+}
+
+/** Seed 003: one entry of `hooks.before_tool|after_tool|after_assistant|after_reasoning`. */
+export interface ListHookSpec extends HookSpecBase {
+  readonly form: "list";
+  readonly command: string;
+  readonly phase: ListPhase;
+  /** Position in its own file's array (`hook.index`, D26). */
+  readonly index: number;
+  readonly failurePolicy: FailurePolicy;
+  readonly payload: PayloadMode;
+  readonly stdoutMaxBytes: number;
+  readonly stderrMaxBytes: number;
+  readonly providerContextInjection: boolean;
+  readonly providerContextMaxBytes: number;
+  readonly includeTools: readonly string[];
+  readonly excludeTools: readonly string[];
+  /** Effective `tools.bash.absolute_paths` for this hook's scope (D26), used by preflight. */
+  readonly absolutePaths: boolean;
+}
+
+export type HookSpec = DirHookSpec | LifecycleHookSpec | ListHookSpec;
+
+/** A config problem found while loading. `error` makes `agent hooks validate` exit 1 (D21). */
+export interface LoadWarning {
+  readonly severity: "error" | "warning";
+  /** Absolute file path (or directory) the problem is in. */
+  readonly file: string;
+  /** Field path inside the file, `""` for the whole file. */
+  readonly field: string;
+  readonly message: string;
+}
+
+/** Failure categories of seed 003, used by every form (D15). */
+export type FailureCategory = "exit" | "timeout" | "runner" | "stdin" | "output-limit";
