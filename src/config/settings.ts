@@ -1,0 +1,331 @@
+/**
+ * Settings files → effective settings. Reads the four files of D26, validates every non-hook key
+ * and the seed-003 globals, and merges scalars (later file wins) and arrays (concatenated). List
+ * globals are tracked per scope (D26: a project's list settings reach project list hooks only).
+ * Hook arrays and `hooks.lifecycle` are left to `list-hooks.ts` and `lifecycle.ts`.
+ */
+import { canonicalEvent } from "../hooks/events.ts";
+import type { FailurePolicy, PayloadMode, Scope } from "../hooks/types.ts";
+import type { FileSystem } from "../runtime/types.ts";
+import { isRecord, parseJson, parseToml } from "./parse.ts";
+import type { SettingsFile } from "./paths.ts";
+import {
+  booleanField,
+  checkField,
+  INJECTED_CONTENT_FIELDS,
+  intRange,
+  LIST_GLOBAL_FIELDS,
+  LIST_KEYS,
+  OTHER_HOOK_FIELDS,
+  oneOf,
+  PERMISSION_MODES,
+  PROVIDER_FIELDS,
+  stringField,
+} from "./schema.ts";
+import type { WarningSink } from "./warnings.ts";
+
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** Seed 003's list settings after defaults (TOOL-01). */
+export interface ListSettings {
+  readonly enabled: boolean;
+  readonly showInTui: boolean;
+  readonly injectedContent: { readonly showInTranscript: boolean; readonly showInActivityTree: boolean; readonly style: "content" | "metadata" };
+  readonly payload: PayloadMode;
+  readonly timeoutSeconds: number;
+  readonly stdoutMaxBytes: number;
+  readonly stderrMaxBytes: number;
+  readonly providerContextInjection: boolean;
+  readonly providerContextMaxBytes: number;
+  readonly failurePolicy: FailurePolicy;
+}
+
+export interface ProviderSettings {
+  readonly baseUrl?: string;
+  readonly model?: string;
+  readonly apiKey?: string;
+  readonly apiKeyEnv?: string;
+}
+
+/** Merged settings with defaults filled in. */
+export interface EffectiveSettings {
+  /** The list settings of the widest loaded scope (project when present), for display. */
+  readonly hooks: ListSettings & { readonly stopBlockCap: number; readonly quietSuccessOutput: boolean };
+  /** D26: what user list hooks and project list hooks each see. */
+  readonly listSettingsByScope: { readonly user: ListSettings; readonly project: ListSettings };
+  readonly tools: { readonly bash: { readonly absolutePaths: boolean } };
+  readonly absolutePathsByScope: { readonly user: boolean; readonly project: boolean };
+  readonly permissions: { readonly mode: PermissionMode; readonly allow: readonly string[]; readonly ask: readonly string[]; readonly deny: readonly string[] };
+  readonly agent: { readonly maxContextTokens: number | undefined };
+  readonly provider: string | undefined;
+  readonly model: string | undefined;
+  readonly baseUrl: string | undefined;
+  readonly providers: Readonly<Record<string, ProviderSettings>>;
+}
+
+export const DEFAULT_LIST_SETTINGS: ListSettings = {
+  enabled: false,
+  showInTui: false,
+  injectedContent: { showInTranscript: false, showInActivityTree: false, style: "content" },
+  payload: "redacted",
+  timeoutSeconds: 5,
+  stdoutMaxBytes: 8192,
+  stderrMaxBytes: 8192,
+  providerContextInjection: false,
+  providerContextMaxBytes: 4096,
+  failurePolicy: "warn",
+};
+
+export const DEFAULT_STOP_BLOCK_CAP = 8;
+
+export interface ParsedSettingsFile {
+  readonly file: SettingsFile;
+  readonly present: boolean;
+  /** The parsed document; undefined when missing or unparsable. */
+  readonly data: Record<string, unknown> | undefined;
+}
+
+/** One global list setting as written: where, and whether it passed its bound. */
+export interface GlobalValue {
+  readonly value: unknown;
+  readonly file: string;
+  readonly field: string;
+  readonly valid: boolean;
+}
+
+/** Latest value per global key (`timeout_seconds`, `injected_content.style`, …) for one scope. */
+export type GlobalChain = ReadonlyMap<string, GlobalValue>;
+
+export function readSettingsFile(fs: FileSystem, file: SettingsFile, sink: WarningSink): ParsedSettingsFile {
+  let text: string | undefined;
+  try {
+    text = fs.readText(file.path);
+  } catch (error) {
+    sink.error(file.path, "", `could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    return { file, present: true, data: undefined };
+  }
+  if (text === undefined) return { file, present: false, data: undefined };
+  const parsed = file.format === "toml" ? parseToml(text) : parseJson(text);
+  if (!parsed.ok) {
+    sink.syntax(file.path, parsed.line, parsed.column, `could not parse ${file.format === "toml" ? "TOML" : "JSON"}: ${parsed.message}`);
+    return { file, present: true, data: undefined };
+  }
+  if (!isRecord(parsed.value)) {
+    sink.error(file.path, "", "the document must be an object");
+    return { file, present: true, data: undefined };
+  }
+  return { file, present: true, data: parsed.value };
+}
+
+const TOP_LEVEL_KEYS = new Set(["hooks", "tools", "permissions", "agent", "provider", "model", "base_url", "providers"]);
+const HOOK_STRUCTURE_KEYS = new Set<string>([...LIST_KEYS, "lifecycle", "injected_content", "stop_block_cap"]);
+
+function camel(key: string): string {
+  return key.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
+}
+
+/** Effective list settings from a chain; invalid values fall back to defaults (display only). */
+function listSettingsOf(chain: GlobalChain): ListSettings {
+  const pick = <T>(key: string, fallback: T, guard: (value: unknown) => value is T): T => {
+    const entry = chain.get(key);
+    return entry && entry.valid && guard(entry.value) ? entry.value : fallback;
+  };
+  const isBool = (value: unknown): value is boolean => typeof value === "boolean";
+  const isNum = (value: unknown): value is number => typeof value === "number";
+  const isPayload = (value: unknown): value is PayloadMode => value === "redacted" || value === "full";
+  const isPolicy = (value: unknown): value is FailurePolicy => value === "ignore" || value === "warn" || value === "block" || value === "fail";
+  const isStyle = (value: unknown): value is "content" | "metadata" => value === "content" || value === "metadata";
+  const d = DEFAULT_LIST_SETTINGS;
+  return {
+    enabled: pick("enabled", d.enabled, isBool),
+    showInTui: pick("show_in_tui", d.showInTui, isBool),
+    injectedContent: {
+      showInTranscript: pick("injected_content.show_in_transcript", d.injectedContent.showInTranscript, isBool),
+      showInActivityTree: pick("injected_content.show_in_activity_tree", d.injectedContent.showInActivityTree, isBool),
+      style: pick("injected_content.style", d.injectedContent.style, isStyle),
+    },
+    payload: pick("payload", d.payload, isPayload),
+    timeoutSeconds: pick("timeout_seconds", d.timeoutSeconds, isNum),
+    stdoutMaxBytes: pick("stdout_max_bytes", d.stdoutMaxBytes, isNum),
+    stderrMaxBytes: pick("stderr_max_bytes", d.stderrMaxBytes, isNum),
+    providerContextInjection: pick("provider_context_injection", d.providerContextInjection, isBool),
+    providerContextMaxBytes: pick("provider_context_max_bytes", d.providerContextMaxBytes, isNum),
+    failurePolicy: pick("failure_policy", d.failurePolicy, isPolicy),
+  };
+}
+
+export interface MergedSettings {
+  readonly settings: EffectiveSettings;
+  /** Global list settings as seen by each scope's list hooks (D26). */
+  readonly chains: { readonly user: GlobalChain; readonly project: GlobalChain };
+}
+
+/**
+ * Validates and merges the parsed files (in load order). With `hooksOff`, `hooks.*` is not looked
+ * at and project `permissions.*` are not loaded (D17). Never throws.
+ */
+export function mergeSettings(files: readonly ParsedSettingsFile[], sink: WarningSink, options: { hooksOff: boolean; projectScope: boolean }): MergedSettings {
+  const userChain = new Map<string, GlobalValue>();
+  const projectChain = new Map<string, GlobalValue>();
+  const absolutePaths: Record<Scope, boolean> = { user: true, project: true };
+  let stopBlockCap = DEFAULT_STOP_BLOCK_CAP;
+  let quietSuccessOutput = false;
+  let absolutePathsMerged = true;
+  let mode: PermissionMode = "default";
+  const rules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
+  let maxContextTokens: number | undefined;
+  const top: { provider?: string; model?: string; baseUrl?: string } = {};
+  const providers: Record<string, ProviderSettings> = {};
+
+  for (const { file, data } of files) {
+    if (!data) continue;
+    const path = file.path;
+    const setGlobal = (key: string, value: unknown, field: string, valid: boolean): void => {
+      const entry = { value, file: path, field, valid };
+      if (file.scope === "user") userChain.set(key, entry);
+      projectChain.set(key, entry);
+    };
+    const checked = (schema: Parameters<typeof checkField>[0], value: unknown, field: string, severity: "error" | "warning" = "error"): boolean => {
+      const message = checkField(schema, value);
+      if (message === undefined) return true;
+      if (severity === "error") sink.error(path, field, message);
+      else sink.warning(path, field, message);
+      return false;
+    };
+
+    for (const key of Object.keys(data)) {
+      if (!TOP_LEVEL_KEYS.has(key)) sink.warning(path, key, "unknown setting (ignored)");
+    }
+
+    const hooks = data.hooks;
+    if (!options.hooksOff && hooks !== undefined) {
+      if (!isRecord(hooks)) sink.error(path, "hooks", "must be a table/object");
+      else {
+        for (const [key, value] of Object.entries(hooks)) {
+          const field = `hooks.${key}`;
+          if (key in LIST_GLOBAL_FIELDS) {
+            const schema = LIST_GLOBAL_FIELDS[key as keyof typeof LIST_GLOBAL_FIELDS];
+            setGlobal(key, value, field, checked(schema, value, field));
+          } else if (key === "injected_content") {
+            if (!isRecord(value)) sink.error(path, field, "must be a table/object");
+            else
+              for (const [sub, subValue] of Object.entries(value)) {
+                const subField = `${field}.${sub}`;
+                if (!(sub in INJECTED_CONTENT_FIELDS)) sink.error(path, subField, "unknown key");
+                else setGlobal(`injected_content.${sub}`, subValue, subField, checked(INJECTED_CONTENT_FIELDS[sub as keyof typeof INJECTED_CONTENT_FIELDS], subValue, subField));
+              }
+          } else if (key === "stop_block_cap") {
+            if (checked(OTHER_HOOK_FIELDS.stop_block_cap, value, field) && typeof value === "number") stopBlockCap = value;
+          } else if (key === "lifecycle") {
+            if (isRecord(value) && value.quiet_success_output !== undefined) {
+              const qField = "hooks.lifecycle.quiet_success_output";
+              if (checked(booleanField, value.quiet_success_output, qField) && typeof value.quiet_success_output === "boolean") {
+                quietSuccessOutput = value.quiet_success_output;
+              }
+            }
+          } else if (HOOK_STRUCTURE_KEYS.has(key)) {
+            // list arrays: validated by list-hooks.ts
+          } else if (canonicalEvent(key) !== undefined) {
+            sink.error(path, field, `unknown key: lifecycle groups belong under hooks.lifecycle (hooks.lifecycle.${key}); nothing under ${field} runs`);
+          } else sink.error(path, field, "unknown key");
+        }
+      }
+    }
+
+    const tools = data.tools;
+    if (tools !== undefined) {
+      if (!isRecord(tools)) sink.error(path, "tools", "must be a table/object");
+      else
+        for (const [key, value] of Object.entries(tools)) {
+          if (key !== "bash") {
+            sink.warning(path, `tools.${key}`, "unknown setting (ignored)");
+            continue;
+          }
+          if (!isRecord(value)) {
+            sink.error(path, "tools.bash", "must be a table/object");
+            continue;
+          }
+          for (const [sub, subValue] of Object.entries(value)) {
+            const field = `tools.bash.${sub}`;
+            if (sub !== "absolute_paths") sink.warning(path, field, "unknown setting (ignored)");
+            else if (checked(booleanField, subValue, field) && typeof subValue === "boolean") {
+              if (file.scope === "user") absolutePaths.user = subValue;
+              absolutePaths.project = subValue;
+              absolutePathsMerged = subValue;
+            }
+          }
+        }
+    }
+
+    const permissions = data.permissions;
+    if (permissions !== undefined && !(options.hooksOff && file.scope === "project")) {
+      if (!isRecord(permissions)) sink.error(path, "permissions", "must be a table/object");
+      else
+        for (const [key, value] of Object.entries(permissions)) {
+          const field = `permissions.${key}`;
+          if (key === "mode") {
+            if (checked(oneOf(PERMISSION_MODES), value, field)) mode = value as PermissionMode;
+          } else if (key === "allow" || key === "ask" || key === "deny") {
+            if (!Array.isArray(value)) sink.error(path, field, `${JSON.stringify(value)} is not an array of rules`);
+            else
+              value.forEach((rule, index) => {
+                if (typeof rule === "string") rules[key].push(rule);
+                else sink.error(path, `${field}[${index}]`, `${JSON.stringify(rule)} is not a string`);
+              });
+          } else sink.error(path, field, "unknown key");
+        }
+    }
+
+    const agent = data.agent;
+    if (agent !== undefined) {
+      if (!isRecord(agent)) sink.error(path, "agent", "must be a table/object");
+      else
+        for (const [key, value] of Object.entries(agent)) {
+          if (key !== "max_context_tokens") sink.warning(path, `agent.${key}`, "unknown setting (ignored)");
+          else if (checked(intRange(1), value, "agent.max_context_tokens") && typeof value === "number") maxContextTokens = value;
+        }
+    }
+
+    for (const [key, name] of [["provider", "provider"], ["model", "model"], ["base_url", "baseUrl"]] as const) {
+      const value = data[key];
+      if (value !== undefined && checked(stringField, value, key) && typeof value === "string") top[name] = value;
+    }
+
+    const providerTable = data.providers;
+    if (providerTable !== undefined) {
+      if (!isRecord(providerTable)) sink.error(path, "providers", "must be a table/object");
+      else
+        for (const [name, entry] of Object.entries(providerTable)) {
+          if (!isRecord(entry)) {
+            sink.error(path, `providers.${name}`, "must be a table/object");
+            continue;
+          }
+          const merged: Record<string, string> = { ...(providers[name] ?? {}) };
+          for (const [key, value] of Object.entries(entry)) {
+            const field = `providers.${name}.${key}`;
+            if (!(key in PROVIDER_FIELDS)) sink.warning(path, field, "unknown setting (ignored)");
+            else if (checked(stringField, value, field) && typeof value === "string") merged[camel(key)] = value;
+          }
+          providers[name] = merged;
+        }
+    }
+  }
+
+  const userList = listSettingsOf(userChain);
+  const projectList = listSettingsOf(projectChain);
+  return {
+    chains: { user: userChain, project: projectChain },
+    settings: {
+      hooks: { ...(options.projectScope ? projectList : userList), stopBlockCap, quietSuccessOutput },
+      listSettingsByScope: { user: userList, project: projectList },
+      tools: { bash: { absolutePaths: absolutePathsMerged } },
+      absolutePathsByScope: absolutePaths,
+      permissions: { mode, allow: rules.allow, ask: rules.ask, deny: rules.deny },
+      agent: { maxContextTokens },
+      provider: top.provider,
+      model: top.model,
+      baseUrl: top.baseUrl,
+      providers,
+    },
+  };
+}

@@ -1,0 +1,304 @@
+/**
+ * Dispatch of one event: plan (select hooks, D13 order, D10, D24 readonly) → run (sequential, or
+ * hook dirs concurrently in the post phase) → merge (src/hooks/merge.ts) → report (failure lines,
+ * hook_lifecycle / hook_diagnostic / hook_context_injection records through sinks). Never throws.
+ */
+import type { CanonicalEvent } from "./events.ts";
+import { TOOL_EVENTS } from "./events.ts";
+import type { HookSpec } from "./types.ts";
+import type { HookEventInput } from "./dialects/types.ts";
+import { executeHook, type ExecuteContext, type HookRun } from "./execute.ts";
+import { initialState, step, decisionOf, type MergeState, type MergeOptions, type FailureNote } from "./merge.ts";
+import { hookMatches } from "./match.ts";
+import { redactText } from "./redact.ts";
+
+export interface HookRow {
+  readonly label: string;
+  readonly scope: string;
+  readonly form: string;
+  readonly dialect: string;
+  readonly status: "success" | "failed" | "skipped";
+  readonly category: string | null;
+  readonly elapsed_ms: number;
+}
+
+/** Local-only records (seed 003 allowlists; D25). `activity_id` equals the tool call id. */
+export type HookRecord =
+  | { readonly type: "hook_lifecycle" | "hook_diagnostic"; readonly fields: Readonly<Record<string, unknown>> }
+  | { readonly type: "hook_context_injection"; readonly fields: Readonly<Record<string, unknown>> };
+
+export interface DispatchSinks {
+  /** One D21 failure line (already formatted, without trailing newline). */
+  failureLine?(line: string): void;
+  record?(record: HookRecord): void;
+}
+
+export interface DispatchContext extends ExecuteContext {
+  readonly hooks: readonly HookSpec[];
+  readonly readonlyMode: boolean;
+  readonly merge: MergeOptions;
+  readonly sinks: DispatchSinks;
+  /** Async hook-dir runs still going (reaped at exit, D15). */
+  readonly asyncRuns: Set<Promise<unknown>>;
+}
+
+export interface EventOutcome {
+  readonly state: MergeState;
+  readonly decision: ReturnType<typeof decisionOf>["decision"];
+  readonly reason: string | null;
+  readonly rows: readonly HookRow[];
+}
+
+const LIST_PHASE: Partial<Record<CanonicalEvent, string>> = {
+  pre_tool: "before_tool",
+  post_tool: "after_tool",
+  post_tool_failure: "after_tool",
+  after_assistant: "after_assistant",
+  after_reasoning: "after_reasoning",
+};
+
+/** The value a lifecycle matcher is tested against (D5). */
+function matchValue(input: HookEventInput): string | undefined {
+  const f = input.fields;
+  const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+  switch (input.event) {
+    case "user_prompt_submit":
+      return str(f.prompt) ?? "";
+    case "session_start":
+      return str(f.source) ?? "";
+    case "session_end":
+      return str(f.reason) ?? "";
+    case "subagent_start":
+    case "subagent_stop":
+      return str(f.agent_name) ?? "";
+    case "pre_compact":
+      return str(f.trigger) ?? "";
+    case "notification":
+      return str(f.notification_type) ?? "";
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Hooks that fire for this event occurrence, in declared order (D13). A tool's post phase is the
+ * event `post_tool`: hook dirs and lists get successes and failures; lifecycle `post_tool` groups
+ * only successes and `post_tool_failure` groups only failures (D10).
+ */
+export function planHooks(hooks: readonly HookSpec[], input: HookEventInput, readonlyMode: boolean): HookSpec[] {
+  const isPost = input.event === "post_tool" || input.event === "post_tool_failure";
+  const failed = isPost && input.result !== undefined && !input.result.success;
+  return hooks.filter((spec) => {
+    if (spec.disabled) return false;
+    if (isPost) {
+      if (spec.form === "lifecycle") {
+        if (spec.event !== (failed ? "post_tool_failure" : "post_tool")) return false;
+      } else if (spec.event !== "post_tool") return false;
+    } else if (spec.event !== input.event) return false;
+    if (readonlyMode && TOOL_EVENTS.has(input.event)) {
+      const failClosed = spec.form === "dir" ? spec.failClosed : spec.failurePolicy === "block" || spec.failurePolicy === "fail";
+      if (!failClosed) return false;
+    }
+    const tool = input.tool?.name;
+    return hookMatches(spec, spec.event, { ...(tool ? { tool } : {}), ...(matchValue(input) !== undefined ? { matchValue: matchValue(input) } : {}) });
+  });
+}
+
+function phaseOf(spec: HookSpec, event: CanonicalEvent): string {
+  return spec.form === "list" ? (LIST_PHASE[event] ?? event) : spec.event;
+}
+
+function policyName(spec: HookSpec): string {
+  return spec.form === "dir" ? (spec.failClosed ? "fail_closed" : "fail_open") : spec.failurePolicy;
+}
+
+function targetTool(input: HookEventInput): string | null {
+  if (input.tool) return input.tool.name;
+  if (input.event === "after_assistant") return "assistant";
+  if (input.event === "after_reasoning") return "reasoning";
+  return null;
+}
+
+function lifecycleFields(spec: HookSpec, input: HookEventInput, hookIndex: number, extra: Record<string, unknown>): Record<string, unknown> {
+  const callId = input.tool?.callId ?? null;
+  return {
+    phase: phaseOf(spec, input.event),
+    label: spec.label,
+    target_tool: targetTool(input),
+    status: "started",
+    policy: policyName(spec),
+    category: null,
+    target_ran: input.event === "post_tool" || input.event === "post_tool_failure" ? true : null,
+    tool_call_id: callId,
+    activity_id: callId,
+    hook_index: spec.form === "list" ? spec.index : hookIndex,
+    elapsed_ms: 0,
+    message: null,
+    ...extra,
+  };
+}
+
+/** Control characters (C0 except TAB, and DEL) removed; at most 200 characters (SEC-20). */
+function sanitizeLine(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f) continue;
+    out += ch;
+  }
+  return out.length > 200 ? out.slice(0, 200) : out;
+}
+
+/** The D21 line. Hook dirs may show their first stderr line (redacted); lists and lifecycle never show output. */
+export function formatFailureLine(note: FailureNote, event: CanonicalEvent, envValues: readonly string[] = []): string {
+  let detail = note.detail;
+  if (note.spec.form === "dir" && note.stderrFirstLine.trim() !== "") {
+    detail += ` (stderr: ${sanitizeLine(redactText(note.stderrFirstLine, envValues))})`;
+  }
+  const shownEvent = note.spec.form === "lifecycle" ? note.spec.event : event === "post_tool_failure" ? "post_tool" : event;
+  return `agent: hook ${note.spec.label} (${shownEvent}) failed: ${note.category}: ${detail} — ${note.outcome}`;
+}
+
+function reportRun(ctx: DispatchContext, input: HookEventInput, run: HookRun, targetRan: boolean | null): void {
+  ctx.sinks.record?.({
+    type: "hook_lifecycle",
+    fields: lifecycleFields(run.spec, input, run.hookIndex, {
+      status: run.status,
+      category: run.category,
+      elapsed_ms: run.elapsedMs,
+      message: run.reply.failure?.detail ?? null,
+      target_ran: targetRan,
+    }),
+  });
+}
+
+function rowOf(spec: HookSpec, status: HookRow["status"], category: string | null, elapsedMs: number): HookRow {
+  return { label: spec.label, scope: spec.scope, form: spec.form, dialect: spec.dialect, status, category, elapsed_ms: elapsedMs };
+}
+
+async function runTracked(ctx: DispatchContext, spec: HookSpec, input: HookEventInput, hookIndex: number): Promise<HookRun> {
+  ctx.sinks.record?.({ type: "hook_lifecycle", fields: lifecycleFields(spec, input, hookIndex, {}) });
+  return executeHook(ctx, spec, input, spec.form === "list" ? spec.index : hookIndex);
+}
+
+/** Dispatches one event occurrence and returns the merged outcome. Never throws. */
+export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput): Promise<EventOutcome> {
+  const planned = planHooks(ctx.hooks, input, ctx.readonlyMode);
+  let state = initialState(input.event, input.tool?.name, input.tool?.input);
+  const rows: HookRow[] = [];
+  const runs: HookRun[] = [];
+  const isPost = input.event === "post_tool" || input.event === "post_tool_failure";
+
+  if (isPost) {
+    const dirs = planned.filter((spec) => spec.form === "dir");
+    const sequential = planned.filter((spec) => spec.form !== "dir");
+    const syncDirs: Promise<HookRun>[] = [];
+    for (const spec of dirs) {
+      const index = planned.indexOf(spec);
+      const promise = runTracked(ctx, spec, input, index);
+      if (spec.form === "dir" && spec.async) {
+        const tracked = promise.then((run) => {
+          reportRun(ctx, input, run, true);
+          if (run.reply.failure) {
+            const note: FailureNote = {
+              spec,
+              hookIndex: run.hookIndex,
+              category: run.reply.failure.category,
+              detail: run.reply.failure.detail,
+              outcome: "ignored (async)",
+              loud: true,
+              stderrFirstLine: run.stderrFirstLine,
+            };
+            emitFailure(ctx, input, note);
+          }
+          rows.push(rowOf(spec, run.status, run.category, run.elapsedMs));
+        });
+        ctx.asyncRuns.add(tracked);
+        void tracked.finally(() => ctx.asyncRuns.delete(tracked));
+      } else {
+        syncDirs.push(promise);
+      }
+    }
+    const dirRuns = await Promise.all(syncDirs);
+    runs.push(...dirRuns);
+    for (const spec of sequential) {
+      runs.push(await runTracked(ctx, spec, input, planned.indexOf(spec)));
+    }
+    // Merge in declared order, whatever the finish order (D13).
+    runs.sort((a, b) => planned.indexOf(a.spec) - planned.indexOf(b.spec));
+    for (const run of runs) {
+      reportRun(ctx, input, run, true);
+      rows.push(rowOf(run.spec, run.status, run.category, run.elapsedMs));
+      state = step(state, run, ctx.merge).state;
+    }
+  } else {
+    let halted = false;
+    for (const [index, spec] of planned.entries()) {
+      if (halted) {
+        rows.push(rowOf(spec, "skipped", null, 0));
+        continue;
+      }
+      const hookInput = input.tool && state.toolInput ? { ...input, tool: { ...input.tool, input: state.toolInput } } : input;
+      const run = await runTracked(ctx, spec, hookInput, index);
+      const folded = step(state, run, ctx.merge);
+      state = folded.state;
+      const targetRan = input.event === "pre_tool" ? (state.denied ? false : null) : null;
+      reportRun(ctx, input, run, targetRan);
+      rows.push(rowOf(spec, run.status, run.category, run.elapsedMs));
+      runs.push(run);
+      halted = folded.halt;
+    }
+  }
+
+  for (const note of state.failures) emitFailure(ctx, input, note);
+  for (const diagnostic of state.diagnostics) {
+    ctx.sinks.record?.({
+      type: "hook_diagnostic",
+      fields: lifecycleFields(diagnostic.spec, input, diagnostic.hookIndex, { status: "success", message: diagnostic.message }),
+    });
+  }
+  for (const injection of state.injections) {
+    ctx.sinks.record?.({
+      type: "hook_context_injection",
+      fields: {
+        schema_version: 1,
+        phase: phaseOf(injection.spec, input.event),
+        label: injection.spec.label,
+        target_tool: targetTool(input),
+        status: injection.status,
+        item_count: injection.status === "success" ? injection.items.length : 0,
+        byte_count: injection.status === "success" ? injection.byteCount : 0,
+        max_bytes: injection.spec.form === "list" ? injection.spec.providerContextMaxBytes : 0,
+        hook_index: injection.spec.form === "list" ? injection.spec.index : injection.hookIndex,
+      },
+    });
+  }
+  const { decision, reason } = decisionOf(state);
+  return { state, decision, reason, rows };
+}
+
+function emitFailure(ctx: DispatchContext, input: HookEventInput, note: FailureNote): void {
+  // Policy `ignore`: the terminal hook_lifecycle record says failed; no line, no diagnostic (TOOL-16).
+  if (!note.loud) return;
+  ctx.sinks.record?.({
+    type: "hook_diagnostic",
+    fields: lifecycleFields(note.spec, input, note.hookIndex, {
+      status: "failed",
+      category: note.category,
+      message: note.detail,
+    }),
+  });
+  ctx.sinks.failureLine?.(formatFailureLine(note, input.event, input.strippedEnvValues));
+}
+
+/** Waits for async hooks at most `graceMs`, then cancels the rest (D15). */
+export async function settleAsyncHooks(ctx: DispatchContext, graceMs: number, cancel: () => void): Promise<void> {
+  if (ctx.asyncRuns.size === 0) return;
+  const all = Promise.all([...ctx.asyncRuns]);
+  const timer = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), graceMs));
+  const first = await Promise.race([all.then(() => "done" as const), timer]);
+  if (first === "timeout") {
+    cancel();
+    await all;
+  }
+}

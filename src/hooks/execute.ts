@@ -1,0 +1,137 @@
+/**
+ * Runs ONE hook for one event: preflight → spawn plan → encode → run → decode. Pure stages around a
+ * single process run; never throws. The result says what the hook replied and how it ended; the
+ * failure policy is applied later by the merge (src/hooks/merge.ts), which knows the event.
+ */
+import type { Runtime } from "../runtime/types.ts";
+import type { HookSpec, FailureCategory } from "./types.ts";
+import type { HookEventInput, HookReply, ProcessRun } from "./dialects/types.ts";
+import { dialectFor } from "./dialects/index.ts";
+import { preflight } from "./preflight.ts";
+import { planDirSpawn, planShellSpawn } from "./spawn-plan.ts";
+import { runProcess } from "./runner.ts";
+import { buildHookEnv } from "./env.ts";
+
+/** Per-form stream caps (D3 hook dirs truncate; lifecycle 1 MiB output-limit; lists their own caps, D14). */
+export const DIR_STREAM_CAP_BYTES = 1024 * 1024;
+export const LIFECYCLE_STREAM_CAP_BYTES = 1024 * 1024;
+
+export interface ExecuteContext {
+  readonly runtime: Runtime;
+  /** Environment after D18 stripping; dialect names are added per hook. */
+  readonly baseEnv: Readonly<Record<string, string>>;
+  readonly spill?: (bytes: Uint8Array) => { path: string; dir: string } | null;
+  /** Cancels running hooks (SIGINT, or the async grace at exit). */
+  readonly signal?: AbortSignal;
+}
+
+export interface HookRun {
+  readonly spec: HookSpec;
+  /** Index used for `hook.index` and `hook_index` (D25). */
+  readonly hookIndex: number;
+  readonly reply: HookReply;
+  readonly status: "success" | "failed";
+  readonly category: FailureCategory | null;
+  readonly elapsedMs: number;
+  /** First stderr line of the hook, for hook-dir failure lines only (SEC-20 sanitises it). */
+  readonly stderrFirstLine: string;
+  /** stdout or stderr went past a truncating cap (D3): a diagnostic, not a failure. */
+  readonly truncated: { readonly stdout: boolean; readonly stderr: boolean };
+}
+
+function failedReply(category: FailureCategory, detail: string): HookReply {
+  return { context: [], hiddenContext: [], suppressOutput: false, warnings: [], failure: { category, detail } };
+}
+
+function firstStderrLine(bytes: Uint8Array): string {
+  const text = new TextDecoder().decode(bytes.subarray(0, 4096));
+  return text.split(/\r?\n/).find((line) => line.trim().length > 0) ?? "";
+}
+
+/** Runs one hook to completion (or failure). Never throws. */
+export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: HookEventInput, hookIndex: number): Promise<HookRun> {
+  const started = ctx.runtime.now();
+  const finish = (reply: HookReply, extra: Partial<Pick<HookRun, "stderrFirstLine" | "truncated">> = {}): HookRun => ({
+    spec,
+    hookIndex,
+    reply,
+    status: reply.failure ? "failed" : "success",
+    category: reply.failure?.category ?? null,
+    elapsedMs: Math.max(0, Math.round(ctx.runtime.now() - started)),
+    stderrFirstLine: extra.stderrFirstLine ?? "",
+    truncated: extra.truncated ?? { stdout: false, stderr: false },
+  });
+
+  if (spec.form === "list") {
+    const verdict = preflight(spec.command, { absolutePaths: spec.absolutePaths });
+    if (!verdict.ok) return finish(failedReply("runner", `preflight: ${verdict.detail}`));
+  }
+
+  const which = (command: string): string | null => ctx.runtime.which(command, ctx.baseEnv.PATH);
+  const plan =
+    spec.form === "dir"
+      ? planDirSpawn(ctx.runtime.fs, ctx.runtime.platform, which, spec)
+      : planShellSpawn(ctx.runtime.platform, which, spec.form, spec.command, input.cwd, input.projectDir);
+  if (!plan.ok) return finish(failedReply("runner", plan.detail));
+
+  let encoded;
+  try {
+    encoded = dialectFor(spec).encode(spec, input, {
+      hookIndex,
+      timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+      ...(ctx.spill ? { spill: ctx.spill } : {}),
+    });
+  } catch (error) {
+    return finish(failedReply("stdin", `could not build the payload: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  const env = {
+    ...buildHookEnv(ctx.baseEnv, spec.dialect, {
+      event: spec.event,
+      sessionId: input.sessionId,
+      cwd: input.cwd,
+      projectDir: input.projectDir,
+      transcriptPath: input.transcriptPath,
+    }),
+    ...encoded.env,
+  };
+  const caps =
+    spec.form === "list"
+      ? { stdoutCapBytes: spec.stdoutMaxBytes, stderrCapBytes: spec.stderrMaxBytes, overflow: "fail" as const }
+      : spec.form === "lifecycle"
+        ? { stdoutCapBytes: LIFECYCLE_STREAM_CAP_BYTES, stderrCapBytes: LIFECYCLE_STREAM_CAP_BYTES, overflow: "fail" as const }
+        : { stdoutCapBytes: DIR_STREAM_CAP_BYTES, stderrCapBytes: DIR_STREAM_CAP_BYTES, overflow: "truncate" as const };
+
+  const result = await runProcess(ctx.runtime, {
+    argv: plan.argv,
+    cwd: plan.cwd,
+    env,
+    stdin: encoded.stdin,
+    timeoutMs: spec.timeoutMs,
+    shellForm: spec.form !== "dir",
+    ...caps,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  for (const path of encoded.cleanup) {
+    try {
+      ctx.runtime.fs.rm(path, { recursive: true });
+    } catch {
+      // best effort: a leftover spill is removed by the start-up sweep (D14)
+    }
+  }
+
+  const run: ProcessRun = {
+    kind: result.kind,
+    exit: result.exit,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    detail: result.detail,
+  };
+  let reply: HookReply;
+  try {
+    reply = dialectFor(spec).decode(spec, input, run);
+  } catch (error) {
+    reply = failedReply("exit", `could not decode the reply: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return finish(reply, { stderrFirstLine: spec.form === "dir" ? firstStderrLine(result.stderr) : "", truncated: result.truncated });
+}

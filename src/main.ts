@@ -1,0 +1,46 @@
+/**
+ * Entry point. The only place that maps errors to exit codes and calls `exit`.
+ * `--version` is answered before anything else is imported, so it reads no config and stays fast.
+ */
+import pkg from "../package.json" with { type: "json" };
+import { createRuntime } from "./runtime/index.ts";
+
+const runtime = createRuntime();
+const args = runtime.argv().slice(2);
+
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  runtime.writeStdout(`agent ${pkg.version}\n`);
+  runtime.exit(0);
+}
+
+const { runCli } = await import("./cli/index.ts");
+const { AgentError } = await import("./errors.ts");
+
+let code: number;
+try {
+  code = await runCli(runtime, args, pkg.version);
+} catch (error) {
+  if (error instanceof AgentError) {
+    runtime.writeStderr(`agent: ${error.render()}\n`);
+    code = exitCodeFor(error.code, args[0]);
+  } else {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    runtime.writeStderr(`agent: internal error: ${message}\n`);
+    code = 1;
+  }
+}
+runtime.exit(code);
+
+function exitCodeFor(code: InstanceType<typeof AgentError>["code"], command: string | undefined): number {
+  switch (code) {
+    case "usage":
+      // DESIGN.md: `agent run` exits 2 on bad usage; the other commands report errors with 1.
+      return command === "run" ? 2 : 1;
+    case "hook_blocked":
+      return 3;
+    case "interrupted":
+      return 130;
+    default:
+      return 1;
+  }
+}

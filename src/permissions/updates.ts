@@ -1,0 +1,153 @@
+/**
+ * Applies `updatedPermissions` from a permission_request hook (LIFE-57, LOOP-14). `session` entries
+ * become in-memory rules for the rest of the session; `projectSettings` entries are appended to
+ * `permissions.<behavior>` of `<project>/.agent/settings.json` (created or merged; the caller then
+ * re-pins the trust digest, D17). `userSettings` and `localSettings` are warnings and ignored: the
+ * agent never edits the user's own configuration behind their back.
+ */
+import * as v from "valibot";
+import type { PermissionRuleUpdate } from "../hooks/dialects/types.ts";
+import type { FileSystem } from "../runtime/types.ts";
+import { canonicalToolLoose } from "../tools/names.ts";
+import type { RuleSet } from "./gate.ts";
+import { formatRule, parseRule, type Rule } from "./rules.ts";
+
+export interface ApplyPermissionUpdatesOptions {
+  readonly runtime: { readonly fs: FileSystem };
+  /** Project root (D26); the settings file is `<projectDir>/.agent/settings.json`. */
+  readonly projectDir: string;
+  /** The session's current in-memory rules; never mutated. */
+  readonly session: RuleSet;
+  readonly updates: readonly PermissionRuleUpdate[];
+}
+
+export interface ApplyPermissionUpdatesResult {
+  /** A new rule set: `session` plus the session-destination rules (duplicates skipped). */
+  readonly session: RuleSet;
+  /** Rule texts newly written to the project settings file, e.g. `bash(git status*)`. */
+  readonly projectRulesAdded: readonly string[];
+  /** The settings file when it was written; the caller re-pins project trust then (D17). */
+  readonly projectSettingsPath: string | null;
+  readonly warnings: readonly string[];
+}
+
+type Behavior = PermissionRuleUpdate["behavior"];
+
+const JsonObject = v.record(v.string(), v.unknown());
+const RuleArray = v.array(v.unknown());
+
+/** Never throws: unreadable/invalid settings files and write errors become warnings. */
+export function applyPermissionUpdates(options: ApplyPermissionUpdatesOptions): ApplyPermissionUpdatesResult {
+  const warnings: string[] = [];
+  const session = { allow: [...options.session.allow], ask: [...options.session.ask], deny: [...options.session.deny] };
+  const project: { behavior: Behavior; rule: Rule }[] = [];
+
+  for (const update of options.updates) {
+    if (update.type !== "addRules") {
+      warnings.push(`permission update type ${JSON.stringify(update.type)} is not supported; ignored (use "addRules")`);
+      continue;
+    }
+    if (update.destination === "userSettings" || update.destination === "localSettings") {
+      warnings.push(`permission update destination ${JSON.stringify(update.destination)} is not supported; ignored (use "session" or "projectSettings")`);
+      continue;
+    }
+    for (const entry of update.rules) {
+      const rule = toRule(entry);
+      if (typeof rule === "string") {
+        warnings.push(rule);
+        continue;
+      }
+      if (update.destination === "session") {
+        const list = session[update.behavior];
+        if (!list.some((existing) => existing.text === rule.text)) list.push(rule);
+      } else {
+        project.push({ behavior: update.behavior, rule });
+      }
+    }
+  }
+
+  let projectSettingsPath: string | null = null;
+  let projectRulesAdded: string[] = [];
+  if (project.length > 0) {
+    const written = writeProjectRules(options.runtime.fs, options.projectDir, project);
+    if (written.ok) {
+      projectRulesAdded = written.added;
+      if (written.added.length > 0) projectSettingsPath = written.path;
+    } else {
+      warnings.push(written.error);
+    }
+  }
+  return { session, projectRulesAdded, projectSettingsPath, warnings };
+}
+
+function toRule(entry: { readonly toolName: string; readonly ruleContent?: string }): Rule | string {
+  const tool = canonicalToolLoose(entry.toolName);
+  if (tool === undefined) return `permission update names unknown tool ${JSON.stringify(entry.toolName)}; ignored`;
+  const parsed = parseRule(formatRule(tool, entry.ruleContent ?? null));
+  return parsed.ok ? parsed.rule : `permission update ignored: ${parsed.error}`;
+}
+
+type WriteOutcome = { ok: true; path: string; added: string[] } | { ok: false; error: string };
+
+function writeProjectRules(fs: FileSystem, projectDir: string, entries: readonly { behavior: Behavior; rule: Rule }[]): WriteOutcome {
+  const dir = `${trimSlash(projectDir)}/.agent`;
+  const path = `${dir}/settings.json`;
+  const fail = (why: string): WriteOutcome => ({ ok: false, error: `${path}: could not add permission rules: ${why}; the rules apply to this session only` });
+
+  let root: Record<string, unknown> = {};
+  let text: string | undefined;
+  try {
+    text = fs.readText(path);
+  } catch (error) {
+    return fail(errorText(error));
+  }
+  if (text !== undefined && text.trim().length > 0) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      return fail(`invalid JSON (${errorText(error)})`);
+    }
+    const parsed = v.safeParse(JsonObject, json);
+    if (!parsed.success) return fail("the file is not a JSON object");
+    root = parsed.output;
+  }
+
+  let permissions: Record<string, unknown> = {};
+  if (root.permissions !== undefined) {
+    const parsed = v.safeParse(JsonObject, root.permissions);
+    if (!parsed.success) return fail("`permissions` is not an object");
+    permissions = { ...parsed.output };
+  }
+
+  const added: string[] = [];
+  for (const { behavior, rule } of entries) {
+    const current = permissions[behavior];
+    let list: unknown[] = [];
+    if (current !== undefined) {
+      const parsed = v.safeParse(RuleArray, current);
+      if (!parsed.success) return fail(`\`permissions.${behavior}\` is not an array`);
+      list = parsed.output;
+    }
+    if (list.includes(rule.text)) continue;
+    permissions[behavior] = [...list, rule.text];
+    added.push(rule.text);
+  }
+  if (added.length === 0) return { ok: true, path, added };
+
+  try {
+    fs.mkdir(dir, { recursive: true });
+    fs.writeText(path, `${JSON.stringify({ ...root, permissions }, null, 2)}\n`);
+  } catch (error) {
+    return fail(errorText(error));
+  }
+  return { ok: true, path, added };
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, "") : path;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

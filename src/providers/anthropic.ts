@@ -1,0 +1,297 @@
+/**
+ * Anthropic Messages API (`POST <base>/v1/messages`, streamed). System text goes to the top-level
+ * `system` field; tool results travel as `tool_result` blocks of a user message, merged with any
+ * user text that follows them (the API wants the results right after the `tool_use` message).
+ * Thinking blocks stream as reasoning; they are not sent back (that needs their signatures).
+ */
+import * as v from "valibot";
+import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RETRY, type HttpRequest } from "./http.ts";
+import type { SseEvent } from "./sse.ts";
+import { streamSse, type WireDecoder } from "./sse-stream.ts";
+import type { Provider, ProviderEvent, ProviderRequest, RetryOptions } from "./types.ts";
+
+export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
+export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5";
+export const ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
+export const ANTHROPIC_VERSION = "2023-06-01";
+/** The API requires `max_tokens`; this fits every current model. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+
+export function anthropicEndpoint(baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, "");
+  return /\/v1$/.test(base) ? `${base}/messages` : `${base}/v1/messages`;
+}
+
+type Block = Record<string, unknown>;
+interface WireMessage {
+  role: "user" | "assistant";
+  content: Block[];
+}
+
+const ObjectSchema = v.record(v.string(), v.unknown());
+
+/** `tool_use.input` must be an object; raw arguments that are not a JSON object become `{}`. */
+function toolInput(argumentsText: string): Record<string, unknown> {
+  try {
+    const parsed = v.safeParse(ObjectSchema, JSON.parse(argumentsText));
+    return parsed.success && !Array.isArray(parsed.output) ? parsed.output : {};
+  } catch {
+    return {};
+  }
+}
+
+export function toAnthropicMessages(request: Pick<ProviderRequest, "system" | "messages">): {
+  system: string;
+  messages: WireMessage[];
+} {
+  const system: string[] = request.system ? [request.system] : [];
+  const messages: WireMessage[] = [];
+  const push = (role: WireMessage["role"], blocks: Block[]): void => {
+    if (blocks.length === 0) return;
+    const last = messages[messages.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  };
+  for (const message of request.messages) {
+    switch (message.role) {
+      case "system":
+        system.push(message.content);
+        break;
+      case "user":
+        // Empty text blocks are rejected by the API.
+        push("user", message.content === "" ? [] : [{ type: "text", text: message.content }]);
+        break;
+      case "tool": {
+        const block: Block = { type: "tool_result", tool_use_id: message.toolCallId, content: message.content };
+        if (message.isError) block.is_error = true;
+        push("user", [block]);
+        break;
+      }
+      case "assistant": {
+        const blocks: Block[] = message.content === "" ? [] : [{ type: "text", text: message.content }];
+        for (const call of message.toolCalls) {
+          blocks.push({ type: "tool_use", id: call.id, name: call.name, input: toolInput(call.arguments) });
+        }
+        push("assistant", blocks);
+        break;
+      }
+    }
+  }
+  return { system: system.join("\n\n"), messages };
+}
+
+export function toAnthropicBody(model: string, request: ProviderRequest, maxTokens: number): Record<string, unknown> {
+  const { system, messages } = toAnthropicMessages(request);
+  const body: Record<string, unknown> = { model, max_tokens: maxTokens, stream: true, messages };
+  if (system) body.system = system;
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters,
+    }));
+  }
+  return body;
+}
+
+const count = v.optional(v.nullable(v.number()));
+const UsageSchema = v.object({
+  input_tokens: count,
+  output_tokens: count,
+  cache_creation_input_tokens: count,
+  cache_read_input_tokens: count,
+});
+const EventSchema = v.variant("type", [
+  v.object({ type: v.literal("message_start"), message: v.object({ usage: v.optional(v.nullable(UsageSchema)) }) }),
+  v.object({
+    type: v.literal("content_block_start"),
+    index: v.number(),
+    content_block: v.object({
+      type: v.string(),
+      id: v.optional(v.string()),
+      name: v.optional(v.string()),
+      input: v.optional(v.unknown()),
+      text: v.optional(v.string()),
+      thinking: v.optional(v.string()),
+    }),
+  }),
+  v.object({
+    type: v.literal("content_block_delta"),
+    index: v.number(),
+    delta: v.object({
+      type: v.string(),
+      text: v.optional(v.string()),
+      partial_json: v.optional(v.string()),
+      thinking: v.optional(v.string()),
+    }),
+  }),
+  v.object({ type: v.literal("content_block_stop"), index: v.number() }),
+  v.object({
+    type: v.literal("message_delta"),
+    delta: v.optional(v.object({ stop_reason: v.optional(v.nullable(v.string())) })),
+    usage: v.optional(v.nullable(UsageSchema)),
+  }),
+  v.object({ type: v.literal("message_stop") }),
+  v.object({ type: v.literal("ping") }),
+  v.object({
+    type: v.literal("error"),
+    error: v.object({ type: v.optional(v.string()), message: v.optional(v.string()) }),
+  }),
+]);
+
+interface OpenBlock {
+  kind: string;
+  id: string;
+  name: string;
+  json: string;
+  initialInput: unknown;
+}
+
+const RETRYABLE_ERROR_TYPES = new Set(["overloaded_error", "rate_limit_error", "api_error", "timeout_error"]);
+
+export class AnthropicStreamDecoder implements WireDecoder {
+  readonly #blocks = new Map<number, OpenBlock>();
+  #inputTokens = 0;
+  #outputTokens = 0;
+  #sawUsage = false;
+  #stopReason: string | undefined;
+  readonly #nextCallId: () => string;
+
+  constructor(nextCallId: () => string) {
+    this.#nextCallId = nextCallId;
+  }
+
+  onEvent(sse: SseEvent): ProviderEvent[] {
+    if (sse.data.trim() === "") return [];
+    let json: unknown;
+    try {
+      json = JSON.parse(sse.data);
+    } catch {
+      return [{ type: "error", message: `anthropic stream: invalid JSON event: ${sse.data.slice(0, 120)}`, retryable: false }];
+    }
+    const parsed = v.safeParse(EventSchema, json);
+    if (!parsed.success) return []; // Unknown event types are ignored, as the API versioning policy asks.
+    const event = parsed.output;
+    switch (event.type) {
+      case "message_start":
+        this.#addUsage(event.message.usage);
+        return [];
+      case "content_block_start": {
+        const block = event.content_block;
+        this.#blocks.set(event.index, {
+          kind: block.type,
+          id: block.id ?? "",
+          name: block.name ?? "",
+          json: "",
+          initialInput: block.input,
+        });
+        if (block.type === "text" && block.text) return [{ type: "text_delta", text: block.text }];
+        if (block.type === "thinking" && block.thinking) return [{ type: "reasoning_delta", text: block.thinking }];
+        return [];
+      }
+      case "content_block_delta": {
+        const delta = event.delta;
+        if (delta.type === "text_delta" && delta.text) return [{ type: "text_delta", text: delta.text }];
+        if (delta.type === "thinking_delta" && delta.thinking) return [{ type: "reasoning_delta", text: delta.thinking }];
+        if (delta.type === "input_json_delta" && delta.partial_json !== undefined) {
+          const block = this.#blocks.get(event.index);
+          if (block) block.json += delta.partial_json;
+        }
+        return [];
+      }
+      case "content_block_stop": {
+        const block = this.#blocks.get(event.index);
+        this.#blocks.delete(event.index);
+        if (!block || block.kind !== "tool_use") return [];
+        return [{ type: "tool_call", id: block.id || this.#nextCallId(), name: block.name, arguments: toolArguments(block) }];
+      }
+      case "message_delta":
+        if (event.delta?.stop_reason) this.#stopReason = event.delta.stop_reason;
+        this.#addUsage(event.usage);
+        return [];
+      case "message_stop":
+        return this.#finish();
+      case "ping":
+        return [];
+      case "error": {
+        const type = event.error.type ?? "error";
+        const message = event.error.message ?? type;
+        return [{ type: "error", message: `anthropic stream error: ${type}: ${message}`, retryable: RETRYABLE_ERROR_TYPES.has(type) }];
+      }
+    }
+  }
+
+  onEnd(): ProviderEvent[] {
+    if (this.#stopReason !== undefined) return this.#finish();
+    return [{ type: "error", message: "anthropic stream ended before the response was complete", retryable: true }];
+  }
+
+  /** message_start carries the input count; message_delta carries cumulative counts. */
+  #addUsage(usage: v.InferOutput<typeof UsageSchema> | null | undefined): void {
+    if (!usage) return;
+    const input = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+    if (input > 0) this.#inputTokens = input;
+    if (usage.output_tokens !== undefined && usage.output_tokens !== null) this.#outputTokens = usage.output_tokens;
+    this.#sawUsage = true;
+  }
+
+  #finish(): ProviderEvent[] {
+    const events: ProviderEvent[] = [];
+    if (this.#sawUsage) events.push({ type: "usage", inputTokens: this.#inputTokens, outputTokens: this.#outputTokens });
+    events.push({ type: "done", stopReason: this.#stopReason ?? "end_turn" });
+    return events;
+  }
+}
+
+function toolArguments(block: OpenBlock): string {
+  if (block.json.trim() !== "") return block.json;
+  // No deltas: the start event's `input` is the whole input (empty object for a no-argument call).
+  return block.initialInput !== undefined && block.initialInput !== null ? JSON.stringify(block.initialInput) : "{}";
+}
+
+export interface AnthropicProviderOptions {
+  model: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+  hosted: boolean;
+  fetch: typeof fetch;
+  retry?: RetryOptions;
+  requestTimeoutMs?: number;
+  maxTokens?: number;
+}
+
+export class AnthropicProvider implements Provider {
+  readonly id = "anthropic" as const;
+  readonly model: string;
+  readonly #options: AnthropicProviderOptions;
+  #generatedIds = 0;
+
+  constructor(options: AnthropicProviderOptions) {
+    this.model = options.model;
+    this.#options = options;
+  }
+
+  stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
+    const options = this.#options;
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      "anthropic-version": ANTHROPIC_VERSION,
+    };
+    if (options.apiKey) headers["x-api-key"] = options.apiKey;
+    const http: HttpRequest = {
+      providerName: "anthropic",
+      url: anthropicEndpoint(options.baseUrl),
+      headers,
+      body: JSON.stringify(toAnthropicBody(this.model, request, options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS)),
+      fetch: options.fetch,
+      retry: options.retry ?? DEFAULT_RETRY,
+      timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      secrets: options.apiKey ? [options.apiKey] : [],
+      hosted: options.hosted,
+      keyVariable: ANTHROPIC_KEY_VARIABLE,
+    };
+    if (request.signal) http.signal = request.signal;
+    return streamSse(http, new AnthropicStreamDecoder(() => `toolu_${++this.#generatedIds}`));
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * `edit`: exact string replacement. `old_string` must occur exactly once unless `replace_all`; a
+ * missing or ambiguous match is an error result and the file is left untouched.
+ */
+import type { Tool, ToolContext, ToolResult } from "./types.ts";
+import { editInputSchema, toolJsonSchema, validateWith, type EditInput } from "./schemas.ts";
+import { resolveInWorkspace } from "./paths.ts";
+import { describeError, failure } from "./output.ts";
+
+function countOccurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) count++;
+  return count;
+}
+
+function editFile(input: EditInput, ctx: ToolContext): ToolResult {
+  const fs = ctx.runtime.fs;
+  const resolved = resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.workspaceRoot, path: input.file_path });
+  if (!resolved.ok) return failure(resolved.message);
+  const path = resolved.path;
+  if (input.old_string.length === 0) return failure("old_string must not be empty (use write to create a file)", { path });
+  if (input.old_string === input.new_string) return failure("old_string and new_string are identical: nothing to change", { path });
+  const stat = fs.stat(path);
+  if (stat === undefined) return failure(`no such file: ${input.file_path}`, { path });
+  if (stat.kind !== "file") return failure(`not a file: ${input.file_path}`, { path });
+  const text = fs.readText(path);
+  if (text === undefined) return failure(`no such file: ${input.file_path}`, { path });
+  const count = countOccurrences(text, input.old_string);
+  if (count === 0) return failure(`old_string not found in ${input.file_path}`, { path, replacements: 0 });
+  const replaceAll = input.replace_all ?? false;
+  if (count > 1 && !replaceAll) {
+    return failure(`old_string occurs ${count} times in ${input.file_path}; add surrounding context to make it unique, or set replace_all`, {
+      path,
+      replacements: 0,
+    });
+  }
+  // split/join, not String.replace: `$&`-style patterns in new_string must stay literal.
+  const updated = replaceAll ? text.split(input.old_string).join(input.new_string) : replaceFirst(text, input.old_string, input.new_string);
+  try {
+    fs.writeText(path, updated);
+  } catch (error) {
+    return failure(`cannot write ${input.file_path}: ${describeError(error)}`, { path });
+  }
+  const replacements = replaceAll ? count : 1;
+  return {
+    success: true,
+    content: `edited ${input.file_path}: ${replacements} replacement${replacements === 1 ? "" : "s"}`,
+    metadata: { path, replacements },
+  };
+}
+
+function replaceFirst(text: string, needle: string, replacement: string): string {
+  const at = text.indexOf(needle);
+  return text.slice(0, at) + replacement + text.slice(at + needle.length);
+}
+
+export const editTool: Tool = {
+  name: "edit",
+  description:
+    "Replace an exact string in a file. old_string must match the file exactly (whitespace included) and occur once, unless replace_all is true.",
+  parameters: toolJsonSchema("edit"),
+  async execute(input, ctx) {
+    const checked = validateWith(editInputSchema, input);
+    if (!checked.ok) return failure(`invalid input: ${checked.path}: ${checked.message}`);
+    try {
+      return editFile(checked.input, ctx);
+    } catch (error) {
+      return failure(`edit failed: ${describeError(error)}`);
+    }
+  },
+};

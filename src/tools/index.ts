@@ -1,0 +1,24 @@
+/**
+ * The built-in tools. `task` has a schema (schemas.ts) but no Tool here: the agent loop runs
+ * subagents itself.
+ */
+import type { Tool } from "./types.ts";
+import type { ToolName } from "./names.ts";
+import { bashTool } from "./bash.ts";
+import { editTool } from "./edit.ts";
+import { globTool } from "./glob.ts";
+import { grepTool } from "./grep.ts";
+import { readTool } from "./read.ts";
+import { writeTool } from "./write.ts";
+
+export type { Tool, ToolContext, ToolResult } from "./types.ts";
+export { validateToolInput, toolJsonSchema } from "./schemas.ts";
+
+export const BUILTIN_TOOLS: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, globTool];
+
+const BY_NAME: ReadonlyMap<ToolName, Tool> = new Map(BUILTIN_TOOLS.map((tool) => [tool.name, tool]));
+
+/** The built-in tool of that canonical name; undefined for `task` (owned by the agent loop). */
+export function getTool(name: ToolName): Tool | undefined {
+  return BY_NAME.get(name);
+}

@@ -1,0 +1,72 @@
+/**
+ * `read`: a text file with `cat -n` style line numbers. `offset` counts from 1 (0 also means line 1),
+ * `limit` defaults to READ_DEFAULT_LINES; output is capped at OUTPUT_MAX_BYTES with a note saying
+ * which lines were shown and how to continue.
+ */
+import type { Tool, ToolContext, ToolResult } from "./types.ts";
+import { readInputSchema, toolJsonSchema, validateWith, type ReadInput } from "./schemas.ts";
+import { resolveInWorkspace } from "./paths.ts";
+import { capLine, describeError, failure, joinCapped, looksBinary } from "./output.ts";
+
+export const READ_DEFAULT_LINES = 2000;
+
+function numbered(lineNumber: number, text: string): string {
+  return `${String(lineNumber).padStart(6, " ")}\t${capLine(text)}`;
+}
+
+/** Splits text into lines; a final newline does not start another line. */
+export function splitLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split(/\r?\n/);
+  if (lines.at(-1) === "") lines.pop();
+  return lines;
+}
+
+async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolResult> {
+  const fs = ctx.runtime.fs;
+  const resolved = resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.workspaceRoot, path: input.file_path });
+  if (!resolved.ok) return failure(resolved.message);
+  const path = resolved.path;
+  const stat = fs.stat(path);
+  if (stat === undefined) return failure(`no such file: ${input.file_path}`, { path });
+  if (stat.kind === "dir") return failure(`is a directory, not a file: ${input.file_path} (use glob or bash ls)`, { path });
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = fs.readBytes(path);
+  } catch (error) {
+    return failure(`cannot read ${input.file_path}: ${describeError(error)}`, { path });
+  }
+  if (bytes === undefined) return failure(`no such file: ${input.file_path}`, { path });
+  if (looksBinary(bytes)) return failure(`binary file, not shown: ${input.file_path} (${bytes.byteLength} bytes)`, { path });
+
+  const lines = splitLines(new TextDecoder().decode(bytes));
+  const total = lines.length;
+  if (total === 0) return { success: true, content: "(empty file)", metadata: { path, total_lines: 0 } };
+  const first = Math.max(1, input.offset ?? 1);
+  if (first > total) {
+    return { success: true, content: `(offset ${first} is past the end of the file: ${total} lines)`, metadata: { path, total_lines: total } };
+  }
+  const limit = input.limit ?? READ_DEFAULT_LINES;
+  const wanted = lines.slice(first - 1, first - 1 + limit).map((line, i) => numbered(first + i, line));
+  const { text, shown } = joinCapped(wanted);
+  const last = first + shown - 1;
+  const truncated = last < total;
+  const note = truncated ? `\n[truncated: showing lines ${first}-${last} of ${total}; use offset=${last + 1} to read more]` : "";
+  return { success: true, content: text + note, metadata: { path, total_lines: total, truncated } };
+}
+
+export const readTool: Tool = {
+  name: "read",
+  description:
+    "Read a text file from the workspace. Output has line numbers (cat -n style). Use offset (first line, counting from 1) and limit (line count) to page through large files.",
+  parameters: toolJsonSchema("read"),
+  async execute(input, ctx) {
+    const checked = validateWith(readInputSchema, input);
+    if (!checked.ok) return failure(`invalid input: ${checked.path}: ${checked.message}`);
+    try {
+      return await readFile(checked.input, ctx);
+    } catch (error) {
+      return failure(`read failed: ${describeError(error)}`);
+    }
+  },
+};

@@ -1,0 +1,35 @@
+/**
+ * The tool contract shared by the built-in tools and the agent loop. A tool is a plain object: a
+ * JSON Schema for providers plus one `execute` that never throws — every failure (bad path,
+ * missing file, non-zero exit, timeout) comes back as `success: false` with a model-readable text.
+ */
+import type { Runtime } from "../runtime/types.ts";
+import type { ToolName } from "./names.ts";
+
+export interface ToolResult {
+  success: boolean;
+  content: string;
+  /** Small, snake_case keys (this goes to hooks and the session JSONL). */
+  metadata?: Record<string, unknown>;
+}
+
+export interface ToolContext {
+  runtime: Runtime;
+  /** The agent's cwd; relative paths resolve against it. */
+  cwd: string;
+  /** Paths must stay inside this (the project root); symlink escapes are refused. */
+  workspaceRoot: string;
+  /** Environment for `bash`, already stripped by the caller (D18); bash drops BASH_ENV/ENV/BASH_FUNC_* again. */
+  env: Record<string, string>;
+  /** Cancels the call: `bash` kills its process group. */
+  signal?: AbortSignal;
+}
+
+export interface Tool<I = Record<string, unknown>> {
+  name: ToolName;
+  description: string;
+  /** JSON Schema (draft-07) of the input, for providers. */
+  parameters: Record<string, unknown>;
+  /** Never throws: failures are `success: false`. Re-validates `input` against the tool's schema. */
+  execute(input: I, ctx: ToolContext): Promise<ToolResult>;
+}

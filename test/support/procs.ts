@@ -1,0 +1,98 @@
+/**
+ * Process-table helpers for tests: which processes of a process group are still alive.
+ * Reads /proc (Linux) and falls back to `ps -o pid=,stat= -g`; works under Bun, Deno and Node
+ * (no bun:test import). Zombies (state Z) count as dead: they hold no resources but a table slot,
+ * and reaping reparented grandchildren is init's job, not the agent's.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+
+export interface ProcInfo {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly pgid: number;
+  readonly sid: number;
+  /** One-letter state: R, S, D, T, Z, … */
+  readonly state: string;
+}
+
+/** Parses /proc/<pid>/stat; the command name may contain spaces and parens, so split after the last ')'. */
+export function procInfo(pid: number): ProcInfo | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
+  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  const [state, ppid, pgid, sid] = rest;
+  if (state === undefined || ppid === undefined || pgid === undefined || sid === undefined) return null;
+  return { pid, ppid: Number(ppid), pgid: Number(pgid), sid: Number(sid), state };
+}
+
+function groupViaProc(pgid: number): ProcInfo[] {
+  const out: ProcInfo[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const info = procInfo(Number(name));
+    if (info && info.pgid === pgid) out.push(info);
+  }
+  return out;
+}
+
+function groupViaPs(pgid: number): ProcInfo[] {
+  let text = "";
+  try {
+    text = execFileSync("ps", ["-o", "pid=,ppid=,stat=", "-g", String(pgid)], { encoding: "utf8" });
+  } catch {
+    return []; // ps exits 1 when nothing matches
+  }
+  return text
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cols) => cols.length >= 3)
+    .map(([pid, ppid, stat]) => ({ pid: Number(pid), ppid: Number(ppid), pgid, sid: -1, state: (stat ?? "?").slice(0, 1) }));
+}
+
+/** Every process (zombies included) whose process group is `pgid`. */
+export function groupMembers(pgid: number): ProcInfo[] {
+  return existsSync("/proc/self/stat") ? groupViaProc(pgid) : groupViaPs(pgid);
+}
+
+/** Pids of the group's live (non-zombie) members. */
+export function liveGroupPids(pgid: number): number[] {
+  return groupMembers(pgid)
+    .filter((p) => p.state !== "Z")
+    .map((p) => p.pid);
+}
+
+export function isAlive(pid: number): boolean {
+  const info = procInfo(pid);
+  if (info) return info.state !== "Z";
+  if (existsSync("/proc/self/stat")) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls until no live member of `pgid` remains; returns the survivors (empty = all gone). Generous bound. */
+export async function waitGroupGone(pgid: number, withinMs = 3000): Promise<number[]> {
+  const end = Date.now() + withinMs;
+  for (;;) {
+    const live = liveGroupPids(pgid);
+    if (live.length === 0 || Date.now() >= end) return live;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Best-effort cleanup for a test's leftovers: SIGKILL the group, ignoring errors. */
+export function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
