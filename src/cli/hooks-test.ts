@@ -123,7 +123,7 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   const engine = createHookEngine(runtime, {
     hooks,
     readonlyMode: false,
-    quietSuccessOutput: loaded.settings.hooks.lifecycle.quiet_success_output,
+    quietSuccessOutput: loaded.settings.hooks.quietSuccessOutput,
     sinks: { failureLine: (line) => failureLines.push(line) },
   });
   const input: Omit<HookEventInput, "strippedEnvValues"> = {

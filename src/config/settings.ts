@@ -264,7 +264,8 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
         for (const [key, value] of Object.entries(permissions)) {
           const field = `permissions.${key}`;
           if (key === "mode") {
-            if (checked(oneOf(PERMISSION_MODES), value, field)) mode = value as PermissionMode;
+            const found = PERMISSION_MODES.find((candidate) => candidate === value);
+            if (checked(oneOf(PERMISSION_MODES), value, field) && found) mode = found;
           } else if (key === "allow" || key === "ask" || key === "deny") {
             if (!Array.isArray(value)) sink.error(path, field, `${JSON.stringify(value)} is not an array of rules`);
             else

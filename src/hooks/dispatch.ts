@@ -128,11 +128,11 @@ function lifecycleFields(spec: HookSpec, input: HookEventInput, hookIndex: numbe
     status: "started",
     policy: policyName(spec),
     category: null,
-    target_ran: input.event === "post_tool" || input.event === "post_tool_failure" ? true : null,
+    target_ran: null,
     tool_call_id: callId,
     activity_id: callId,
     hook_index: spec.form === "list" ? spec.index : hookIndex,
-    elapsed_ms: 0,
+    elapsed_ms: null,
     message: null,
     ...extra,
   };
@@ -254,7 +254,7 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
   for (const diagnostic of state.diagnostics) {
     ctx.sinks.record?.({
       type: "hook_diagnostic",
-      fields: lifecycleFields(diagnostic.spec, input, diagnostic.hookIndex, { status: "success", message: diagnostic.message }),
+      fields: lifecycleFields(diagnostic.spec, input, diagnostic.hookIndex, { status: "warning", message: diagnostic.message }),
     });
   }
   for (const injection of state.injections) {

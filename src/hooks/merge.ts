@@ -51,7 +51,13 @@ export interface MergeState {
   readonly systemMessages: readonly string[];
   readonly infos: readonly string[];
   readonly permission:
-    | { readonly behavior: "allow" | "deny"; readonly message?: string; readonly updatedPermissions: readonly PermissionRuleUpdate[]; readonly interrupt: boolean }
+    | {
+        readonly behavior: "allow" | "deny";
+        readonly message?: string;
+        readonly updatedInput?: Readonly<Record<string, unknown>>;
+        readonly updatedPermissions: readonly PermissionRuleUpdate[];
+        readonly interrupt: boolean;
+      }
     | undefined;
   readonly notification: { readonly suppress: boolean; readonly title?: string; readonly message?: string };
   readonly injections: readonly ContextInjection[];

@@ -33,8 +33,10 @@ const ObjectSchema = v.record(v.string(), v.unknown());
 /** `tool_use.input` must be an object; raw arguments that are not a JSON object become `{}`. */
 function toolInput(argumentsText: string): Record<string, unknown> {
   try {
-    const parsed = v.safeParse(ObjectSchema, JSON.parse(argumentsText));
-    return parsed.success && !Array.isArray(parsed.output) ? parsed.output : {};
+    const json: unknown = JSON.parse(argumentsText);
+    if (Array.isArray(json)) return {};
+    const parsed = v.safeParse(ObjectSchema, json);
+    return parsed.success ? parsed.output : {};
   } catch {
     return {};
   }

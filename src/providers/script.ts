@@ -13,7 +13,11 @@ import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 const ToolCallSchema = v.object({
   id: v.optional(v.string()),
   name: v.string(),
-  arguments: v.union([v.string(), v.record(v.string(), v.unknown())]),
+  arguments: v.union([
+    v.string(),
+    // A plain JSON object (v.record would accept an array and copy it into an object).
+    v.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value)),
+  ]),
 });
 const TurnSchema = v.object({
   reasoning: v.optional(v.string()),
@@ -45,6 +49,7 @@ function issuePath(issue: v.BaseIssue<unknown>): string {
 
 function issueText(issue: v.BaseIssue<unknown>): string {
   if (issue.input === undefined) return "missing";
+  if (issue.type === "union" || Array.isArray(issue.input)) return `expected a string or an object, got ${issue.received}`;
   return `expected ${issue.expected ?? "a valid value"}, got ${issue.received}`;
 }
 

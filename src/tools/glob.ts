@@ -16,7 +16,8 @@ function findFiles(input: GlobInput, ctx: ToolContext): ToolResult {
   const fs = ctx.runtime.fs;
   const base = input.path ?? ".";
   const { base: literal, rest } = splitGlobBase(input.pattern);
-  const start = literal === "" ? base : literal.startsWith("/") ? literal : `${base.replace(/\/+$/, "") || "/"}/${literal}`;
+  const start =
+    literal === "" ? base : literal.startsWith("/") || input.path === undefined ? literal : `${base.replace(/\/+$/, "") || "/"}/${literal}`;
   const resolved = resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.workspaceRoot, path: start });
   if (!resolved.ok) return failure(resolved.message);
   const root = resolved.path;

@@ -80,8 +80,8 @@ function searchFiles(input: GrepInput, ctx: ToolContext): ToolResult {
     if (hits.length === 0) return true;
     files.push({ display: displayPath(cwd, entry.path), lines, hits });
     entries += mode === "content" ? hits.length : 1;
-    // Stop early once head_limit entries exist (content mode counts matches; context lines are extra).
-    return entries < headLimit;
+    // Stop once more than head_limit entries exist (one extra tells whether anything was cut).
+    return entries <= headLimit;
   };
 
   let walkTruncated = false;

@@ -75,7 +75,7 @@ describe("permission rules (D24)", () => {
 
   test("D24 matcher is linear: adversarial patterns finish", () => {
     const subject = "a".repeat(200_000);
-    const pattern = `${"*a".repeat(2_000)}*b`;
+    const pattern = `${"*a".repeat(2_000)}*b*`;
     const started = performance.now();
     expect(matchPattern(pattern, subject)).toBe(false);
     expect(matchPattern(`*${"a".repeat(1_000)}b*`, subject)).toBe(false);

@@ -264,6 +264,10 @@ function applyJson(draft: Draft, event: CanonicalEvent, parsed: ParsedJson): voi
     } else if (event === "user_prompt_submit" && draft.decision !== "block") {
       draft.decision = "block";
       draft.reason = reason;
+    } else if (event === "stop") {
+      // LIFE-61: the agent stops with its drafted reply; nothing is fed back, even beside a block.
+      delete draft.decision;
+      delete draft.reason;
     }
   }
 }

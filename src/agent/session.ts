@@ -1,0 +1,247 @@
+/**
+ * The agent loop. `runAgent` yields one typed event union while it runs a session and returns the
+ * result: session_start → user_prompt_submit → [provider request → reasoning/assistant (+ message-phase
+ * hooks) → tool calls | stop hooks]… → session_end, firing every hook event where the seeds place it.
+ */
+import type { Message, ProviderEvent } from "../providers/types.ts";
+import { toolJsonSchema } from "../tools/index.ts";
+import { BUILTIN_TOOLS } from "../tools/index.ts";
+import { createHookEngine } from "../hooks/engine.ts";
+import { hiddenContextMessage } from "../hooks/context.ts";
+import { SessionWriter, newSessionId, replayMessages } from "../session/store.ts";
+import { SessionContext } from "./session-context.ts";
+import { runToolCall, type ToolCallRequest } from "./tool-call.ts";
+import { isErrorStop, type AgentEvent, type AgentOptions, type SessionResult, type StopReason } from "./types.ts";
+
+export const DEFAULT_SYSTEM_PROMPT =
+  "You are agent, a coding assistant working in the user's project. Use the tools to inspect and change files and to run commands. Be concise.";
+
+interface TurnReply {
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCallRequest[];
+  error: string | null;
+}
+
+export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEvent, SessionResult> {
+  const { runtime, provider } = options;
+  const sessionId = options.resume?.sessionId ?? newSessionId(runtime);
+  const writer = new SessionWriter({ runtime, home: options.home, id: sessionId, persist: options.persist, ...(options.onLine ? { listener: options.onLine } : {}) });
+  const s = new SessionContext({
+    runtime,
+    writer,
+    permissionMode: options.permissionMode,
+    cwd: options.cwd,
+    projectDir: options.projectDir,
+    signal: options.signal,
+    rules: options.rules,
+    providerId: provider.id,
+    modelId: provider.model,
+    ...(options.onProjectSettingsWritten ? { onProjectSettingsWritten: options.onProjectSettingsWritten } : {}),
+  });
+  s.engine = createHookEngine(runtime, {
+    hooks: options.hooks,
+    readonlyMode: options.permissionMode === "readonly",
+    quietSuccessOutput: options.quietSuccessOutput,
+    sinks: { failureLine: (text) => s.emit({ type: "notice", kind: "failure", text }), record: (record) => s.record(record) },
+  });
+  const cancelHooks = (): void => s.engine.cancel();
+  options.signal.addEventListener("abort", cancelHooks, { once: true });
+
+  yield { type: "session", sessionId, transcriptPath: writer.path };
+  const tools = BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
+  const messages: Message[] = options.resume ? replayMessages(options.resume.records) : [];
+  let stopReason: StopReason = "completed";
+  let message: string | null = null;
+  let result = "";
+  let requests = 0;
+  let toolCallCount = 0;
+  const interrupted = (): boolean => options.signal.aborted;
+
+  const finish = async function* (): AsyncGenerator<AgentEvent, SessionResult> {
+    if (interrupted()) stopReason = "interrupted";
+    const reason = stopReason === "interrupted" ? "cancelled" : stopReason === "error" ? "error" : "completed";
+    options.signal.removeEventListener("abort", cancelHooks);
+    // session_end hooks run even after Ctrl-C (within their own timeout, LOOP-36), on a fresh engine signal.
+    if (stopReason === "interrupted") s.engine = createHookEngine(runtime, { hooks: options.hooks, readonlyMode: false, quietSuccessOutput: options.quietSuccessOutput, sinks: { failureLine: (text) => s.emit({ type: "notice", kind: "failure", text }), record: (record) => s.record(record) } });
+    await s.fire({ event: "session_end", fields: { reason, turn_id: `turn-${s.turnIndex}` } });
+    yield* s.drain();
+    await s.engine.close();
+    yield* s.drain();
+    const isError = isErrorStop(stopReason);
+    writer.append("session_end", { reason, stop_reason: stopReason, is_error: isError });
+    return { sessionId, result, turns: requests, toolCalls: toolCallCount, isError, stopReason, message };
+  };
+
+  writer.append("session_start", {
+    session_id: sessionId,
+    source: options.resume ? "resume" : "startup",
+    cwd: options.cwd,
+    project_dir: options.projectDir,
+    provider: provider.id,
+    model: provider.model,
+  });
+  const start = await s.fire({ event: "session_start", fields: { source: options.resume ? "resume" : "startup" } });
+  yield* s.drain();
+  const startContext = hiddenContextMessage([...start.state.hidden]);
+  if (startContext !== null) {
+    const content = startContext;
+    writer.append("provider_context_item", { role: "user", content });
+    messages.push({ role: "user", content });
+  }
+  if (start.state.stopSession) {
+    stopReason = start.state.stopSession.kind === "hook_failed" ? "hook_failed" : "hook_blocked";
+    message = start.state.stopSession.reason;
+    return yield* finish();
+  }
+
+  const submit = await s.fire({ event: "user_prompt_submit", fields: { prompt: options.prompt, turn_id: `turn-${s.turnIndex}` } });
+  yield* s.drain();
+  if (submit.state.blocked || submit.state.stopSession) {
+    stopReason = submit.state.stopSession?.kind === "hook_failed" ? "hook_failed" : "hook_blocked";
+    message = submit.state.blocked?.reason ?? submit.state.stopSession?.reason ?? "blocked by hook";
+    return yield* finish();
+  }
+  const submitContext = hiddenContextMessage([...submit.state.hidden]);
+  if (submitContext !== null) {
+    const content = submitContext;
+    writer.append("provider_context_item", { role: "user", content });
+    messages.push({ role: "user", content });
+  }
+  writer.append("user", { content: options.prompt });
+  messages.push({ role: "user", content: options.prompt });
+
+  let stopBlocks = 0;
+  let stopHookActive = false;
+  for (;;) {
+    if (interrupted()) return yield* finish();
+    if (options.maxTurns !== undefined && requests >= options.maxTurns) {
+      stopReason = "max_turns";
+      message = `reached --max-turns ${options.maxTurns}`;
+      return yield* finish();
+    }
+    requests += 1;
+    yield { type: "waiting", waiting: true };
+    const reply: TurnReply = { text: "", reasoning: "", toolCalls: [], error: null };
+    const stream = provider.stream({ system: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, messages, tools, signal: options.signal, purpose: "turn" });
+    let first = true;
+    for await (const event of stream as AsyncIterable<ProviderEvent>) {
+      if (first) {
+        yield { type: "waiting", waiting: false };
+        first = false;
+      }
+      if (event.type === "text_delta") {
+        reply.text += event.text;
+        yield { type: "text_delta", text: event.text };
+      } else if (event.type === "reasoning_delta") {
+        reply.reasoning += event.text;
+        yield { type: "reasoning_delta", text: event.text };
+      } else if (event.type === "tool_call") {
+        reply.toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
+      } else if (event.type === "error") {
+        reply.error = event.message;
+      }
+    }
+    if (first) yield { type: "waiting", waiting: false };
+    if (interrupted()) return yield* finish();
+    if (reply.error !== null) {
+      stopReason = "error";
+      message = reply.error;
+      return yield* finish();
+    }
+
+    s.turnIndex = requests - 1;
+    const messageItems: string[] = [];
+    if (reply.reasoning !== "") {
+      writer.append("reasoning", { content: reply.reasoning });
+      const after = await s.fire({ event: "after_reasoning", fields: { text: reply.reasoning } });
+      messageItems.push(...recordItems(s, after.state.injections));
+      yield* s.drain();
+      if (after.state.stopSession) {
+        stopReason = "hook_failed";
+        message = after.state.stopSession.reason;
+        return yield* finish();
+      }
+    }
+    const messageId = `message-${s.messageIndex}`;
+    writer.append("assistant", { message_id: messageId, content: reply.text, tool_calls: reply.toolCalls });
+    yield { type: "assistant_done", text: reply.text };
+    const afterAssistant = await s.fire({ event: "after_assistant", fields: { text: reply.text } });
+    s.messageIndex += 1;
+    messageItems.push(...recordItems(s, afterAssistant.state.injections));
+    yield* s.drain();
+    messages.push({ role: "assistant", content: reply.text, ...(reply.reasoning ? { reasoning: reply.reasoning } : {}), toolCalls: reply.toolCalls });
+    if (afterAssistant.state.stopSession) {
+      stopReason = "hook_failed";
+      message = afterAssistant.state.stopSession.reason;
+      return yield* finish();
+    }
+
+    if (reply.toolCalls.length > 0) {
+      const toolMessages: Message[] = [];
+      const postItems: string[] = [];
+      let stop: { reason: string; kind: "hook_blocked" | "hook_failed" } | undefined;
+      for (const call of reply.toolCalls) {
+        if (interrupted()) break;
+        toolCallCount += 1;
+        const outcome = await runToolCall(s, call);
+        yield* s.drain();
+        toolMessages.push(outcome.message);
+        postItems.push(...outcome.items);
+        if (outcome.stop) {
+          stop = outcome.stop;
+          break;
+        }
+      }
+      messages.push(...toolMessages);
+      for (const item of [...postItems, ...messageItems]) messages.push({ role: "user", content: item });
+      if (interrupted()) return yield* finish();
+      if (stop) {
+        stopReason = stop.kind;
+        message = stop.reason;
+        return yield* finish();
+      }
+      continue;
+    }
+
+    for (const item of messageItems) messages.push({ role: "user", content: item });
+    result = reply.text;
+    const stopOutcome = await s.fire({ event: "stop", fields: { stop_hook_active: stopHookActive, last_assistant_message: reply.text } });
+    yield* s.drain();
+    if (stopOutcome.state.stopSession) {
+      // D8 / LIFE-61: continue:false on stop ends the session with the drafted reply, as completed.
+      yield { type: "notice", kind: "info", text: stopOutcome.state.stopSession.reason };
+      return yield* finish();
+    }
+    if (stopOutcome.state.blocked) {
+      stopBlocks += 1;
+      if (stopBlocks > options.stopBlockCap) {
+        stopReason = "stop_block_cap";
+        yield {
+          type: "notice",
+          kind: "warning",
+          text: `agent: stop hook blocked ${options.stopBlockCap} times in a row; stopping (hooks.stop_block_cap = ${options.stopBlockCap})`,
+        };
+        return yield* finish();
+      }
+      const reason = stopOutcome.state.blocked.reason;
+      writer.append("user", { content: reason });
+      messages.push({ role: "user", content: reason });
+      stopHookActive = true;
+      continue;
+    }
+    return yield* finish();
+  }
+}
+
+function recordItems(s: SessionContext, injections: readonly { status: string; items: readonly { content: string }[] }[]): string[] {
+  const items: string[] = [];
+  for (const injection of injections) {
+    if (injection.status !== "success") continue;
+    for (const item of injection.items) {
+      s.writer.append("provider_context_item", { role: "user", content: item.content });
+      items.push(item.content);
+    }
+  }
+  return items;
+}

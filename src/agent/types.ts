@@ -1,0 +1,61 @@
+/** The agent loop's public types: its options, the event union it yields, and its result. */
+import type { Runtime } from "../runtime/types.ts";
+import type { Provider } from "../providers/types.ts";
+import type { HookSpec } from "../hooks/types.ts";
+import type { RuleSet, Mode } from "../permissions/gate.ts";
+import type { SessionRecord } from "../session/records.ts";
+
+export type StopReason = "completed" | "max_turns" | "hook_blocked" | "hook_failed" | "stop_block_cap" | "error" | "interrupted";
+
+export interface AgentOptions {
+  readonly runtime: Runtime;
+  readonly provider: Provider;
+  /** Hooks to run ([] when hooks are off). */
+  readonly hooks: readonly HookSpec[];
+  readonly home: string;
+  readonly cwd: string;
+  readonly projectDir: string;
+  readonly prompt: string;
+  readonly permissionMode: Mode;
+  readonly rules: RuleSet;
+  readonly maxTurns?: number;
+  readonly maxContextTokens?: number;
+  readonly stopBlockCap: number;
+  readonly quietSuccessOutput: boolean;
+  /** false with `--no-session`. */
+  readonly persist: boolean;
+  /** Receives every session line as written (`--output-format stream-json`). */
+  readonly onLine?: (line: string) => void;
+  /** Resume: the earlier session's id and records (the same file is appended to). */
+  readonly resume?: { readonly sessionId: string; readonly records: readonly SessionRecord[] };
+  readonly signal: AbortSignal;
+  readonly systemPrompt?: string;
+  /** Re-pins project trust after the agent itself wrote a project rule (D17, LIFE-57). */
+  readonly onProjectSettingsWritten?: () => void;
+}
+
+export type AgentEvent =
+  | { readonly type: "session"; readonly sessionId: string; readonly transcriptPath: string | null }
+  | { readonly type: "text_delta"; readonly text: string }
+  | { readonly type: "reasoning_delta"; readonly text: string }
+  | { readonly type: "assistant_done"; readonly text: string }
+  | { readonly type: "waiting"; readonly waiting: boolean }
+  | { readonly type: "tool_start"; readonly id: string; readonly name: string; readonly detail: string }
+  | { readonly type: "tool_end"; readonly id: string; readonly name: string; readonly output: string; readonly success: boolean; readonly rejected: boolean }
+  /** Visible lines (stderr in `agent run`): hook info messages, systemMessages, failure lines, warnings, errors. */
+  | { readonly type: "notice"; readonly kind: "info" | "system" | "failure" | "warning" | "error"; readonly text: string };
+
+export interface SessionResult {
+  readonly sessionId: string;
+  readonly result: string;
+  readonly turns: number;
+  readonly toolCalls: number;
+  readonly isError: boolean;
+  readonly stopReason: StopReason;
+  /** One line explaining a non-completed stop (shown on stderr). */
+  readonly message: string | null;
+}
+
+export function isErrorStop(reason: StopReason): boolean {
+  return !(reason === "completed" || reason === "stop_block_cap");
+}

@@ -1,0 +1,174 @@
+/**
+ * `agent run`: one non-interactive session. Validates flags (exit 2 before anything runs), loads
+ * config and hooks, enforces project trust, builds the provider, runs the loop and renders its
+ * events as text, json or stream-json. Exit: 0 ok, 1 error or max turns, 2 usage, 3 hook ended the
+ * session, 130 interrupted.
+ */
+import type { Runtime } from "../runtime/types.ts";
+import type { CliIO } from "./io.ts";
+import { AgentError } from "../errors.ts";
+import { loadConfig } from "../hooks/registry.ts";
+import { requireTrust } from "./trust-gate.ts";
+import { createProvider } from "../providers/index.ts";
+import type { ProviderId } from "../providers/types.ts";
+import { parseRules } from "../permissions/rules.ts";
+import type { Mode } from "../permissions/gate.ts";
+import { findSession, listSessions, readSession } from "../session/store.ts";
+import { runAgent } from "../agent/session.ts";
+import { createRenderer } from "../ui/renderer.ts";
+import { pinTrust } from "../hooks/trust.ts";
+import type { SessionResult } from "../agent/types.ts";
+
+export interface RunOptions {
+  readonly prompt: readonly string[];
+  readonly cwd: string;
+  readonly provider: string | undefined;
+  readonly model: string | undefined;
+  readonly baseUrl: string | undefined;
+  readonly script: string | undefined;
+  readonly outputFormat: string;
+  readonly maxTurns: string | undefined;
+  readonly maxContextTokens: string | undefined;
+  readonly allow: readonly string[];
+  readonly permissionMode: string | undefined;
+  readonly resume: string | undefined;
+  readonly continue: boolean;
+  readonly trust: boolean;
+  readonly hooks: boolean;
+  readonly session: boolean;
+}
+
+const MODES: readonly Mode[] = ["default", "accept-edits", "readonly", "bypass"];
+const FORMATS = ["text", "json", "stream-json"] as const;
+const PROVIDERS: readonly ProviderId[] = ["openai", "anthropic", "script"];
+
+function positiveInt(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new AgentError("usage", `${flag}: "${raw}" is not a positive integer`, { fix: `e.g. ${flag} 10` });
+  return Number(raw);
+}
+
+export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOptions): Promise<number> {
+  // Every flag is checked before any hook can run (LOOP-35).
+  const format = FORMATS.find((f) => f === options.outputFormat);
+  if (format === undefined) throw new AgentError("usage", `--output-format: "${options.outputFormat}" is not one of ${FORMATS.join(", ")}`);
+  if (options.permissionMode !== undefined && !MODES.includes(options.permissionMode as Mode)) {
+    throw new AgentError("usage", `--permission-mode: "${options.permissionMode}" is not one of ${MODES.join(", ")}`);
+  }
+  const maxTurns = positiveInt("--max-turns", options.maxTurns);
+  const maxContextTokens = positiveInt("--max-context-tokens", options.maxContextTokens);
+  const allowParsed = parseRules(options.allow);
+  if (allowParsed.errors.length > 0) throw new AgentError("usage", `--allow: ${allowParsed.errors[0]}`, { fix: "e.g. --allow 'bash(git status*)'" });
+  if (options.resume !== undefined && options.continue) throw new AgentError("usage", "--resume and --continue cannot be combined");
+
+  const env = runtime.env();
+  const offByEnv = (env.AGENT_HOOKS ?? "").trim().toLowerCase() === "off";
+  const hooksOff = !options.hooks ? "--no-hooks" : offByEnv ? "AGENT_HOOKS=off" : null;
+  const loaded = loadConfig(runtime, { cwd: options.cwd, ...(hooksOff === "--no-hooks" ? { noHooks: true } : {}) });
+  if (hooksOff !== null) {
+    io.err(`agent: hooks disabled (${hooksOff})\n`);
+  } else if (loaded.warnings.length > 0) {
+    if ((env.AGENT_DEBUG ?? "") === "1") {
+      for (const w of loaded.warnings) io.err(`agent: ${w.severity === "error" ? "hook load error" : "hook load warning"}: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`);
+    } else {
+      const n = loaded.warnings.length;
+      io.err(n === 1 ? "agent: 1 hook load warning (set AGENT_DEBUG=1 or run agent hooks list to see it)\n" : `agent: ${n} hook load warnings (set AGENT_DEBUG=1 or run agent hooks list to see them)\n`);
+    }
+  }
+  if (hooksOff === null && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
+
+  let prompt = options.prompt.join(" ");
+  if (prompt === "-") prompt = (await runtime.readStdin()).replace(/\n$/, "");
+  if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or - to read it from stdin)` });
+
+  const settings = loaded.settings;
+  const providerName = options.provider ?? (options.script !== undefined ? "script" : settings.provider) ?? "openai";
+  if (!PROVIDERS.includes(providerName as ProviderId)) throw new AgentError("usage", `--provider: "${providerName}" is not one of ${PROVIDERS.join(", ")}`);
+  const providerId = providerName as ProviderId;
+  const providerSettings = settings.providers[providerId];
+  const baseUrl = options.baseUrl ?? providerSettings?.baseUrl ?? settings.baseUrl;
+  const model = options.model ?? providerSettings?.model ?? settings.model;
+  const keyEnv = providerSettings?.apiKeyEnv;
+  const apiKey = providerSettings?.apiKey ?? (keyEnv ? env[keyEnv] : undefined);
+  const created = createProvider({
+    id: providerId,
+    runtime,
+    ...(model ? { model } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    ...(options.script ? { scriptPath: options.script.startsWith("/") ? options.script : `${options.cwd}/${options.script}` } : {}),
+  });
+  if (!created.ok) throw new AgentError("config", created.error);
+
+  const permissionMode = (options.permissionMode ?? settings.permissions.mode) as Mode;
+  const configured = {
+    allow: parseRules(settings.permissions.allow),
+    ask: parseRules(settings.permissions.ask),
+    deny: parseRules(settings.permissions.deny),
+  };
+  for (const list of [configured.allow, configured.ask, configured.deny]) for (const error of list.errors) io.err(`agent: permissions: ${error} (rule ignored)\n`);
+  const rules = { allow: [...configured.allow.rules, ...allowParsed.rules], ask: configured.ask.rules, deny: configured.deny.rules };
+
+  let resume: { sessionId: string; records: import("../session/records.ts").SessionRecord[] } | undefined;
+  const resumeId = options.resume ?? (options.continue ? listSessions(runtime, loaded.home)[0]?.id : undefined);
+  if (options.continue && resumeId === undefined) throw new AgentError("config", "--continue: there is no earlier session to continue");
+  if (resumeId !== undefined) {
+    const path = findSession(runtime, loaded.home, resumeId);
+    if (path === undefined) throw new AgentError("config", `--resume: no session "${resumeId}" in ${loaded.home}/sessions`, { fix: "see agent sessions list" });
+    const read = readSession(runtime, path);
+    if (!read.ok) throw new AgentError("config", `--resume: ${read.error}`);
+    resume = { sessionId: resumeId, records: read.records };
+  }
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const offSignal = runtime.onSignal("SIGINT", () => {
+    interrupts += 1;
+    if (interrupts > 1) runtime.exit(130);
+    controller.abort();
+  });
+  const renderer = createRenderer(runtime, io, { format });
+  const generator = runAgent({
+    runtime,
+    provider: created.provider,
+    hooks: hooksOff !== null ? [] : loaded.hooks,
+    home: loaded.home,
+    cwd: options.cwd,
+    projectDir: loaded.projectRoot,
+    prompt,
+    permissionMode,
+    rules,
+    ...(maxTurns !== undefined ? { maxTurns } : {}),
+    ...(maxContextTokens !== undefined ? { maxContextTokens } : settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
+    stopBlockCap: settings.hooks.stopBlockCap,
+    quietSuccessOutput: settings.hooks.quietSuccessOutput,
+    persist: options.session,
+    ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
+    ...(resume ? { resume } : {}),
+    signal: controller.signal,
+    onProjectSettingsWritten: () => {
+      const reloaded = loadConfig(runtime, { cwd: options.cwd });
+      if (reloaded.projectTrustMaterial) pinTrust(runtime, reloaded.home, reloaded.projectRoot, reloaded.projectTrustMaterial);
+    },
+  });
+  let step = await generator.next();
+  while (!step.done) {
+    renderer.event(step.value);
+    step = await generator.next();
+  }
+  offSignal();
+  const result: SessionResult = step.value;
+  renderer.finish(result);
+  switch (result.stopReason) {
+    case "completed":
+    case "stop_block_cap":
+      return 0;
+    case "hook_blocked":
+    case "hook_failed":
+      return 3;
+    case "interrupted":
+      return 130;
+    default:
+      return 1;
+  }
+}

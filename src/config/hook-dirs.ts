@@ -1,0 +1,175 @@
+/**
+ * Seed 000 discovery (D4): `<root>/<dir>/hook.json` per scope → DirHookSpec. Directories without
+ * hook.json are skipped silently; a bad manifest is a load warning and costs only that hook.
+ * Within a scope the lexically later directory wins a duplicate `name`; a project hook replaces
+ * the user hook of the same name. Disabled hooks stay listed but never replace anything (DIR-07).
+ */
+import { canonicalEvent } from "../hooks/events.ts";
+import type { Dialect, DirHookSpec, Scope } from "../hooks/types.ts";
+import type { FileSystem } from "../runtime/types.ts";
+import { parseHookDirTimeout } from "./duration.ts";
+import { isRecord, parseJson } from "./parse.ts";
+import { joinPath, resolvePath } from "./path-utils.ts";
+import { HOOK_JSON_KEYS, showValue } from "./schema.ts";
+import type { WarningSink } from "./warnings.ts";
+
+const VALID_EVENTS = ["pre_tool", "pre_tool_use", "before_tool", "PreToolUse", "post_tool", "post_tool_use", "after_tool", "PostToolUse"];
+
+/** Code-point order (D13), not UTF-16 unit order. */
+export function compareCodePoints(a: string, b: string): number {
+  const left = Array.from(a);
+  const right = Array.from(b);
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const diff = (left[i]?.codePointAt(0) ?? 0) - (right[i]?.codePointAt(0) ?? 0);
+    if (diff !== 0) return diff;
+  }
+  return left.length - right.length;
+}
+
+/** `match` values that only make sense as a regex or glob (DIR-30), which hook.json never reads as such. */
+function looksLikeRegex(match: string): boolean {
+  return match !== "*" && /[|*+?()[\]{}^$\\.]/.test(match);
+}
+
+/** Parses one manifest; undefined when the hook cannot load (the reason is in `sink`). */
+export function parseHookJson(fs: FileSystem, options: { dir: string; dirName: string; scope: Scope; file: string; text: string }, sink: WarningSink): DirHookSpec | undefined {
+  const { file } = options;
+  const parsed = parseJson(options.text);
+  if (!parsed.ok) {
+    sink.syntax(file, parsed.line, parsed.column, `could not parse hook.json: ${parsed.message}`);
+    return undefined;
+  }
+  const data = parsed.value;
+  if (!isRecord(data)) {
+    sink.error(file, "", "could not parse hook.json: it must be a JSON object");
+    return undefined;
+  }
+  for (const key of Object.keys(data)) {
+    if (!(HOOK_JSON_KEYS as readonly string[]).includes(key)) sink.error(file, key, `unknown key "${key}" (valid: ${HOOK_JSON_KEYS.join(", ")})`);
+  }
+  let ok = true;
+  const fail = (field: string, message: string): undefined => {
+    sink.error(file, field, message);
+    ok = false;
+    return undefined;
+  };
+  const text = (key: string): string | undefined => {
+    const value = data[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== "string") return fail(key, `${key} must be a string (got ${showValue(value)})`);
+    return value.trim();
+  };
+  const flag = (key: string): boolean => {
+    const value = data[key];
+    if (value === undefined) return false;
+    if (typeof value !== "boolean") {
+      fail(key, `${key} must be a boolean (got ${showValue(value)})`);
+      return false;
+    }
+    return value;
+  };
+
+  const name = text("name") || options.dirName.trim();
+  const eventText = text("event");
+  let event: "pre_tool" | "post_tool" | undefined;
+  if (data.event === undefined || data.event === null || eventText === "") fail("event", `missing required field "event"`);
+  else if (eventText !== undefined) {
+    const canonical = VALID_EVENTS.includes(eventText) ? canonicalEvent(eventText) : undefined;
+    if (canonical === "pre_tool" || canonical === "post_tool") event = canonical;
+    else fail("event", `invalid event ${JSON.stringify(eventText)} (valid: ${VALID_EVENTS.join(", ")})`);
+  }
+  const runText = text("run");
+  if (data.run === undefined || data.run === null || runText === "") fail("run", `missing required field "run"`);
+  let match = text("match") ?? "*";
+  if (match === "") match = "*";
+  if (looksLikeRegex(match)) {
+    sink.warning(file, "match", `${JSON.stringify(match)}: match is not a regex in hook.json; it names one tool exactly (or "*" for every tool), so this hook matches nothing`);
+  }
+  const timeout = parseHookDirTimeout(data.timeout);
+  if (!timeout.ok) fail("timeout", timeout.message);
+  const failClosed = flag("fail_closed");
+  const async = flag("async");
+  const disabled = flag("disabled");
+  let dialect: Dialect = "action";
+  const protocol = data.protocol;
+  if (protocol !== undefined) {
+    if (protocol === "action" || protocol === "claude") dialect = protocol;
+    else if (protocol === "envelope") fail("protocol", `protocol "envelope" is only valid on list hooks (use action or claude)`);
+    else fail("protocol", `invalid protocol ${showValue(protocol)} (use action or claude)`);
+  }
+  if (async && event === "pre_tool") fail("async", "async is only valid for post_tool");
+  if (!ok || event === undefined || runText === undefined || runText === "" || !timeout.ok) return undefined;
+  if (async && failClosed) sink.warning(file, "fail_closed", "fail_closed has no effect on async hooks");
+
+  return {
+    label: name,
+    scope: options.scope,
+    form: "dir",
+    dialect,
+    event,
+    source: file,
+    field: "",
+    disabled,
+    timeoutMs: timeout.ms,
+    name,
+    dir: options.dir,
+    run: resolvePath(options.dir, runText),
+    match,
+    failClosed,
+    async,
+  };
+}
+
+export interface HookDirScan {
+  readonly hooks: DirHookSpec[];
+  /** Every hook.json that was read, valid or not. */
+  readonly manifests: string[];
+}
+
+function scanScope(fs: FileSystem, root: string, scope: Scope, sink: WarningSink, manifests: string[]): DirHookSpec[] {
+  const active = new Map<string, DirHookSpec>();
+  const disabled: DirHookSpec[] = [];
+  for (const entry of fs.readdir(root)) {
+    const dir = joinPath(root, entry);
+    if (fs.stat(dir)?.kind !== "dir") continue;
+    const file = joinPath(dir, "hook.json");
+    let text: string | undefined;
+    try {
+      text = fs.readText(file);
+    } catch (error) {
+      manifests.push(file);
+      sink.error(file, "", `could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    if (text === undefined) continue;
+    manifests.push(file);
+    const spec = parseHookJson(fs, { dir, dirName: entry, scope, file, text }, sink);
+    if (!spec) continue;
+    if (spec.disabled) {
+      disabled.push(spec);
+      continue;
+    }
+    const previous = active.get(spec.name);
+    if (previous) {
+      sink.warning(file, "name", `duplicate hook name ${JSON.stringify(spec.name)} in ${previous.source} and ${file}; ${file} wins (the lexically later directory)`);
+    }
+    active.set(spec.name, spec);
+  }
+  return [...active.values(), ...disabled];
+}
+
+/**
+ * Scans each root (user first) and returns the hooks in D13 order: user hooks by name, then project
+ * hooks by name. Never throws.
+ */
+export function loadHookDirs(fs: FileSystem, roots: readonly { dir: string; scope: Scope }[], sink: WarningSink): HookDirScan {
+  const manifests: string[] = [];
+  const byScope = roots.map((root) => ({ scope: root.scope, hooks: scanScope(fs, root.dir, root.scope, sink, manifests) }));
+  const projectNames = new Set(byScope.filter((s) => s.scope === "project").flatMap((s) => s.hooks.filter((h) => !h.disabled).map((h) => h.name)));
+  const hooks: DirHookSpec[] = [];
+  for (const { scope, hooks: scoped } of byScope) {
+    const kept = scope === "user" ? scoped.filter((h) => !projectNames.has(h.name)) : scoped;
+    hooks.push(...kept.sort((a, b) => compareCodePoints(a.name, b.name)));
+  }
+  return { hooks, manifests };
+}

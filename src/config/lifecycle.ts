@@ -1,0 +1,157 @@
+/**
+ * Seed 002 lifecycle groups (D5, D23): `hooks.lifecycle.<event key>` arrays of `{matcher?, hooks}`
+ * in one settings file → one LifecycleHookSpec per command, in file order. A bad group or command
+ * is a load warning and is skipped; unknown keys are errors but the command still loads (DIR-26).
+ */
+import { canonicalEvent, type CanonicalEvent } from "../hooks/events.ts";
+import type { Dialect, FailurePolicy, LifecycleHookSpec, Scope } from "../hooks/types.ts";
+import { isRecord } from "./parse.ts";
+import { basenamePath } from "./path-utils.ts";
+import { checkField, LIFECYCLE_COMMAND_FIELDS, LIFECYCLE_EVENT_KEYS, LIST_KEYS, showValue } from "./schema.ts";
+import type { ParsedSettingsFile } from "./settings.ts";
+import type { WarningSink } from "./warnings.ts";
+
+export const LIFECYCLE_TIMEOUT_DEFAULT_SECONDS = 60;
+
+/** D23: `block` is a valid lifecycle policy only where a failure can block the event. */
+const BLOCKABLE: ReadonlySet<CanonicalEvent> = new Set(["pre_tool", "user_prompt_submit", "permission_request"]);
+
+/** Null when the matcher selects everything (`*`, `""`, absent); D5 anchors it to the whole value. */
+export function compileMatcher(matcher: string | undefined, event: CanonicalEvent): { ok: true; regex: RegExp | null } | { ok: false; message: string } {
+  if (matcher === undefined || matcher === "" || matcher === "*") return { ok: true, regex: null };
+  try {
+    return { ok: true, regex: new RegExp(`^(?:${matcher})$`, event === "user_prompt_submit" ? "s" : "") };
+  } catch (error) {
+    return { ok: false, message: `invalid regex ${JSON.stringify(matcher)}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+const GROUP_KEYS = new Set(["matcher", "hooks"]);
+
+export function loadLifecycle(parsed: ParsedSettingsFile, sink: WarningSink): LifecycleHookSpec[] {
+  const path = parsed.file.path;
+  const hooks = parsed.data?.hooks;
+  if (!isRecord(hooks) || hooks.lifecycle === undefined) return [];
+  const lifecycle = hooks.lifecycle;
+  if (!isRecord(lifecycle)) {
+    sink.error(path, "hooks.lifecycle", "must be a table/object of event keys");
+    return [];
+  }
+  const labelPrefix = basenamePath(path) === "settings.json" ? "settings.json:" : "";
+  const specs: LifecycleHookSpec[] = [];
+  for (const [key, groups] of Object.entries(lifecycle)) {
+    if (key === "quiet_success_output") continue;
+    const keyField = `hooks.lifecycle.${key}`;
+    if ((LIST_KEYS as readonly string[]).includes(key)) {
+      sink.error(path, keyField, `${key} is a list key, not a lifecycle event: list hooks belong under hooks.${key}`);
+      continue;
+    }
+    const event = LIFECYCLE_EVENT_KEYS.includes(key) ? canonicalEvent(key) : undefined;
+    if (event === undefined) {
+      sink.error(path, keyField, `unknown lifecycle event ${JSON.stringify(key)} (valid: ${LIFECYCLE_EVENT_KEYS.join(", ")}, quiet_success_output)`);
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      sink.error(path, keyField, "must be an array of groups ([[hooks.lifecycle.<event>]])");
+      continue;
+    }
+    groups.forEach((group: unknown, groupIndex) => {
+      const groupField = `${keyField}[${groupIndex}]`;
+      if (!isRecord(group)) {
+        sink.error(path, groupField, "a group must be a table/object with matcher and hooks");
+        return;
+      }
+      for (const groupKey of Object.keys(group)) {
+        if (!GROUP_KEYS.has(groupKey)) sink.error(path, `${groupField}.${groupKey}`, `unknown key (valid: matcher, hooks)`);
+      }
+      const matcher = group.matcher;
+      if (matcher !== undefined && typeof matcher !== "string") {
+        sink.error(path, `${groupField}.matcher`, `${showValue(matcher)} is not a string; group skipped`);
+        return;
+      }
+      const compiled = compileMatcher(matcher, event);
+      if (!compiled.ok) {
+        sink.error(path, `${groupField}.matcher`, `${compiled.message}; group skipped`);
+        return;
+      }
+      const commands = group.hooks;
+      if (!Array.isArray(commands) || commands.length === 0) {
+        sink.error(path, `${groupField}.hooks`, commands === undefined ? `missing required field "hooks"; group skipped` : "must be a non-empty array of commands; group skipped");
+        return;
+      }
+      commands.forEach((command: unknown, hookIndex) => {
+        const spec = loadCommand(command, { path, scope: parsed.file.scope, event, key, groupIndex, hookIndex, matcher, regex: compiled.regex, labelPrefix }, sink);
+        if (spec) specs.push(spec);
+      });
+    });
+  }
+  return specs;
+}
+
+interface CommandPlace {
+  path: string;
+  scope: Scope;
+  event: CanonicalEvent;
+  key: string;
+  groupIndex: number;
+  hookIndex: number;
+  matcher: string | undefined;
+  regex: RegExp | null;
+  labelPrefix: string;
+}
+
+function loadCommand(entry: unknown, place: CommandPlace, sink: WarningSink): LifecycleHookSpec | undefined {
+  const { path } = place;
+  const field = `hooks.lifecycle.${place.key}[${place.groupIndex}].hooks[${place.hookIndex}]`;
+  if (!isRecord(entry)) {
+    sink.error(path, field, "a command must be a table/object like { command = \"…\" }; skipped");
+    return undefined;
+  }
+  let ok = true;
+  for (const [key, value] of Object.entries(entry)) {
+    if (!(key in LIFECYCLE_COMMAND_FIELDS)) {
+      sink.error(path, `${field}.${key}`, `unknown key (valid: ${Object.keys(LIFECYCLE_COMMAND_FIELDS).join(", ")})`);
+      continue;
+    }
+    if (key === "protocol" && value === "envelope") {
+      sink.error(path, `${field}.protocol`, `protocol "envelope" is only valid on list hooks (use claude or action); skipped`);
+      ok = false;
+      continue;
+    }
+    const message = checkField(LIFECYCLE_COMMAND_FIELDS[key as keyof typeof LIFECYCLE_COMMAND_FIELDS], value);
+    if (message !== undefined) {
+      sink.error(path, `${field}.${key}`, `${message}; skipped`);
+      ok = false;
+    }
+  }
+  if (entry.command === undefined) {
+    sink.error(path, `${field}.command`, `missing required field "command"; skipped`);
+    ok = false;
+  }
+  const policy: FailurePolicy = entry.failure_policy === "ignore" || entry.failure_policy === "block" || entry.failure_policy === "fail" ? entry.failure_policy : "warn";
+  if (ok && policy === "block" && !BLOCKABLE.has(place.event)) {
+    sink.error(path, `${field}.failure_policy`, `"block" is only valid on pre_tool_use, user_prompt_submit and permission_request (use ignore, warn or fail); skipped`);
+    ok = false;
+  }
+  if (!ok || typeof entry.command !== "string") return undefined;
+  const dialect: Dialect = entry.protocol === "action" ? "action" : "claude";
+  const seconds = typeof entry.timeout_seconds === "number" ? entry.timeout_seconds : LIFECYCLE_TIMEOUT_DEFAULT_SECONDS;
+  return {
+    label: `${place.labelPrefix}${place.key}[${place.groupIndex}].hooks[${place.hookIndex}]`,
+    scope: place.scope,
+    form: "lifecycle",
+    dialect,
+    event: place.event,
+    source: path,
+    field,
+    disabled: entry.disabled === true,
+    timeoutMs: seconds * 1000,
+    command: entry.command,
+    matcher: place.matcher,
+    matcherRegex: place.regex,
+    eventKey: place.key,
+    groupIndex: place.groupIndex,
+    hookIndex: place.hookIndex,
+    failurePolicy: policy,
+  };
+}

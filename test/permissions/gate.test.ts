@@ -1,0 +1,143 @@
+import { describe, expect, test } from "bun:test";
+import {
+  claudePermissionMode,
+  decideGate,
+  nonInteractiveDenial,
+  permissionRequestInfo,
+  permissionSuggestions,
+  type Mode,
+  type RuleSet,
+} from "../../src/permissions/gate.ts";
+import { parseRules } from "../../src/permissions/rules.ts";
+import type { ToolName } from "../../src/tools/names.ts";
+
+function rules(spec: { allow?: string[]; ask?: string[]; deny?: string[] } = {}): RuleSet {
+  const build = (texts: string[] = []) => {
+    const parsed = parseRules(texts);
+    expect(parsed.errors).toEqual([]);
+    return parsed.rules;
+  };
+  return { allow: build(spec.allow), ask: build(spec.ask), deny: build(spec.deny) };
+}
+
+const MODES: Mode[] = ["default", "accept-edits", "readonly", "bypass"];
+const INPUTS: Record<ToolName, Record<string, unknown>> = {
+  read: { file_path: "a.txt" },
+  grep: { pattern: "x", path: "." },
+  glob: { pattern: "*.ts" },
+  write: { file_path: "b.txt", content: "x" },
+  edit: { file_path: "b.txt", old_string: "x", new_string: "y" },
+  bash: { command: "ls" },
+  task: { description: "d", prompt: "p" },
+};
+
+describe("permission gate (D24)", () => {
+  test("LOOP-44 mode defaults with no rules match the D24 table", () => {
+    const expected: Record<Mode, Record<ToolName, string>> = {
+      default: { read: "allow", grep: "allow", glob: "allow", write: "ask", edit: "ask", bash: "ask", task: "ask" },
+      "accept-edits": { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "ask", task: "ask" },
+      readonly: { read: "allow", grep: "allow", glob: "allow", write: "deny", edit: "deny", bash: "deny", task: "deny" },
+      bypass: { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "allow", task: "allow" },
+    };
+    for (const mode of MODES) {
+      for (const [tool, input] of Object.entries(INPUTS) as [ToolName, Record<string, unknown>][]) {
+        const decision = decideGate({ mode, rules: rules(), tool, input });
+        expect(`${mode}/${tool}/${decision.decision}`).toBe(`${mode}/${tool}/${expected[mode][tool]}`);
+      }
+    }
+  });
+
+  test("LOOP-44 a deny rule holds in every mode, bypass included", () => {
+    for (const mode of MODES) {
+      const decision = decideGate({ mode, rules: rules({ deny: ["bash(rm *)"] }), tool: "bash", input: { command: "rm x" } });
+      expect(decision).toEqual({ decision: "deny", reason: "denied by permission rule bash(rm *)", rule: "bash(rm *)" });
+    }
+  });
+
+  test("LOOP-07 D8 a hook allow never overrides a deny rule; the message names the rule", () => {
+    const decision = decideGate({
+      mode: "default",
+      rules: rules({ deny: ["bash(rm *)"], allow: ["bash(rm *)"] }),
+      tool: "bash",
+      input: { command: "rm -rf x" },
+      hookDecision: "allow",
+    });
+    expect(decision.decision).toBe("deny");
+    expect(decision.reason).toContain("bash(rm *)");
+    expect(decision.rule).toBe("bash(rm *)");
+  });
+
+  test("LOOP-08 D8 a hook allow allows without asking, but a configured ask rule still asks", () => {
+    expect(decideGate({ mode: "default", rules: rules(), tool: "bash", input: { command: "ls" }, hookDecision: "allow" }).decision).toBe("allow");
+    const asked = decideGate({ mode: "default", rules: rules({ ask: ["bash(ls*)"] }), tool: "bash", input: { command: "ls" }, hookDecision: "allow" });
+    expect(asked).toEqual({ decision: "ask", reason: "permission rule bash(ls*) asks for approval", rule: "bash(ls*)" });
+    // No hook opinion (a hook dir's "allow" is only "no objection"): the mode default asks.
+    expect(decideGate({ mode: "default", rules: rules(), tool: "bash", input: { command: "ls" } }).decision).toBe("ask");
+  });
+
+  test("LOOP-10 a hook ask beats an --allow rule", () => {
+    const decision = decideGate({ mode: "default", rules: rules({ allow: ["bash(ls*)"] }), tool: "bash", input: { command: "ls" }, hookDecision: "ask" });
+    expect(decision.decision).toBe("ask");
+    expect(decideGate({ mode: "default", rules: rules({ allow: ["bash(ls*)"] }), tool: "bash", input: { command: "ls" } }).decision).toBe("allow");
+  });
+
+  test("D24 in bypass mode an ask rule or a hook ask allows; in readonly an ask never happens for mutating tools", () => {
+    expect(decideGate({ mode: "bypass", rules: rules({ ask: ["bash"] }), tool: "bash", input: { command: "ls" } }).decision).toBe("allow");
+    expect(decideGate({ mode: "bypass", rules: rules(), tool: "bash", input: { command: "ls" }, hookDecision: "ask" }).decision).toBe("allow");
+    const ro = decideGate({ mode: "readonly", rules: rules({ ask: ["write"], allow: ["write"] }), tool: "write", input: INPUTS.write, hookDecision: "allow" });
+    expect(ro.decision).toBe("deny");
+    expect(ro.reason).toContain("readonly");
+    // An ask rule still asks for a read-only tool in readonly mode.
+    expect(decideGate({ mode: "readonly", rules: rules({ ask: ["read(secret*)"] }), tool: "read", input: { file_path: "secret.txt" } }).decision).toBe("ask");
+  });
+
+  test("LIFE-54 LOOP-11 the gate asks (so permission_request fires) only when a person would be asked", () => {
+    expect(decideGate({ mode: "default", rules: rules(), tool: "bash", input: { command: "rm x" } }).decision).toBe("ask");
+    expect(decideGate({ mode: "default", rules: rules({ allow: ["bash(ls*)"] }), tool: "bash", input: { command: "ls" } }).decision).toBe("allow");
+    expect(decideGate({ mode: "bypass", rules: rules(), tool: "bash", input: { command: "rm x" } }).decision).toBe("allow");
+    expect(decideGate({ mode: "default", rules: rules({ deny: ["bash(ls*)"] }), tool: "bash", input: { command: "ls" } }).decision).toBe("deny");
+    expect(decideGate({ mode: "readonly", rules: rules(), tool: "write", input: INPUTS.write }).decision).toBe("deny");
+  });
+
+  test("D24 accept-edits allow rules and aliases in rules apply to the canonical tool", () => {
+    const set = rules({ allow: ["Shell(npm test)"] });
+    expect(decideGate({ mode: "accept-edits", rules: set, tool: "bash", input: { command: "npm test" } })).toEqual({
+      decision: "allow",
+      reason: "allowed by permission rule Shell(npm test)",
+      rule: "Shell(npm test)",
+    });
+    expect(decideGate({ mode: "accept-edits", rules: set, tool: "bash", input: { command: "npm test -- -x" } }).decision).toBe("ask");
+  });
+
+  test("LIFE-22 claude permission_mode names", () => {
+    expect(MODES.map(claudePermissionMode)).toEqual(["default", "acceptEdits", "plan", "bypassPermissions"]);
+  });
+
+  test("LIFE-28 LOOP-12 permission_request info and suggestions as updatedPermissions entries", () => {
+    expect(permissionRequestInfo("bash", { command: "rm -rf build" })).toEqual({ tool_name: "Bash", kind: "bash", details: "rm -rf build" });
+    expect(permissionRequestInfo("write", { file_path: "a.txt", content: "x" })).toEqual({ tool_name: "Write", kind: "write", details: "a.txt" });
+    expect(permissionRequestInfo("edit", { file_path: "b.ts" }).kind).toBe("edit");
+    expect(permissionRequestInfo("read", { file_path: "c" }).kind).toBe("read");
+    expect(permissionRequestInfo("task", { subagent_type: "reviewer", description: "check" })).toEqual({ tool_name: "Task", kind: "other", details: "reviewer: check" });
+    expect(permissionRequestInfo("grep", { pattern: "x", path: "src" })).toEqual({ tool_name: "Grep", kind: "other", details: "x in src" });
+
+    expect(permissionSuggestions("bash", { command: "git status -s" })).toEqual([
+      { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git status -s" }], behavior: "allow", destination: "session" },
+      { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git *" }], behavior: "allow", destination: "session" },
+    ]);
+    expect(permissionSuggestions("bash", { command: "ls" }).map((s) => s.rules[0]?.ruleContent)).toEqual(["ls", "ls *"]);
+    expect(permissionSuggestions("write", { file_path: "out/a.txt", content: "" })).toEqual([
+      { type: "addRules", rules: [{ toolName: "Write", ruleContent: "out/a.txt" }], behavior: "allow", destination: "session" },
+    ]);
+  });
+
+  test("LOOP-13 non-interactive denial names the exact --allow", () => {
+    const message = nonInteractiveDenial("bash", { command: "rm -rf build" });
+    expect(message).toContain("needs approval");
+    expect(message).toContain("non-interactive");
+    expect(message).toContain("--allow 'bash(rm -rf build)'");
+    expect(message).not.toContain("\n");
+    expect(nonInteractiveDenial("bash", { command: "echo 'hi'" })).toContain(`--allow 'bash(echo '\\''hi'\\'')'`);
+    expect(nonInteractiveDenial("write", { file_path: "x.txt" })).toContain("--allow 'write(x.txt)'");
+  });
+});
