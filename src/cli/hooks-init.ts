@@ -6,7 +6,7 @@
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
-import { projectRootFor } from "../hooks/registry.ts";
+import { locateConfig } from "../config/paths.ts";
 import { HOOK_TEMPLATES } from "../hooks/templates.ts";
 
 export async function runHooksInit(runtime: Runtime, io: CliIO, options: { cwd: string; template: string | undefined }): Promise<number> {
@@ -17,7 +17,7 @@ export async function runHooksInit(runtime: Runtime, io: CliIO, options: { cwd: 
       fix: `available templates: ${names.join(", ")}`,
     });
   }
-  const root = projectRootFor(runtime, options.cwd);
+  const root = locateConfig(runtime.fs, { env: runtime.env(), homedir: runtime.platform.homedir, cwd: options.cwd }).projectRoot;
   const target = `${root}/.agent/hooks/${options.template}`;
   if (runtime.fs.lstat(target) !== undefined) {
     throw new AgentError("config", `${target} already exists`, { fix: "remove it first or pick another template; nothing was overwritten" });

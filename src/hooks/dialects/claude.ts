@@ -100,6 +100,7 @@ const HookSpecificSchema = v.looseObject({
   updatedNotification: v.optional(v.looseObject({ title: v.optional(v.string()), message: v.optional(v.string()) })),
 });
 type HookSpecific = v.InferOutput<typeof HookSpecificSchema>;
+const EventNameSchema = v.looseObject({ hookEventName: v.optional(v.string()) });
 
 /** Top-level keys; `hookSpecificOutput` is checked separately so D9 can ignore a foreign block. */
 const OutputSchema = v.looseObject({
@@ -144,13 +145,16 @@ function parseJson(text: string, event: CanonicalEvent): { ok: true; value: Pars
   if (!top.success) return { ok: false, detail: `schema: ${issuePath(top.issues, "")}` };
   const raw = top.output.hookSpecificOutput;
   if (raw === undefined) return { ok: true, value: { output: top.output, specific: undefined, warnings: [] } };
-  const specific = v.safeParse(HookSpecificSchema, raw);
-  if (!specific.success) return { ok: false, detail: `schema: ${issuePath(specific.issues, "hookSpecificOutput")}` };
-  const name = specific.output.hookEventName;
+  // D9 first: a block addressed to another event is ignored whole, whatever else it holds.
+  const named = v.safeParse(EventNameSchema, raw);
+  if (!named.success) return { ok: false, detail: `schema: ${issuePath(named.issues, "hookSpecificOutput")}` };
+  const name = named.output.hookEventName;
   if (name !== undefined && !eventNames(event).has(name.trim().toLowerCase())) {
     const warning = `hookSpecificOutput ignored: hookEventName ${JSON.stringify(name)} does not name ${event}`;
     return { ok: true, value: { output: top.output, specific: undefined, warnings: [warning] } };
   }
+  const specific = v.safeParse(HookSpecificSchema, raw);
+  if (!specific.success) return { ok: false, detail: `schema: ${issuePath(specific.issues, "hookSpecificOutput")}` };
   return { ok: true, value: { output: top.output, specific: specific.output, warnings: [] } };
 }
 

@@ -347,6 +347,11 @@ describe("claude decode: decisions (D8, D9)", () => {
     expect(foreign.failure).toBeUndefined();
     expect(foreign.warnings.length).toBe(1);
     expect(foreign.warnings[0]).toContain("PostToolUse");
+    const foreignInvalid = decode("pre_tool", run('{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"maybe"}}'));
+    expect(foreignInvalid.failure).toBeUndefined();
+    expect(foreignInvalid.warnings.length).toBe(1);
+    expect(decode("pre_tool", run('{"hookSpecificOutput":{"hookEventName":5}}')).failure?.detail).toBe("schema: hookSpecificOutput.hookEventName");
+    expect(decode("pre_tool", run('{"hookSpecificOutput":"deny"}')).failure?.detail).toBe("schema: hookSpecificOutput");
     for (const name of ["pretooluse", "pre_tool", "pre_tool_use", "before_tool", "PreToolUse"]) {
       const reply = decode("pre_tool", run(JSON.stringify({ hookSpecificOutput: { hookEventName: name, permissionDecision: "deny" } })));
       expect(reply.decision).toBe("deny");

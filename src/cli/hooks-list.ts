@@ -1,0 +1,119 @@
+/**
+ * `agent hooks list [--json]` (CLI-01/02/03/22, SEC-34): every loaded hook in run order with its
+ * form, dialect, matcher, policy and source, marked disabled or untrusted, then the load warnings.
+ * Runs nothing. Exit 0 whatever the warnings.
+ */
+import { displayPath, formatWarning } from "../config/warnings.ts";
+import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
+import type { HookSpec } from "../hooks/types.ts";
+import type { Runtime } from "../runtime/types.ts";
+import type { CliIO } from "./io.ts";
+import { isProjectTrusted } from "./trust-gate.ts";
+
+export interface HooksListOptions {
+  readonly cwd: string;
+  readonly json: boolean;
+  readonly noHooks?: boolean;
+  /** Whether the project's hooks are trusted (D17); defaults to the pinned digest in `$AGENT_HOME/trust.json`. */
+  readonly isTrusted?: (loaded: LoadedConfig) => boolean;
+}
+
+/** The matcher column: hook-dir `match`, lifecycle regex source, or a list hook's filters. */
+export function matcherText(spec: HookSpec): string {
+  switch (spec.form) {
+    case "dir":
+      return spec.match;
+    case "lifecycle":
+      return spec.matcher === undefined || spec.matcher === "" ? "*" : spec.matcher;
+    case "list": {
+      if (spec.phase === "after_assistant" || spec.phase === "after_reasoning") return "*";
+      const include = spec.includeTools.length > 0 ? spec.includeTools.join(",") : "*";
+      return spec.excludeTools.length > 0 ? `${include} except ${spec.excludeTools.join(",")}` : include;
+    }
+  }
+}
+
+export function policyText(spec: HookSpec): string {
+  return spec.form === "dir" ? (spec.failClosed ? "fail_closed" : "fail_open") : spec.failurePolicy;
+}
+
+export function commandText(spec: HookSpec): string {
+  return spec.form === "dir" ? spec.run : spec.command;
+}
+
+export function formatTimeout(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length))) ?? [];
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join("  "));
+}
+
+export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksListOptions): Promise<number> {
+  const loaded = loadConfig(runtime, { cwd: options.cwd, ...(options.noHooks ? { noHooks: true } : {}) });
+  if (loaded.hooksOff !== null) {
+    if (options.json) io.out(`${JSON.stringify({ enabled: false, hooks: [], warnings: [] }, null, 2)}\n`);
+    else io.out(`hooks disabled (${loaded.hooksOff})\n`);
+    return 0;
+  }
+  const projectHooks = loaded.hooks.some((spec) => spec.scope === "project");
+  const trusted = projectHooks ? (options.isTrusted ?? ((config: LoadedConfig) => isProjectTrusted(runtime, config)))(loaded) : true;
+  const places = { projectRoot: loaded.projectRoot, userHome: runtime.env().HOME ?? runtime.platform.homedir };
+
+  if (options.json) {
+    const hooks = loaded.hooks.map((spec) => ({
+      label: spec.label,
+      scope: spec.scope,
+      form: spec.form,
+      dialect: spec.dialect,
+      event: spec.event,
+      matcher: matcherText(spec),
+      policy: policyText(spec),
+      async: spec.form === "dir" ? spec.async : false,
+      timeout_ms: spec.timeoutMs,
+      source: spec.source,
+      field: spec.field,
+      command: commandText(spec),
+      trusted: spec.scope === "user" ? true : trusted,
+      disabled: spec.disabled,
+    }));
+    const warnings = loaded.warnings.map((w) => ({ severity: w.severity, file: w.file, field: w.field, message: w.message }));
+    io.out(`${JSON.stringify({ enabled: true, hooks, warnings }, null, 2)}\n`);
+    return 0;
+  }
+
+  const lines: string[] = [];
+  if (loaded.hooks.length === 0) lines.push("no hooks loaded");
+  else {
+    const rows = [["LABEL", "SCOPE", "FORM", "DIALECT", "EVENT", "MATCHER", "POLICY", "ASYNC", "TIMEOUT", "STATUS"]];
+    const details: string[][] = [];
+    for (const spec of loaded.hooks) {
+      const status = [spec.scope === "project" && !trusted ? "untrusted" : "", spec.disabled ? "disabled" : ""].filter(Boolean).join(",") || "active";
+      rows.push([
+        spec.label,
+        spec.scope,
+        spec.form,
+        spec.dialect,
+        spec.event,
+        matcherText(spec),
+        policyText(spec),
+        spec.form === "dir" && spec.async ? "yes" : "no",
+        formatTimeout(spec.timeoutMs),
+        status,
+      ]);
+      const source = spec.field === "" ? displayPath(spec.source, places) : `${displayPath(spec.source, places)} ${spec.field}`;
+      details.push([`    source: ${source}`, `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}`]);
+    }
+    const rendered = table(rows);
+    lines.push(rendered[0] ?? "");
+    rendered.slice(1).forEach((row, index) => lines.push(row, ...(details[index] ?? [])));
+    if (projectHooks && !trusted) lines.push("", "project hooks are untrusted: review them above, then run `agent hooks trust`");
+  }
+  if (loaded.warnings.length > 0) {
+    lines.push("", `${loaded.warnings.length} load warning${loaded.warnings.length === 1 ? "" : "s"}:`);
+    for (const warning of loaded.warnings) lines.push(`  ${warning.severity}: ${formatWarning(warning, places)}`);
+  }
+  io.out(`${lines.join("\n")}\n`);
+  return 0;
+}
