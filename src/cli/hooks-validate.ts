@@ -30,7 +30,11 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
     const field = `${spec.field}.command`;
     if (spec.form === "list") {
       const verdict = preflight(spec.command, { absolutePaths: spec.absolutePaths });
-      if (!verdict.ok) add(spec.source, field, `rejected by preflight (${verdict.rule})`);
+      if (!verdict.ok) {
+        // A rejected command never spawns, so its targets do not matter.
+        add(spec.source, field, `rejected by preflight (${verdict.rule})`);
+        continue;
+      }
     }
     if (runtime.platform.os !== "win32") {
       const pathValue = env.PATH;

@@ -176,6 +176,21 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
       );
     });
 
+  // `agent --help` shows one example per command (the per-command --help shows more).
+  for (const example of [
+    `agent run --provider script --script hooks-examples/demo/script.json "tidy up"`,
+    "agent hooks list --json",
+    "agent hooks validate",
+    `agent hooks test pre_tool --tool bash --input '{"command":"rm -rf /"}' --json`,
+    "agent hooks trust",
+    "agent hooks init guard-bash",
+    "agent config path",
+    "agent sessions list",
+    `agent notify --title Build "tests passed"`,
+    "agent --version",
+  ]) {
+    cli.example(example);
+  }
   cli.help();
   cli.version(version);
 

@@ -8,6 +8,7 @@ import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
 import { loadConfig } from "../hooks/registry.ts";
+import { formatWarning } from "../config/warnings.ts";
 import { requireTrust } from "./trust-gate.ts";
 import { createProvider } from "../providers/index.ts";
 import type { ProviderId } from "../providers/types.ts";
@@ -69,7 +70,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     io.err(`agent: hooks disabled (${hooksOff})\n`);
   } else if (loaded.warnings.length > 0) {
     if ((env.AGENT_DEBUG ?? "") === "1") {
-      for (const w of loaded.warnings) io.err(`agent: ${w.severity === "error" ? "hook load error" : "hook load warning"}: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`);
+      for (const w of loaded.warnings) io.err(`agent: ${w.severity === "error" ? "hook load error" : "hook load warning"}: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
     } else {
       const n = loaded.warnings.length;
       io.err(n === 1 ? "agent: 1 hook load warning (set AGENT_DEBUG=1 or run agent hooks list to see it)\n" : `agent: ${n} hook load warnings (set AGENT_DEBUG=1 or run agent hooks list to see them)\n`);

@@ -32,7 +32,7 @@ function looksLikeRegex(match: string): boolean {
 }
 
 /** Parses one manifest; undefined when the hook cannot load (the reason is in `sink`). */
-export function parseHookJson(fs: FileSystem, options: { dir: string; dirName: string; scope: Scope; file: string; text: string }, sink: WarningSink): DirHookSpec | undefined {
+export function parseHookJson(options: { dir: string; dirName: string; scope: Scope; file: string; text: string }, sink: WarningSink): DirHookSpec | undefined {
   const { file } = options;
   const parsed = parseJson(options.text);
   if (!parsed.ok) {
@@ -143,7 +143,7 @@ function scanScope(fs: FileSystem, root: string, scope: Scope, sink: WarningSink
     }
     if (text === undefined) continue;
     manifests.push(file);
-    const spec = parseHookJson(fs, { dir, dirName: entry, scope, file, text }, sink);
+    const spec = parseHookJson({ dir, dirName: entry, scope, file, text }, sink);
     if (!spec) continue;
     if (spec.disabled) {
       disabled.push(spec);

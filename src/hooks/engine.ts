@@ -9,6 +9,7 @@ import type { HookEventInput } from "./dialects/types.ts";
 import { dispatchEvent, settleAsyncHooks, type DispatchContext, type DispatchSinks, type EventOutcome } from "./dispatch.ts";
 import { stripEnv } from "./env.ts";
 import { createSpiller } from "./payload.ts";
+import { createDialects } from "./dialects/index.ts";
 import { validateToolInput } from "../tools/schemas.ts";
 
 /** Env variables the providers read their keys from; always stripped before hooks and bash (D18). */
@@ -43,6 +44,7 @@ export function createHookEngine(runtime: Runtime, options: HookEngineOptions): 
     runtime,
     baseEnv: stripped.env,
     spill: createSpiller(runtime.fs, runtime.platform.tmpdir, () => runtime.randomId(8)),
+    dialectFor: createDialects({ fs: runtime.fs, sha256Hex: (data) => runtime.sha256Hex(data) }),
     signal: controller.signal,
     hooks: options.hooks,
     readonlyMode: options.readonlyMode,

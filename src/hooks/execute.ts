@@ -6,7 +6,8 @@
 import type { Runtime } from "../runtime/types.ts";
 import type { HookSpec, FailureCategory } from "./types.ts";
 import type { HookEventInput, HookReply, ProcessRun } from "./dialects/types.ts";
-import { dialectFor } from "./dialects/index.ts";
+import type { Dialect } from "./dialects/types.ts";
+import { cleanupSpill } from "./payload.ts";
 import { preflight } from "./preflight.ts";
 import { planDirSpawn, planShellSpawn } from "./spawn-plan.ts";
 import { runProcess } from "./runner.ts";
@@ -23,6 +24,8 @@ export interface ExecuteContext {
   readonly spill?: (bytes: Uint8Array) => { path: string; dir: string } | null;
   /** Cancels running hooks (SIGINT, or the async grace at exit). */
   readonly signal?: AbortSignal;
+  /** The dialect of a hook (src/hooks/dialects/index.ts `createDialects`). */
+  readonly dialectFor: (spec: HookSpec) => Dialect;
 }
 
 export interface HookRun {
@@ -76,7 +79,7 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
 
   let encoded;
   try {
-    encoded = dialectFor(spec).encode(spec, input, {
+    encoded = ctx.dialectFor(spec).encode(spec, input, {
       hookIndex,
       timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
       ...(ctx.spill ? { spill: ctx.spill } : {}),
@@ -112,13 +115,8 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
     ...caps,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
-  for (const path of encoded.cleanup) {
-    try {
-      ctx.runtime.fs.rm(path, { recursive: true });
-    } catch {
-      // best effort: a leftover spill is removed by the start-up sweep (D14)
-    }
-  }
+  // The spill file and its directory go once the hook has exited (D14); a leftover is swept at start-up.
+  if (encoded.cleanup.length > 0) cleanupSpill(ctx.runtime.fs, encoded.cleanup);
 
   const run: ProcessRun = {
     kind: result.kind,
@@ -129,7 +127,7 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
   };
   let reply: HookReply;
   try {
-    reply = dialectFor(spec).decode(spec, input, run);
+    reply = ctx.dialectFor(spec).decode(spec, input, run);
   } catch (error) {
     reply = failedReply("exit", `could not decode the reply: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -162,6 +162,18 @@ export function jsonByteLength(value: unknown): number {
   return bytes;
 }
 
+const keyCache = new Map<string, string>();
+
+/** Object keys repeat a lot (arrays of records); their redaction is memoized. */
+function redactKey(key: string): string {
+  const cached = keyCache.get(key);
+  if (cached !== undefined) return cached;
+  const safe = redactWithNeedles(key, []);
+  if (keyCache.size >= 4096) keyCache.clear();
+  keyCache.set(key, safe);
+  return safe;
+}
+
 function marker(kind: RedactionKind, value: unknown): RedactionMarker {
   const bytes = typeof value === "string" ? utf8Length(value) : jsonByteLength(value);
   return { redacted: true, kind, bytes };
@@ -202,7 +214,7 @@ export function redactPayload(value: unknown, options: { envValues: readonly str
       for (const [key, child] of Object.entries(source)) {
         if (child === undefined || typeof child === "function") continue;
         const kind = KIND_BY_KEY.get(key) ?? (isCredentialKey(key) ? "credential" : undefined);
-        const safeKey = redactWithNeedles(key, needles);
+        const safeKey = needles.length === 0 ? redactKey(key) : redactWithNeedles(key, needles);
         if (kind !== undefined) {
           copy[safeKey] = marker(kind, child);
         } else {

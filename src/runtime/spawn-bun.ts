@@ -49,12 +49,12 @@ export async function spawnBun(req: SpawnRequest): Promise<SpawnResult> {
   }
   const pid = proc.pid;
   const sink = req.stdin === "pipe" ? proc.stdin : undefined;
-  const exited: Promise<ExitStatus> = proc.exited.then(
-    () => ({ code: proc.signalCode ? null : proc.exitCode, signal: proc.signalCode ?? null }),
-    () => ({ code: null, signal: proc.signalCode ?? null }),
-  );
-  const readable = (stream: unknown): ReadableStream<Uint8Array> | null =>
-    stream instanceof ReadableStream ? (stream as ReadableStream<Uint8Array>) : null;
+  const status = (): ExitStatus => {
+    const signal = proc.signalCode === null || proc.signalCode === undefined ? null : String(proc.signalCode);
+    return { code: signal === null ? proc.exitCode : null, signal };
+  };
+  const exited: Promise<ExitStatus> = proc.exited.then(status, status);
+  const readable = (stream: unknown): ReadableStream<Uint8Array> | null => (stream instanceof ReadableStream ? stream : null);
 
   const child: ChildHandle = {
     pid,

@@ -37,9 +37,13 @@ interface DenoApi {
   kill(pid: number, signal: string): void;
 }
 
+function isDenoApi(value: unknown): value is DenoApi {
+  return typeof value === "object" && value !== null && "Command" in value && typeof value.Command === "function" && "kill" in value && typeof value.kill === "function";
+}
+
 function denoApi(): DenoApi | null {
-  const g: { Deno?: DenoApi } = globalThis;
-  return g.Deno ?? null;
+  const value: unknown = Reflect.get(globalThis, "Deno");
+  return isDenoApi(value) ? value : null;
 }
 
 function errorCode(error: unknown, fallback: string): string {

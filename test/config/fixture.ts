@@ -33,7 +33,7 @@ export function sandbox(options: { git?: boolean } = {}): Sandbox {
   const base = createRuntime();
   const withEnv = (extra: Record<string, string>): Runtime => {
     const env = (): Record<string, string> => {
-      const out = { ...base.env(), HOME: home, AGENT_HOME: agentHome, ...extra };
+      const out: Record<string, string> = { ...base.env(), HOME: home, AGENT_HOME: agentHome, ...extra };
       delete out.AGENT_HOOKS;
       if (extra.AGENT_HOOKS !== undefined) out.AGENT_HOOKS = extra.AGENT_HOOKS;
       return out;

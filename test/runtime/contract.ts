@@ -130,7 +130,8 @@ const checks: Record<string, Check> = {
   },
 
   async "without newGroup the child stays in our group"(ctx) {
-    const child = await ctx.spawn(["/bin/sh", "-c", "sleep 30"], { newGroup: false });
+    // exec: no grandchild, since a kill without newGroup reaches the child alone.
+    const child = await ctx.spawn(["/bin/sh", "-c", "exec sleep 30"], { newGroup: false });
     const info = procInfo(child.pid);
     try {
       assert(info, "child not found in /proc");
