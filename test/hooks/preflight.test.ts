@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { corpusPath as sharedCorpusPath } from "../support/shared.ts";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { preflight } from "../../src/hooks/preflight.ts";
@@ -11,7 +12,7 @@ interface CorpusLine {
   why: string;
 }
 
-const corpusPath = path.resolve(import.meta.dir, "../../../shared/corpora/preflight.jsonl");
+const corpusPath = sharedCorpusPath("preflight.jsonl");
 const corpus: CorpusLine[] = readFileSync(corpusPath, "utf8")
   .split("\n")
   .filter((line) => line.trim() !== "")

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { corpusPath as sharedCorpusPath } from "../support/shared.ts";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isCredentialKey, redactPayload, redactText, RULES } from "../../src/hooks/redact.ts";
@@ -10,7 +11,7 @@ interface SecretLine {
   kind: string;
 }
 
-const corpusPath = path.resolve(import.meta.dir, "../../../shared/corpora/secrets.jsonl");
+const corpusPath = sharedCorpusPath("secrets.jsonl");
 const corpus: SecretLine[] = readFileSync(corpusPath, "utf8")
   .split("\n")
   .filter((line) => line.trim() !== "")
