@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { corpusPath as sharedCorpusPath } from "../support/shared.ts";
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import { isCredentialKey, redactPayload, redactText, RULES } from "../../src/hooks/redact.ts";
 
 interface SecretLine {
