@@ -14,6 +14,7 @@ import { loadConfig } from "../hooks/registry.ts";
 import { createHookEngine } from "../hooks/engine.ts";
 import { joinContexts } from "../hooks/context.ts";
 import { requireTrust } from "./trust-gate.ts";
+import { jsonErrorPosition } from "./json-position.ts";
 import type { HookEventInput, ToolResultInfo } from "../hooks/dialects/types.ts";
 
 export interface HooksTestOptions {
@@ -47,7 +48,8 @@ function readJsonArgument(runtime: Runtime, flag: string, raw: string, cwd: stri
     return JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new AgentError("usage", `${flag}: invalid JSON: ${message}`, { fix: `pass a JSON value or @file, e.g. ${flag} '{"command":"ls"}'` });
+    const position = jsonErrorPosition(text);
+    throw new AgentError("usage", `${flag}: invalid JSON${position ? ` at ${position}` : ""}: ${message}`, { fix: `pass a JSON value or @file, e.g. ${flag} '{"command":"ls"}'` });
   }
 }
 

@@ -59,7 +59,7 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
     .option("--trust", "Trust this project's hooks for this run only")
     .option("--no-hooks", "Disable every hook")
     .option("--no-session", "Write no session file")
-    .example(`agent run --provider script --script hooks-examples/demo/script.json "tidy up"`)
+    .example(`cd hooks-examples/demo && agent run --provider script --script script.json --trust --permission-mode accept-edits --allow 'bash(ls*)' "Show me around"`)
     .example(`agent run --provider openai --base-url http://127.0.0.1:11434 --model qwen2.5-coder "fix the tests"`)
     .action((prompt: string[], options: Options) => {
       result = import("./run-command.ts").then((m) =>
@@ -178,7 +178,7 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
 
   // `agent --help` shows one example per command (the per-command --help shows more).
   for (const example of [
-    `agent run --provider script --script hooks-examples/demo/script.json "tidy up"`,
+    `agent run --provider script --script script.json --trust --permission-mode accept-edits --allow 'bash(ls*)' "Show me around"`,
     "agent hooks list --json",
     "agent hooks validate",
     `agent hooks test pre_tool --tool bash --input '{"command":"rm -rf /"}' --json`,

@@ -1,0 +1,58 @@
+// Shared helpers for the end-to-end session tests under test/agent/: hook commands that log or
+// reply, session file readers, and `agent run` with the script provider in a chosen mode.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { runCli, readJsonl, type CliResult, type World } from "../support/cli.ts";
+
+/** `agent run` with the script provider (`script.json`), json output and `--trust`. */
+export function runScript(world: World, mode: string, extra: readonly string[] = [], prompt = "go", options: { env?: Record<string, string> } = {}): CliResult {
+  return runCli(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", mode, "--output-format", "json", "--trust", ...extra, prompt], options);
+}
+
+/** The last stdout line as JSON (the `--output-format json` object). */
+export function lastJson(stdout: string): Record<string, unknown> {
+  const lines = stdout.trim().split("\n");
+  return JSON.parse(lines[lines.length - 1] as string) as Record<string, unknown>;
+}
+
+/** A shell command that appends its stdin as one line to `<root>/<name>`. */
+export function logTo(world: World, name: string): string {
+  return `cat >> '${join(world.root, name)}'; echo >> '${join(world.root, name)}'`;
+}
+
+/** A shell command that logs its stdin to `<root>/<name>` (when given) and prints `reply` as JSON. */
+export function replyWith(world: World, reply: unknown, name?: string): string {
+  const text = JSON.stringify(reply);
+  if (text.includes("'")) throw new Error("reply JSON must not contain a single quote");
+  return `${name ? logTo(world, name) : "cat >/dev/null"}; printf '%s\\n' '${text}'`;
+}
+
+/** The JSON lines a logging hook wrote; [] when it never ran. */
+export function readLog(world: World, name: string): Record<string, unknown>[] {
+  const path = join(world.root, name);
+  if (!existsSync(path)) return [];
+  return readJsonl(readFileSync(path, "utf8"));
+}
+
+/** The records of session `id` (from the json output), or of the only session. */
+export function sessionOf(world: World, id?: string): Record<string, unknown>[] {
+  const dir = join(world.agentHome, "sessions");
+  if (id !== undefined) return readJsonl(readFileSync(join(dir, `${id}.jsonl`), "utf8"));
+  const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+  if (files.length !== 1) throw new Error(`expected one session file, found ${files.length}`);
+  return readJsonl(readFileSync(join(dir, files[0] as string), "utf8"));
+}
+
+/** Records of the session that `result` printed (`--output-format json`). */
+export function recordsOf(world: World, result: CliResult): Record<string, unknown>[] {
+  return sessionOf(world, String(lastJson(result.stdout).session_id));
+}
+
+export function ofType(records: readonly Record<string, unknown>[], type: string): Record<string, unknown>[] {
+  return records.filter((record) => record.type === type);
+}
+
+/** `hooks.lifecycle.<event>` groups in settings.json form. */
+export function group(commands: readonly (string | Record<string, unknown>)[], matcher?: string): Record<string, unknown> {
+  return { ...(matcher !== undefined ? { matcher } : {}), hooks: commands.map((command) => (typeof command === "string" ? { command } : command)) };
+}
