@@ -5,6 +5,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, runCli, runCliAsync, writeScript, readJsonl, type World } from "../support/cli.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { startFakeAnthropic } from "../support/fake-anthropic.ts";
 
 function sessionRecords(world: World): Record<string, unknown>[] {
   const dir = join(world.agentHome, "sessions");
@@ -308,6 +309,29 @@ describe("agent run", () => {
         ["c1", "one\n"],
         ["c2", "two\n"],
       ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("anthropic wire: streamed tool_use and thinking drive the loop; the key reaches the server, never a hook", async () => {
+    const w = makeWorld();
+    w.file(".agent/config.toml", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "env > '${w.root}/env.txt'; cat >/dev/null" }]\n`);
+    const server = await startFakeAnthropic([
+      { reasoning: "I should list files", toolCalls: [{ id: "toolu_1", name: "bash", arguments: { command: "echo listed" } }] },
+      { text: "listed them" },
+    ]);
+    try {
+      const env = w.env({ ANTHROPIC_API_KEY: "sk-ant-canary-0123456789" });
+      const r = await runCliAsync(w, ["run", "--provider", "anthropic", "--base-url", server.url, "--trust", "--permission-mode", "bypass", "--output-format", "json", "go"], { env });
+      expect(r.code).toBe(0);
+      expect(json(r.stdout)).toMatchObject({ result: "listed them", tool_calls: 1, turns: 2 });
+      expect(server.headers[0]?.["x-api-key"]).toBe("sk-ant-canary-0123456789");
+      expect(readFileSync(join(w.root, "env.txt"), "utf8")).not.toContain("sk-ant-canary");
+      const second = server.requests[1] as { messages: { role: string; content: unknown }[] };
+      expect(JSON.stringify(second.messages)).toContain("listed\\n");
+      const records = sessionRecords(w);
+      expect(records.find((rec) => rec.type === "reasoning")?.content).toBe("I should list files");
     } finally {
       await server.close();
     }
