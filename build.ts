@@ -4,6 +4,11 @@
  *   bun build.ts --target=bun-linux-arm64 --outfile=dist/agent-linux-arm64
  * Other targets: bun-linux-x64, bun-linux-arm64, bun-darwin-x64, bun-darwin-arm64, bun-windows-x64
  * (add -musl or -baseline variants as Bun documents). The binary embeds everything it needs.
+ * `--splitting` keeps the lazily imported modules out of the entry chunk, so `agent --version` parses
+ * and loads almost nothing; `--bytecode` (host builds only: Bun's bytecode is not portable across
+ * targets, and cross-compiled bytecode binaries crash, oven-sh/bun#18416) spares every other command
+ * the parse of the bundle (BENCHMARKS.md, Startup). `--entry=FILE` builds another entry the same way
+ * (bench/startup.ts builds its hello-world baseline with it).
  */
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined =>
@@ -11,14 +16,16 @@ const flag = (name: string): string | undefined =>
 
 const target = flag("target");
 const outfile = flag("outfile") ?? "dist/agent";
+const entry = flag("entry") ?? "src/main.ts";
 const argv = [
   process.execPath,
   "build",
   "--compile",
   "--minify",
   "--sourcemap=none",
-  ...(target ? [`--target=${target}`] : []),
-  "src/main.ts",
+  "--splitting",
+  ...(target ? [`--target=${target}`] : ["--bytecode", "--format=esm"]),
+  entry,
   "--outfile",
   outfile,
 ];

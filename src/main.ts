@@ -1,18 +1,18 @@
 /**
  * Entry point. The only place that maps errors to exit codes and calls `exit`.
- * `--version` is answered before anything else is imported, so it reads no config and stays fast.
+ * `--version` is answered before anything else is imported, so it reads no config and stays fast:
+ * only the import-free `runtime/boot.ts` is static; the rest (even the runtime shim, whose `node:*`
+ * imports cost milliseconds) is imported afterwards, and build.ts's `--splitting` keeps it out of the
+ * entry chunk of the compiled binary (BENCHMARKS.md, Startup).
  */
 import pkg from "../package.json" with { type: "json" };
-import { createRuntime } from "./runtime/index.ts";
+import { bootArgs, printLineAndExit } from "./runtime/boot.ts";
 
+const args = bootArgs();
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) printLineAndExit(`agent ${pkg.version}`);
+
+const { createRuntime } = await import("./runtime/index.ts");
 const runtime = createRuntime();
-const args = runtime.argv().slice(2);
-
-if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
-  runtime.writeStdout(`agent ${pkg.version}\n`);
-  runtime.exit(0);
-}
-
 const { runCli } = await import("./cli/index.ts");
 const { AgentError } = await import("./errors.ts");
 

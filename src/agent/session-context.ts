@@ -9,18 +9,27 @@ import type { ToolResult } from "../tools/types.ts";
 import { getTool } from "../tools/index.ts";
 import type { HookEventInput, PermissionRuleUpdate, EnvelopeContext } from "../hooks/dialects/types.ts";
 import type { HookEngine } from "../hooks/engine.ts";
-import type { EventOutcome, HookRecord } from "../hooks/dispatch.ts";
+import { dispatchEvent, type EventOutcome, type HookRecord } from "../hooks/dispatch.ts";
+import { decisionOf, initialState } from "../hooks/merge.ts";
 import { parseRecord } from "../session/records.ts";
 import type { SessionWriter } from "../session/store.ts";
 import { applyPermissionUpdates, type RuleSet, type Mode } from "../permissions/gate.ts";
-import type { AgentEvent } from "./types.ts";
+import type { AgentEvent, ChildRun } from "./types.ts";
 
 export interface FireRequest {
   readonly event: HookEventInput["event"];
   readonly tool?: HookEventInput["tool"];
   readonly result?: HookEventInput["result"];
   readonly fields?: Readonly<Record<string, unknown>>;
+  /** subagent_start/subagent_stop: the child's JSONL (LIFE-26) instead of this session's. */
+  readonly transcriptPath?: string | null;
 }
+
+/** Runs one `task` call (src/agent/subagent.ts); set on sessions that may start subagents. */
+export type TaskRunner = (input: Record<string, unknown>, callId: string) => Promise<ToolResult>;
+
+// A child has no session or prompt events of its own: its parent fires subagent_start/subagent_stop.
+const CHILD_SKIPPED_EVENTS: ReadonlySet<string> = new Set(["session_start", "user_prompt_submit", "session_end"]);
 
 export class SessionContext {
   readonly runtime: Runtime;
@@ -35,8 +44,10 @@ export class SessionContext {
   private readonly queue: AgentEvent[] = [];
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
   private readonly configuredRules: RuleSet;
-  private deferring = false;
-  private deferred: HookRecord[] = [];
+  /** Injection records held per tool call until its delivered result is written (D25); concurrent task calls each hold their own. */
+  private readonly deferred = new Map<string, HookRecord[]>();
+  private readonly child: ChildRun | undefined;
+  taskRunner: TaskRunner | undefined;
   private readonly envelope: Omit<EnvelopeContext, "turnId" | "messageId">;
   private readonly onProjectSettingsWritten: (() => void) | undefined;
 
@@ -51,6 +62,7 @@ export class SessionContext {
     providerId: string;
     modelId: string;
     onProjectSettingsWritten?: () => void;
+    child?: ChildRun;
   }) {
     this.runtime = options.runtime;
     this.writer = options.writer;
@@ -60,13 +72,14 @@ export class SessionContext {
     this.signal = options.signal;
     this.configuredRules = options.rules;
     this.onProjectSettingsWritten = options.onProjectSettingsWritten;
+    this.child = options.child;
     this.envelope = {
       sessionPath: options.writer.path,
       providerId: options.providerId,
       modelId: options.modelId,
-      agentId: null,
-      invocationMode: "print",
-      subagent: false,
+      agentId: options.child?.agentName ?? null,
+      invocationMode: options.child ? "subagent" : "print",
+      subagent: options.child !== undefined,
     };
   }
 
@@ -93,10 +106,11 @@ export class SessionContext {
     if (applied.projectSettingsPath !== null) this.onProjectSettingsWritten?.();
   }
 
-  /** Writes a hook record, or holds an injection record until the delivered result is written (D25). */
-  record(record: HookRecord): void {
-    if (this.deferring && record.type === "hook_context_injection") {
-      this.deferred.push(record);
+  /** Writes a hook record, or holds an injection record of a deferring call until its delivered result is written (D25). */
+  record(record: HookRecord, deferKey?: string): void {
+    const held = deferKey === undefined ? undefined : this.deferred.get(deferKey);
+    if (held && record.type === "hook_context_injection") {
+      held.push(record);
       return;
     }
     const parsed = parseRecord({ type: record.type, timestamp: new Date().toISOString(), ...record.fields });
@@ -104,19 +118,39 @@ export class SessionContext {
     else this.emit({ type: "notice", kind: "warning", text: `agent: dropped a malformed ${record.type} record (${parsed.error})` });
   }
 
-  flushDeferred(): void {
-    this.deferring = false;
-    const held = this.deferred;
-    this.deferred = [];
-    for (const record of held) this.record(record);
+  /** Writes the held injection records of `callId` (of every call when omitted). */
+  flushDeferred(callId?: string): void {
+    const keys = callId === undefined ? [...this.deferred.keys()] : [callId];
+    for (const key of keys) {
+      const held = this.deferred.get(key) ?? [];
+      this.deferred.delete(key);
+      for (const record of held) this.record(record);
+    }
+  }
+
+  /** In a child: the session/prompt events it does not fire, and `stop`, which becomes the parent's subagent_stop. */
+  private childEvent(request: FireRequest): Promise<EventOutcome> | undefined {
+    const child = this.child;
+    if (child === undefined) return undefined;
+    if (request.event === "stop") return child.stop(request.fields ?? {});
+    if (!CHILD_SKIPPED_EVENTS.has(request.event)) return undefined;
+    const base = initialState(request.event);
+    const state = request.event === "user_prompt_submit" ? { ...base, hidden: [...child.promptContext] } : base;
+    return Promise.resolve({ state, ...decisionOf(state), rows: [] });
   }
 
   async fire(request: FireRequest, callId?: string, options: { deferInjections?: boolean } = {}): Promise<EventOutcome> {
-    this.deferring = options.deferInjections ?? false;
-    const outcome = await this.engine.fire({
+    const replaced = this.childEvent(request);
+    if (replaced) return replaced;
+    const deferKey = options.deferInjections ? (callId ?? "") : undefined;
+    if (deferKey !== undefined && !this.deferred.has(deferKey)) this.deferred.set(deferKey, []);
+    // Records go through a per-fire sink so each call's injection records are held for that call only.
+    const context = { ...this.engine.context, sinks: { ...this.engine.context.sinks, record: (record: HookRecord) => this.record(record, deferKey) } };
+    const outcome = await dispatchEvent(context, {
+      strippedEnvValues: this.engine.strippedValues,
       event: request.event,
       sessionId: this.writer.id,
-      transcriptPath: this.writer.path,
+      transcriptPath: request.transcriptPath !== undefined ? request.transcriptPath : this.writer.path,
       cwd: this.cwd,
       projectDir: this.projectDir,
       permissionMode: this.permissionMode,
@@ -131,7 +165,8 @@ export class SessionContext {
     return outcome;
   }
 
-  async execute(tool: ToolName, input: Record<string, unknown>): Promise<ToolResult> {
+  async execute(tool: ToolName, input: Record<string, unknown>, callId = ""): Promise<ToolResult> {
+    if (tool === "task" && this.taskRunner) return this.taskRunner(input, callId);
     const implementation = getTool(tool);
     if (implementation === undefined) return { success: false, content: `the ${tool} tool is not available in this build` };
     return implementation.execute(input, {

@@ -3,7 +3,7 @@
  * result: session_start → user_prompt_submit → [provider request → reasoning/assistant (+ message-phase
  * hooks) → tool calls | stop hooks]… → session_end, firing every hook event where the seeds place it.
  */
-import type { Message, ProviderEvent } from "../providers/types.ts";
+import type { Message, ProviderEvent, ToolDefinition } from "../providers/types.ts";
 import { toolJsonSchema } from "../tools/index.ts";
 import { BUILTIN_TOOLS } from "../tools/index.ts";
 import { createHookEngine } from "../hooks/engine.ts";
@@ -11,6 +11,9 @@ import { hiddenContextMessage } from "../hooks/context.ts";
 import { SessionWriter, newSessionId, replayMessages } from "../session/store.ts";
 import { SessionContext } from "./session-context.ts";
 import { runToolCall, type ToolCallRequest } from "./tool-call.ts";
+import { compactConversation, estimateContextTokens } from "./compaction.ts";
+import { createTaskRunner, groupToolCalls, mapConcurrent, MAX_CONCURRENT_TASKS } from "./subagent.ts";
+import { TASK_TOOL_DEFINITION } from "./task-tool.ts";
 import { isErrorStop, type AgentEvent, type AgentOptions, type SessionResult, type StopReason } from "./types.ts";
 
 export const DEFAULT_SYSTEM_PROMPT =
@@ -25,8 +28,8 @@ interface TurnReply {
 
 export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEvent, SessionResult> {
   const { runtime, provider } = options;
-  const sessionId = options.resume?.sessionId ?? newSessionId(runtime);
-  const writer = new SessionWriter({ runtime, home: options.home, id: sessionId, persist: options.persist, ...(options.onLine ? { listener: options.onLine } : {}) });
+  const sessionId = options.child?.sessionId ?? options.resume?.sessionId ?? newSessionId(runtime);
+  const writer = new SessionWriter({ runtime, home: options.home, id: sessionId, child: options.child !== undefined, persist: options.persist, ...(options.onLine ? { listener: options.onLine } : {}) });
   const s = new SessionContext({
     runtime,
     writer,
@@ -38,6 +41,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     providerId: provider.id,
     modelId: provider.model,
     ...(options.onProjectSettingsWritten ? { onProjectSettingsWritten: options.onProjectSettingsWritten } : {}),
+    ...(options.child ? { child: options.child } : {}),
   });
   s.engine = createHookEngine(runtime, {
     hooks: options.hooks,
@@ -49,7 +53,10 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
   options.signal.addEventListener("abort", cancelHooks, { once: true });
 
   yield { type: "session", sessionId, transcriptPath: writer.path };
-  const tools = BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
+  // Subagents: only a top-level session offers `task` (children do not nest).
+  if (!options.child) s.taskRunner = createTaskRunner(options, s, runAgent, DEFAULT_SYSTEM_PROMPT);
+  const tools: ToolDefinition[] = BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
+  if (s.taskRunner) tools.push(TASK_TOOL_DEFINITION);
   const messages: Message[] = options.resume ? replayMessages(options.resume.records) : [];
   let stopReason: StopReason = "completed";
   let message: string | null = null;
@@ -80,6 +87,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     project_dir: options.projectDir,
     provider: provider.id,
     model: provider.model,
+    ...(options.child ? { parent_session_id: options.child.parentSessionId, agent_name: options.child.agentName } : {}),
   });
   const start = await s.fire({ event: "session_start", fields: { source: options.resume ? "resume" : "startup" } });
   yield* s.drain();
@@ -113,6 +121,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
 
   let stopBlocks = 0;
   let stopHookActive = false;
+  const system = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
+  /** The provider's last reported input tokens (the compaction estimate, when known). */
+  let lastInputTokens: number | undefined;
   for (;;) {
     if (interrupted()) return yield* finish();
     if (options.maxTurns !== undefined && requests >= options.maxTurns) {
@@ -120,10 +131,26 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       message = `reached --max-turns ${options.maxTurns}`;
       return yield* finish();
     }
+    // Compaction runs before a provider request once the estimate passes the limit; a conversation
+    // that is already a lone summary has nothing left to compact.
+    if (options.maxContextTokens !== undefined && messages.length > 1 && estimateContextTokens(messages, lastInputTokens) > options.maxContextTokens) {
+      const compacted = await compactConversation(s, { provider, system, tools, messages, trigger: "auto", customInstructions: "" });
+      yield* s.drain();
+      if (compacted.kind === "stopped") {
+        stopReason = compacted.stopKind;
+        message = compacted.reason;
+        return yield* finish();
+      }
+      if (compacted.kind === "compacted") {
+        messages.splice(0, messages.length, ...compacted.messages);
+        lastInputTokens = undefined;
+      }
+      if (interrupted()) return yield* finish();
+    }
     requests += 1;
     yield { type: "waiting", waiting: true };
     const reply: TurnReply = { text: "", reasoning: "", toolCalls: [], error: null };
-    const stream = provider.stream({ system: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, messages, tools, signal: options.signal, purpose: "turn" });
+    const stream = provider.stream({ system, messages, tools, signal: options.signal, purpose: "turn" });
     let first = true;
     for await (const event of stream as AsyncIterable<ProviderEvent>) {
       if (first) {
@@ -138,6 +165,8 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
         yield { type: "reasoning_delta", text: event.text };
       } else if (event.type === "tool_call") {
         reply.toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
+      } else if (event.type === "usage") {
+        lastInputTokens = event.inputTokens;
       } else if (event.type === "error") {
         reply.error = event.message;
       }
@@ -181,17 +210,18 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       const toolMessages: Message[] = [];
       const postItems: string[] = [];
       let stop: { reason: string; kind: "hook_blocked" | "hook_failed" } | undefined;
-      for (const call of reply.toolCalls) {
+      // D13: calls run in call order, except that consecutive `task` calls run together (at most 4 at once).
+      for (const group of groupToolCalls(reply.toolCalls)) {
         if (interrupted()) break;
-        toolCallCount += 1;
-        const outcome = await runToolCall(s, call);
+        toolCallCount += group.length;
+        const outcomes = await mapConcurrent(group, MAX_CONCURRENT_TASKS, (call) => runToolCall(s, call));
         yield* s.drain();
-        toolMessages.push(outcome.message);
-        postItems.push(...outcome.items);
-        if (outcome.stop) {
-          stop = outcome.stop;
-          break;
+        for (const outcome of outcomes) {
+          toolMessages.push(outcome.message);
+          postItems.push(...outcome.items);
+          stop ??= outcome.stop;
         }
+        if (stop) break;
       }
       messages.push(...toolMessages);
       for (const item of [...postItems, ...messageItems]) messages.push({ role: "user", content: item });
@@ -225,6 +255,8 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
         return yield* finish();
       }
       const reason = stopOutcome.state.blocked.reason;
+      // Tell the user why the agent keeps going after what looked like its final reply.
+      yield { type: "notice", kind: "info", text: `agent: stop hook sent the agent back: ${reason}` };
       writer.append("user", { content: reason });
       messages.push({ role: "user", content: reason });
       stopHookActive = true;

@@ -33,6 +33,10 @@ function describeInput(tool: ToolName | undefined, input: Record<string, unknown
   return typeof value === "string" ? value.slice(0, 200) : JSON.stringify(input).slice(0, 200);
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
 export async function runToolCall(s: SessionContext, call: ToolCallRequest): Promise<ToolCallOutcome> {
   const tool = canonicalTool(call.name);
   let parsed: unknown;
@@ -42,12 +46,16 @@ export async function runToolCall(s: SessionContext, call: ToolCallRequest): Pro
   } catch (error) {
     parseError = `arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
   }
-  const isObject = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
-  const modelInput: Record<string, unknown> | string = isObject ? (parsed as Record<string, unknown>) : call.arguments;
+  const modelInput: Record<string, unknown> | string = isRecord(parsed) ? parsed : call.arguments;
   s.writer.append("tool_call", { tool_call_id: call.id, tool_name: call.name, input: modelInput });
-  s.emit({ type: "tool_start", id: call.id, name: call.name, detail: describeInput(tool, isObject ? (parsed as Record<string, unknown>) : undefined, call.arguments) });
+  // The UI's detail line shows the input as judged and run (after pre_tool modifications, LOOP-05,
+  // DIR-49), so the start event waits until the pre phase has settled the input.
+  const start = (input: Record<string, unknown> | undefined): void => {
+    s.emit({ type: "tool_start", id: call.id, name: call.name, detail: describeInput(tool, input, call.arguments) });
+  };
 
   const finish = (content: string, output: string, success: boolean, rejected: boolean, input: Record<string, unknown> | string, extra: Partial<ToolCallOutcome> = {}, metadata: Record<string, unknown> = {}): ToolCallOutcome => {
+    start(typeof input === "string" ? undefined : input);
     s.writer.append("tool_result", { tool_call_id: call.id, tool_name: tool ?? call.name, input, success, content: output, metadata });
     s.writer.append("tool_result_delivered", { tool_call_id: call.id, content, output });
     s.emit({ type: "tool_end", id: call.id, name: call.name, output, success, rejected });
@@ -91,7 +99,9 @@ export async function runToolCall(s: SessionContext, call: ToolCallRequest): Pro
     const permission = request.state.permission;
     if (request.state.denied || permission?.behavior === "deny") {
       const reason = request.state.denied?.modelReason ?? permission?.message ?? "denied by a permission_request hook";
-      const stop = request.state.stopSession ? { stop: { reason: request.state.stopSession.reason, kind: "hook_blocked" as const } } : {};
+      const ended = request.state.stopSession;
+      // An `interrupt` or `continue: false` ends the session (LIFE-58); a failure under `fail` too.
+      const stop = ended ? { stop: { reason: ended.reason, kind: ended.kind === "hook_failed" ? ("hook_failed" as const) : ("hook_blocked" as const) } } : {};
       return finish(appendHookContext(reason, joinContexts([...preContexts])), reason, false, true, input, stop);
     }
     if (permission?.behavior === "allow") {
@@ -110,15 +120,16 @@ export async function runToolCall(s: SessionContext, call: ToolCallRequest): Pro
     }
   }
 
-  const result: ToolResult = await s.execute(tool, input);
+  start(input);
+  const result: ToolResult = await s.execute(tool, input, call.id);
   const metadata = result.metadata ?? {};
   s.writer.append("tool_result", { tool_call_id: call.id, tool_name: tool, input, success: result.success, content: result.content, metadata });
   const post = await s.fire({ event: "post_tool", tool: { name: tool, callId: call.id, input }, result: { success: result.success, content: result.content, metadata } }, call.id, { deferInjections: true });
-  const context = joinContexts([...preContexts, ...post.state.contexts]);
+  const context = joinContexts([...preContexts, ...(result.hookContext ?? []), ...post.state.contexts]);
   const output = post.state.output ?? result.content;
   const content = appendHookContext(output, context);
   s.writer.append("tool_result_delivered", { tool_call_id: call.id, content, output });
-  s.flushDeferred();
+  s.flushDeferred(call.id);
   const items: string[] = [];
   for (const injection of post.state.injections) {
     if (injection.status !== "success") continue;

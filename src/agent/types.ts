@@ -4,6 +4,7 @@ import type { Provider } from "../providers/types.ts";
 import type { HookSpec } from "../hooks/types.ts";
 import type { RuleSet, Mode } from "../permissions/gate.ts";
 import type { SessionRecord } from "../session/records.ts";
+import type { EventOutcome } from "../hooks/dispatch.ts";
 
 export type StopReason = "completed" | "max_turns" | "hook_blocked" | "hook_failed" | "stop_block_cap" | "error" | "interrupted";
 
@@ -32,6 +33,23 @@ export interface AgentOptions {
   readonly systemPrompt?: string;
   /** Re-pins project trust after the agent itself wrote a project rule (D17, LIFE-57). */
   readonly onProjectSettingsWritten?: () => void;
+  /** Set when this run is a subagent started by the `task` tool (src/agent/subagent.ts). */
+  readonly child?: ChildRun;
+}
+
+/**
+ * What makes a run a child session: its id and file under `sessions/subagents/`, the envelope's
+ * subagent identity, and the parent-side events that replace the child's own session events.
+ */
+export interface ChildRun {
+  /** Chosen before spawning: subagent_start already names it. */
+  readonly sessionId: string;
+  readonly parentSessionId: string;
+  readonly agentName: string;
+  /** subagent_start additionalContext: delivered before the child's prompt, like user_prompt_submit context. */
+  readonly promptContext: readonly string[];
+  /** Fires the parent-side subagent_stop at the child's stop point, in place of `stop` (D11 rules apply). */
+  readonly stop: (fields: Readonly<Record<string, unknown>>) => Promise<EventOutcome>;
 }
 
 export type AgentEvent =

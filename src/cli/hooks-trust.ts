@@ -5,7 +5,8 @@ import { loadConfig } from "../hooks/registry.ts";
 import { pinTrust, trustListing } from "../hooks/trust.ts";
 
 export async function runHooksTrust(runtime: Runtime, io: CliIO, options: { cwd: string }): Promise<number> {
-  const loaded = loadConfig(runtime, { cwd: options.cwd });
+  // Pinning works with hooks off too: trusting is reviewing, nothing runs.
+  const loaded = loadConfig(runtime, { cwd: options.cwd, ignoreHooksOff: true });
   const material = loaded.projectScope ? loaded.projectTrustMaterial : null;
   if (material === null) {
     io.out(`no project hooks to trust (project ${loaded.projectRoot})\n`);

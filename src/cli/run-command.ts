@@ -18,6 +18,7 @@ import { findSession, listSessions, readSession } from "../session/store.ts";
 import { runAgent } from "../agent/session.ts";
 import { createRenderer } from "../ui/renderer.ts";
 import { pinTrust } from "../hooks/trust.ts";
+import { cleanStaleSpills } from "../hooks/payload.ts";
 import type { SessionResult } from "../agent/types.ts";
 
 export interface RunOptions {
@@ -77,6 +78,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     }
   }
   if (hooksOff === null && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
+  cleanStaleSpills(runtime.fs, runtime.platform.tmpdir); // leftovers of a crashed run (D14)
 
   let prompt = options.prompt.join(" ");
   if (prompt === "-") prompt = (await runtime.readStdin()).replace(/\n$/, "");

@@ -1,9 +1,28 @@
-/** `agent sessions list | show ID` (CLI-28): reads session files; never reruns a hook. */
+/**
+ * `agent sessions list | show ID` (CLI-28): reads session files; never reruns a hook. `show` prints
+ * the conversation, then one row per finished hook run from the session's `hook_lifecycle` records.
+ */
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
 import { agentHomeDir } from "../config/paths.ts";
 import { findSession, formatSessionList, formatSessionShow, listSessions, readSession } from "../session/store.ts";
+import type { SessionRecord } from "../session/records.ts";
+
+/** One line per terminal `hook_lifecycle` record (the `started` ones add nothing a reader needs). */
+export function formatHookRows(records: readonly SessionRecord[]): string {
+  const rows: string[] = [];
+  for (const record of records) {
+    if (record.type !== "hook_lifecycle" || record.status === "started") continue;
+    const parts = [`[hook ${record.label}]`, record.phase, record.status];
+    if (record.category !== null) parts.push(record.category);
+    if (record.elapsed_ms !== null) parts.push(`${Math.round(record.elapsed_ms)}ms`);
+    if (record.tool_call_id !== null) parts.push(`call ${record.tool_call_id}`);
+    if (record.message !== null) parts.push(`— ${record.message}`);
+    rows.push(`${parts.join("  ")}\n`);
+  }
+  return rows.length > 0 ? `hooks:\n${rows.join("")}` : "";
+}
 
 export async function runSessionsCommand(runtime: Runtime, io: CliIO, options: { action: string; id: string | undefined }): Promise<number> {
   const home = agentHomeDir(runtime.env(), runtime.platform.homedir, runtime.cwd());
@@ -18,6 +37,7 @@ export async function runSessionsCommand(runtime: Runtime, io: CliIO, options: {
     const read = readSession(runtime, path);
     if (!read.ok) throw new AgentError("config", read.error);
     io.out(formatSessionShow(options.id, read.records));
+    io.out(formatHookRows(read.records));
     for (const problem of read.problems) io.err(`agent: ${path}:${problem.line}: ${problem.message}\n`);
     return 0;
   }

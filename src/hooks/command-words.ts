@@ -94,15 +94,44 @@ export function tokenizeCommand(command: string, projectDir: string): CommandTok
 }
 
 /**
+ * Programs whose operands are only written, never run or read as code. Their operands, like the
+ * target of an output redirection, are outputs of the hook (a log, a canary, a lock file): pinning
+ * them would make a trusted project untrusted again by merely running it (SEC-30, SEC-31).
+ */
+const WRITE_ONLY_PROGRAMS = new Set(["touch", "mkdir", "rm", "rmdir", "tee", "truncate"]);
+
+/**
  * Absolute paths inside `projectDir` that the command's words name (relative words resolve
- * against `cwd`, and against `projectDir` too). With `fs`, only existing regular files are kept;
+ * against `cwd`, and against `projectDir` too), except outputs: the word after `>`/`>>`/`>&`/`&>`
+ * and the operands of WRITE_ONLY_PROGRAMS. With `fs`, only existing regular files are kept;
  * without it, every candidate inside the project is returned. Order: first mention.
  */
 export function referencedFiles(command: string, projectDir: string, cwd: string, fs?: FileSystem): string[] {
   const root = normalizePath(projectDir);
   const out: string[] = [];
+  let outputTarget = false;
+  let segmentStart = true;
+  let writeOnly = false;
   for (const token of tokenizeCommand(command, root)) {
-    if (token.kind !== "word" || token.dynamic || token.text === "") continue;
+    if (token.kind === "op") {
+      // `>`, `>>`, `>&`, `>|` lead to an output target; `<` leaves the command going on.
+      if (token.text === ">" || (outputTarget && (token.text === "&" || token.text === "|"))) outputTarget = true;
+      else if (token.text !== "<") {
+        outputTarget = false;
+        segmentStart = true;
+        writeOnly = false;
+      }
+      continue;
+    }
+    if (outputTarget) {
+      outputTarget = false;
+      continue;
+    }
+    if (segmentStart && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(token.text) && !PREFIXES.has(token.text)) {
+      segmentStart = false;
+      writeOnly = WRITE_ONLY_PROGRAMS.has(token.text.slice(token.text.lastIndexOf("/") + 1));
+    } else if (writeOnly) continue;
+    if (token.dynamic || token.text === "") continue;
     const pieces = [token.text, ...token.text.split("=").slice(1)].filter((piece) => piece !== "");
     for (const piece of pieces) {
       const bases = piece.startsWith("/") ? [""] : [cwd, root];

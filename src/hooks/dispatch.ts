@@ -5,7 +5,7 @@
  */
 import type { CanonicalEvent } from "./events.ts";
 import { TOOL_EVENTS } from "./events.ts";
-import type { HookSpec } from "./types.ts";
+import type { FailureCategory, HookSpec } from "./types.ts";
 import type { HookEventInput } from "./dialects/types.ts";
 import { executeHook, type ExecuteContext, type HookRun } from "./execute.ts";
 import { initialState, step, decisionOf, type MergeState, type MergeOptions, type FailureNote } from "./merge.ts";
@@ -48,6 +48,8 @@ export interface EventOutcome {
   readonly reason: string | null;
   readonly rows: readonly HookRow[];
 }
+
+const FAILURE_CATEGORIES: readonly FailureCategory[] = ["exit", "timeout", "runner", "stdin", "output-limit"];
 
 const LIST_PHASE: Partial<Record<CanonicalEvent, string>> = {
   pre_tool: "before_tool",
@@ -181,6 +183,18 @@ async function runTracked(ctx: DispatchContext, spec: HookSpec, input: HookEvent
   return executeHook(ctx, spec, input, spec.form === "list" ? spec.index : hookIndex);
 }
 
+/**
+ * A run the merge found failed although the process succeeded (a replaced input that fails the
+ * tool schema, D8): its row and records must say failed/<category> too (MERGE-10).
+ */
+function failedByMerge(run: HookRun, before: MergeState, after: MergeState): HookRun {
+  if (run.status !== "success" || after.failures.length <= before.failures.length) return run;
+  const note = after.failures[after.failures.length - 1];
+  if (!note || note.spec !== run.spec) return run;
+  const category = FAILURE_CATEGORIES.find((known) => known === note.category) ?? "exit";
+  return { ...run, status: "failed", category, reply: { ...run.reply, failure: { category, detail: note.detail } } };
+}
+
 /** Dispatches one event occurrence and returns the merged outcome. Never throws. */
 export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput): Promise<EventOutcome> {
   const planned = planHooks(ctx.hooks, input, ctx.readonlyMode);
@@ -239,8 +253,9 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
         continue;
       }
       const hookInput = input.tool && state.toolInput ? { ...input, tool: { ...input.tool, input: state.toolInput } } : input;
-      const run = await runTracked(ctx, spec, hookInput, index);
+      let run = await runTracked(ctx, spec, hookInput, index);
       const folded = step(state, run, ctx.merge);
+      run = failedByMerge(run, state, folded.state);
       state = folded.state;
       const targetRan = input.event === "pre_tool" ? (state.denied ? false : null) : null;
       reportRun(ctx, input, run, targetRan);

@@ -40,12 +40,19 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** One digest per reviewable item, so a refusal can name what changed (SEC-31). */
+/**
+ * One digest per reviewable item, so a refusal can name what changed (SEC-31). Hook items are
+ * keyed by what a person recognises (form, event, label, command or run path), not by position,
+ * so adding one hook names that hook instead of every hook after it.
+ */
 export function trustItems(runtime: Runtime, material: TrustMaterial): Record<string, string> {
   const items: Record<string, string> = {};
-  material.hooks.forEach((hook, index) => {
-    items[`hook ${index}: ${describeMaterialHook(hook)}`] = runtime.sha256Hex(canonicalJson(hook));
-  });
+  for (const hook of material.hooks) {
+    const base = `hook ${describeMaterialHook(hook)}`;
+    let key = base;
+    for (let n = 2; key in items; n++) key = `${base} #${n}`;
+    items[key] = runtime.sha256Hex(canonicalJson(hook));
+  }
   for (const [key, value] of Object.entries(material.settings).sort(([a], [b]) => (a < b ? -1 : 1))) {
     items[`setting ${key}`] = runtime.sha256Hex(canonicalJson(value));
   }
@@ -57,13 +64,14 @@ export function trustItems(runtime: Runtime, material: TrustMaterial): Record<st
 }
 
 function describeMaterialHook(hook: unknown): string {
-  if (hook !== null && typeof hook === "object") {
-    const record = hook as Record<string, unknown>;
-    const label = typeof record.label === "string" ? record.label : typeof record.name === "string" ? record.name : "hook";
-    const what = typeof record.command === "string" ? record.command : typeof record.run === "string" ? record.run : "";
-    return what ? `${label} (${what})` : label;
-  }
-  return "hook";
+  if (hook === null || typeof hook !== "object") return "?";
+  const field = (name: string): string | undefined => {
+    const value: unknown = Reflect.get(hook, name);
+    return typeof value === "string" ? value : undefined;
+  };
+  const head = [field("form"), field("event"), field("label") ?? field("name")].filter((part) => part !== undefined).join(" ");
+  const what = field("command") ?? field("run");
+  return what === undefined ? head : `${head}: ${what}`;
 }
 
 export function digestOf(runtime: Runtime, items: Record<string, string>): string {

@@ -11,6 +11,8 @@ export interface ToolResult {
   content: string;
   /** Small, snake_case keys (this goes to hooks and the session JSONL). */
   metadata?: Record<string, unknown>;
+  /** Model-facing hook context produced while the tool ran (subagent_stop on `task`, D19); never shown in the UI. */
+  hookContext?: readonly string[];
 }
 
 export interface ToolContext {

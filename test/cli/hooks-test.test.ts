@@ -3,9 +3,10 @@
  * every form in a temp world: arguments, `@file` inputs, the JSON object, the text rows, exit codes.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, mkdirSync } from "node:fs";
+import { existsSync, readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld } from "../support/cli.ts";
+import { isAlive } from "../support/procs.ts";
 import { hookDir, hooksTest, listHooks, script, toml } from "../hooks/harness.ts";
 
 const DENY_RM = `grep -q '"rm ' && echo '{"action":"deny","reason":"no rm"}' || echo '{}'`;
@@ -222,7 +223,7 @@ describe("agent hooks test", () => {
     expect(notJson.stderr).toContain("--field");
   });
 
-  test("CLI-26 D10 a failed result reaches hook dirs and post_tool_use_failure groups only", () => {
+  test("CLI-26 LIFE-47 D10 a failed result reaches hook dirs, lists and post_tool_use_failure groups only", () => {
     const world = makeWorld();
     const log = join(world.root, "log");
     const dir = hookDir(world, "user", "post", { event: "post_tool" }, `cat > stdin.json; echo dir >> '${log}'`);
@@ -230,14 +231,20 @@ describe("agent hooks test", () => {
       `[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = "echo ok-group >> '${log}'" }]`,
       `[[hooks.lifecycle.post_tool_use_failure]]\nhooks = [{ command = "echo fail-group >> '${log}'" }]`,
     ].join("\n"));
+    script(world, "scripts/list.sh", `echo list >> '${log}'`);
+    listHooks(world, "user", { after_tool: [{ command: "./scripts/list.sh" }] });
+    const ok = hooksTest(world, ["post_tool", "--tool", "bash", "--result", '{"success":true,"content":"hi"}']);
+    expect(ok.code).toBe(0);
+    expect(readFileSync(log, "utf8")).toBe("dir\nok-group\nlist\n");
+    writeFileSync(log, "");
     const r = hooksTest(world, ["post_tool", "--tool", "read", "--result", '{"success":false,"content":"no such file"}']);
     expect(r.code).toBe(0);
-    expect(readFileSync(log, "utf8")).toBe("dir\nfail-group\n");
+    expect(readFileSync(log, "utf8")).toBe("dir\nfail-group\nlist\n");
     expect(JSON.parse(readFileSync(join(dir, "stdin.json"), "utf8")).error).toBe("no such file");
 
     const again = hooksTest(world, ["post_tool_failure", "--tool", "read"]);
-    expect([again.code, again.json.event, again.hooks.length]).toEqual([0, "post_tool_failure", 2]);
-    expect(readFileSync(log, "utf8")).toBe("dir\nfail-group\ndir\nfail-group\n");
+    expect([again.code, again.json.event, again.hooks.length]).toEqual([0, "post_tool_failure", 3]);
+    expect(readFileSync(log, "utf8")).toBe("dir\nfail-group\nlist\ndir\nfail-group\nlist\n");
     expect(JSON.parse(readFileSync(join(dir, "stdin.json"), "utf8")).error).toBe("");
 
     const wrong = hooksTest(world, ["post_tool_failure", "--tool", "read", "--result", '{"success":true,"content":""}']);
@@ -290,5 +297,34 @@ describe("agent hooks test", () => {
     const blocked = hooksTest(deliberate, ["stop"]);
     expect([blocked.code, blocked.json.decision, blocked.json.reason]).toEqual([2, "block", "keep going"]);
     expect(blocked.hooks.map((h) => [h.status, h.category])).toEqual([["success", null]]);
+  });
+
+  test("MERGE-28 an async hook is waited for at most 2 s and never changes the outcome", () => {
+    const world = makeWorld();
+    const pidFile = join(world.root, "pid");
+    hookDir(world, "user", "a-slow", { event: "post_tool", async: true, timeout: "30s" }, `echo $$ > '${pidFile}'; echo '{"stop":true,"context":"late","output":"Z"}'; exec sleep 60`);
+    hookDir(world, "user", "a-fast", { event: "post_tool", async: true }, `echo '{"stop":true,"context":"A","output":"Z"}'`);
+    hookDir(world, "user", "sync", { event: "post_tool" }, `echo '{"context":"S"}'`);
+    const started = Date.now();
+    const r = hooksTest(world, ["post_tool", "--tool", "bash", "--result", '{"success":true,"content":"ok"}']);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect([r.code, r.json.decision, r.json.context, r.json.output, r.json.reason]).toEqual([0, "continue", "S", null, null]);
+    const rows = Object.fromEntries(r.hooks.map((h) => [h.label, [h.status, h.category]]));
+    expect(rows).toEqual({ "a-slow": ["failed", "timeout"], "a-fast": ["success", null], sync: ["success", null] });
+    expect(r.stderr).toContain("agent: hook a-slow (post_tool) failed: timeout:");
+    expect(isAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+  });
+
+  test("MERGE-33 a list hook under block stops the chain: later hooks skipped, the line ends tool blocked", () => {
+    const world = makeWorld();
+    const canary = join(world.root, "canary");
+    script(world, "scripts/b.sh", "exit 1");
+    script(world, "scripts/c.sh", `touch '${canary}'`);
+    listHooks(world, "user", { before_tool: [{ label: "b", command: "./scripts/b.sh", failure_policy: "block" }, { label: "c", command: "./scripts/c.sh" }] });
+    const r = hooksTest(world, ["pre_tool", "--tool", "bash", "--input", '{"command":"ls"}']);
+    expect([r.code, r.json.decision, r.json.reason]).toEqual([2, "deny", "hook b failed: exit"]);
+    expect(r.hooks.map((h) => [h.label, h.status, h.category])).toEqual([["b", "failed", "exit"], ["c", "skipped", null]]);
+    expect(r.stderr).toContain("agent: hook b (pre_tool) failed: exit: exited 1 — tool blocked");
+    expect(existsSync(canary)).toBe(false);
   });
 });

@@ -212,3 +212,8 @@ export function intervals(log: string): Map<string, [number, number]> {
   }
   return out;
 }
+
+/** One token's [start, end] from `intervals` (NaN when missing, so comparisons fail loudly). */
+export function span(map: Map<string, [number, number]>, token: string): [number, number] {
+  return map.get(token) ?? [Number.NaN, Number.NaN];
+}

@@ -1,0 +1,104 @@
+/**
+ * Context compaction (DESIGN.md "Compaction runs before a provider request…", LOOP-37, LIFE-62):
+ * when the estimated context passes `maxContextTokens`, pre_compact hooks run (a block skips the
+ * compaction; `additionalContext` joins the summarizing instructions), one summarizing provider
+ * request with `purpose: "compact"` replaces the conversation by its summary, a `compaction` record
+ * is written, and session_start fires with source `compact`. Never throws: a failed summarizing
+ * request skips the compaction with a warning and the session goes on uncompacted.
+ */
+import type { Message, Provider, ProviderEvent, ToolDefinition } from "../providers/types.ts";
+import { hiddenContextMessage } from "../hooks/context.ts";
+import { compactionSummaryMessage } from "../session/replay.ts";
+import type { SessionContext } from "./session-context.ts";
+
+/** The summarizing request's instructions; pre_compact context and custom instructions follow them. */
+export const COMPACTION_INSTRUCTIONS =
+  "Summarize the conversation so far so that you can continue the work from the summary alone: the user's requests and goals, decisions made, files read or changed, commands run and their results, open problems, and what remains to do. Be concise but keep every detail needed to continue.";
+
+const encoder = new TextEncoder();
+
+/**
+ * The estimated context size in tokens: the provider's last reported input tokens when known, else
+ * the UTF-8 bytes of the conversation (every message's text, reasoning and call arguments) ÷ 4.
+ */
+export function estimateContextTokens(messages: readonly Message[], lastInputTokens: number | undefined): number {
+  if (lastInputTokens !== undefined) return lastInputTokens;
+  let bytes = 0;
+  for (const message of messages) {
+    bytes += encoder.encode(message.content).length;
+    if (message.role === "assistant") {
+      if (message.reasoning) bytes += encoder.encode(message.reasoning).length;
+      for (const call of message.toolCalls) bytes += encoder.encode(call.name).length + encoder.encode(call.arguments).length;
+    }
+  }
+  return Math.ceil(bytes / 4);
+}
+
+export interface CompactionRequest {
+  readonly provider: Provider;
+  readonly system: string;
+  readonly tools: readonly ToolDefinition[];
+  readonly messages: readonly Message[];
+  readonly trigger: "auto" | "manual";
+  /** `/compact <instructions>` in the interactive UI; "" for automatic compaction. */
+  readonly customInstructions: string;
+}
+
+export type CompactionOutcome =
+  /** The conversation to use from now on (summary, then any session_start `compact` context). */
+  | { readonly kind: "compacted"; readonly messages: Message[] }
+  /** Nothing changed: a pre_compact block, or the summarizing request failed. */
+  | { readonly kind: "skipped" }
+  /** A hook ended the session (`continue: false`, or a failure under policy `fail`, D8). */
+  | { readonly kind: "stopped"; readonly reason: string; readonly stopKind: "hook_blocked" | "hook_failed" };
+
+function stopKindOf(kind: "hook_blocked" | "hook_failed" | "continue_false"): "hook_blocked" | "hook_failed" {
+  return kind === "hook_failed" ? "hook_failed" : "hook_blocked";
+}
+
+/** Runs one compaction. Notices go through `s.emit`; the caller drains them. */
+export async function compactConversation(s: SessionContext, request: CompactionRequest): Promise<CompactionOutcome> {
+  const originalCount = request.messages.length;
+  const pre = await s.fire({
+    event: "pre_compact",
+    fields: { trigger: request.trigger, custom_instructions: request.customInstructions, original_message_count: originalCount },
+  });
+  if (pre.state.stopSession) return { kind: "stopped", reason: pre.state.stopSession.reason, stopKind: stopKindOf(pre.state.stopSession.kind) };
+  if (pre.state.blocked) {
+    s.emit({ type: "notice", kind: "info", text: `agent: compaction skipped by a pre_compact hook: ${pre.state.blocked.reason}` });
+    return { kind: "skipped" };
+  }
+
+  const extra = [request.customInstructions, ...pre.state.contexts].map((text) => text.trim()).filter((text) => text !== "");
+  const instructions = extra.length > 0 ? `${COMPACTION_INSTRUCTIONS}\n\nAdditional instructions:\n${extra.join("\n\n")}` : COMPACTION_INSTRUCTIONS;
+  let summary = "";
+  let error: string | null = null;
+  const stream = request.provider.stream({
+    system: request.system,
+    messages: [...request.messages, { role: "user", content: instructions }],
+    tools: request.tools,
+    signal: s.signal,
+    purpose: "compact",
+  });
+  for await (const event of stream as AsyncIterable<ProviderEvent>) {
+    if (event.type === "text_delta") summary += event.text;
+    else if (event.type === "error") error = event.message;
+  }
+  if (error !== null || summary.trim() === "") {
+    if (!s.signal.aborted) s.emit({ type: "notice", kind: "warning", text: `agent: compaction skipped: ${error ?? "the summarizing request returned no text"}` });
+    return { kind: "skipped" };
+  }
+
+  s.writer.append("compaction", { trigger: request.trigger, summary, original_message_count: originalCount });
+  // Built exactly as resume rebuilds it (src/session/replay.ts), so a resumed session matches.
+  const messages: Message[] = [compactionSummaryMessage(summary)];
+  const start = await s.fire({ event: "session_start", fields: { source: "compact" } });
+  const context = hiddenContextMessage([...start.state.hidden]);
+  if (context !== null) {
+    s.writer.append("provider_context_item", { role: "user", content: context });
+    messages.push({ role: "user", content: context });
+  }
+  if (start.state.stopSession) return { kind: "stopped", reason: start.state.stopSession.reason, stopKind: stopKindOf(start.state.stopSession.kind) };
+  s.emit({ type: "notice", kind: "info", text: `agent: conversation compacted (${originalCount} messages summarized)` });
+  return { kind: "compacted", messages };
+}

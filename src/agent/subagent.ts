@@ -1,0 +1,169 @@
+/**
+ * Subagents: the `task` tool runs a child session with the same loop (runAgent) and the parent's
+ * hooks of every form, in the child's own cwd, file (`sessions/subagents/<id>.jsonl`) and envelope
+ * identity (`subagent: true`, `invocation_mode: "subagent"`, `agent_id` = its name). The parent
+ * fires subagent_start before the child exists (block: no child; updatedInput: a new task input;
+ * additionalContext: the child's first request) and subagent_stop at the child's stop point (block:
+ * the child goes on, D11; additionalContext: the parent's task result, D19). Nothing of the child's
+ * hook records or injected items reaches the parent: only its final answer (LOOP-24, TOOL-30).
+ * Also here: D13's grouping of consecutive `task` calls, which run concurrently (at most 4).
+ */
+import type { EventOutcome } from "../hooks/dispatch.ts";
+import { providerForChild } from "../providers/index.ts";
+import { newSessionId, sessionPath } from "../session/store.ts";
+import { canonicalTool } from "../tools/names.ts";
+import type { ToolResult } from "../tools/types.ts";
+import type { SessionContext, TaskRunner } from "./session-context.ts";
+import { agentSystemPrompt, childCwd, taskRequest, type TaskRequest } from "./task-tool.ts";
+import type { AgentEvent, AgentOptions, ChildRun, SessionResult, StopReason } from "./types.ts";
+
+/** D13: at most this many children of one assistant message run at once. */
+export const MAX_CONCURRENT_TASKS = 4;
+
+/** runAgent, passed in so this module and session.ts do not import each other. */
+export type RunAgent = (options: AgentOptions) => AsyncGenerator<AgentEvent, SessionResult>;
+
+/** One message's calls in runs (D13): each non-task call alone, consecutive `task` calls together. */
+export function groupToolCalls<T extends { readonly name: string }>(calls: readonly T[]): T[][] {
+  const groups: T[][] = [];
+  const isTask = (call: T | undefined): boolean => call !== undefined && canonicalTool(call.name) === "task";
+  for (const call of calls) {
+    const last = groups[groups.length - 1];
+    if (last !== undefined && isTask(call) && isTask(last[0])) last.push(call);
+    else groups.push([call]);
+  }
+  return groups;
+}
+
+/** `fn` over `items`, started in order with at most `limit` running at once; results in item order. */
+export async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Map<number, R>();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < items.length; index = next++) {
+      const item = items[index];
+      if (item !== undefined) results.set(index, await fn(item));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  const ordered: R[] = [];
+  for (let index = 0; index < items.length; index += 1) {
+    const result = results.get(index);
+    if (result !== undefined) ordered.push(result);
+  }
+  return ordered;
+}
+
+interface ChildSetup {
+  readonly request: TaskRequest;
+  readonly systemPrompt: string;
+  readonly cwd: string;
+}
+
+function setUp(parent: AgentOptions, s: SessionContext, request: TaskRequest, fallbackPrompt: string): { ok: true; setup: ChildSetup } | { ok: false; error: string } {
+  const prompt = agentSystemPrompt(parent.runtime.fs, { projectDir: parent.projectDir, home: parent.home, name: request.agentName, fallback: fallbackPrompt });
+  if (!prompt.ok) return prompt;
+  const cwd = childCwd(parent.runtime.fs, { parentCwd: s.cwd, projectDir: parent.projectDir, cwd: request.cwd });
+  if (!cwd.ok) return cwd;
+  return { ok: true, setup: { request, systemPrompt: prompt.systemPrompt, cwd: cwd.cwd } };
+}
+
+/** The parent's task result text for a child that did not finish at its stop point. */
+function endedEarly(name: string, result: SessionResult): string {
+  switch (result.stopReason) {
+    case "hook_blocked":
+    case "hook_failed":
+      // Sanitized (seed 003): the parent never sees the child's hook output or reasons.
+      return `subagent "${name}" was stopped by local hook policy`;
+    case "interrupted":
+      return `subagent "${name}" was interrupted`;
+    case "max_turns":
+      return `subagent "${name}" stopped: ${result.message ?? "turn limit reached"}`;
+    default:
+      return `subagent "${name}" failed: ${result.message ?? result.stopReason}`;
+  }
+}
+
+/** Runs the child to its end, passing its visible notices (hook failure lines, warnings) to the parent's UI. */
+async function drive(run: AsyncGenerator<AgentEvent, SessionResult>, s: SessionContext): Promise<SessionResult> {
+  let step = await run.next();
+  while (!step.done) {
+    if (step.value.type === "notice") s.emit(step.value);
+    step = await run.next();
+  }
+  return step.value;
+}
+
+/** The `task` tool of session `s` (never throws; every failure is an error result naming its cause). */
+export function createTaskRunner(parent: AgentOptions, s: SessionContext, runAgent: RunAgent, fallbackPrompt: string): TaskRunner {
+  return async (input, callId): Promise<ToolResult> => {
+    const first = setUp(parent, s, taskRequest(input), fallbackPrompt);
+    if (!first.ok) return { success: false, content: first.error };
+    const childId = newSessionId(parent.runtime);
+    const transcriptPath = parent.persist ? sessionPath(parent.home, childId, { child: true }) : null;
+    const fields = (request: TaskRequest, status: string): Record<string, unknown> => ({
+      parent_session_id: s.writer.id,
+      child_session_id: childId,
+      child_thread_id: childId,
+      agent_name: request.agentName,
+      display_label: request.description,
+      background: false,
+      status,
+    });
+    const metadata = (name: string, stopReason: StopReason | "blocked"): Record<string, unknown> => ({ agent_name: name, child_session_id: childId, stop_reason: stopReason });
+
+    // The task input rides along as the event's tool input so a replacing updatedInput is schema-checked (D8).
+    const start = await s.fire(
+      { event: "subagent_start", tool: { name: "task", callId, input }, fields: fields(first.setup.request, "starting"), transcriptPath },
+      callId,
+    );
+    const blocked = start.state.blocked?.reason ?? start.state.stopSession?.reason;
+    if (blocked !== undefined) {
+      return { success: false, content: `subagent blocked by hook: ${blocked}`, metadata: metadata(first.setup.request.agentName, "blocked") };
+    }
+    const replaced = start.state.toolInput !== undefined && start.state.toolInput !== input ? setUp(parent, s, taskRequest(start.state.toolInput), fallbackPrompt) : first;
+    if (!replaced.ok) return { success: false, content: replaced.error };
+    const { request, systemPrompt, cwd } = replaced.setup;
+    const name = request.agentName;
+
+    let lastStop: EventOutcome | undefined;
+    const fireStop = async (status: string, extra: Readonly<Record<string, unknown>>): Promise<EventOutcome> => {
+      lastStop = await s.fire({ event: "subagent_stop", fields: { ...fields(request, status), ...extra }, transcriptPath }, callId);
+      return lastStop;
+    };
+    const child: ChildRun = {
+      sessionId: childId,
+      parentSessionId: s.writer.id,
+      agentName: name,
+      promptContext: start.state.contexts,
+      stop: (stopFields) =>
+        fireStop("completed", {
+          last_assistant_message: stopFields.last_assistant_message ?? "",
+          stop_hook_active: stopFields.stop_hook_active ?? false,
+        }),
+    };
+    const result = await drive(
+      runAgent({
+        ...parent,
+        provider: providerForChild(parent.provider, name),
+        cwd,
+        prompt: request.prompt,
+        systemPrompt,
+        rules: s.rules(),
+        resume: undefined,
+        onLine: undefined,
+        child,
+      }),
+      s,
+    );
+    const finished = result.stopReason === "completed" || result.stopReason === "stop_block_cap";
+    // A child that ended anywhere but its stop point still ends: subagent_stop reports how (a block changes nothing now).
+    if (!finished) await fireStop(result.stopReason, { last_assistant_message: result.result, stop_hook_active: false });
+    return {
+      success: finished,
+      content: finished ? result.result : endedEarly(name, result),
+      metadata: metadata(name, result.stopReason),
+      hookContext: lastStop?.state.contexts ?? [],
+    };
+  };
+}
