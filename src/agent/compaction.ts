@@ -6,7 +6,7 @@
  * is written, and session_start fires with source `compact`. Never throws: a failed summarizing
  * request skips the compaction with a warning and the session goes on uncompacted.
  */
-import type { Message, Provider, ProviderEvent, ToolDefinition } from "../providers/types.ts";
+import type { Message, Provider, ToolDefinition } from "../providers/types.ts";
 import { hiddenContextMessage } from "../hooks/context.ts";
 import { compactionSummaryMessage } from "../session/replay.ts";
 import type { SessionContext } from "./session-context.ts";
@@ -80,7 +80,7 @@ export async function compactConversation(s: SessionContext, request: Compaction
     signal: s.signal,
     purpose: "compact",
   });
-  for await (const event of stream as AsyncIterable<ProviderEvent>) {
+  for await (const event of stream) {
     if (event.type === "text_delta") summary += event.text;
     else if (event.type === "error") error = event.message;
   }

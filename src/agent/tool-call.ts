@@ -6,7 +6,7 @@
 import type { Message } from "../providers/types.ts";
 import type { ToolName } from "../tools/names.ts";
 import { canonicalTool } from "../tools/names.ts";
-import { getTool, validateToolInput } from "../tools/index.ts";
+import { validateToolInput } from "../tools/index.ts";
 import type { ToolResult } from "../tools/types.ts";
 import { decideGate, permissionSuggestions, permissionRequestInfo, nonInteractiveDenial } from "../permissions/gate.ts";
 import { joinContexts, appendHookContext } from "../hooks/context.ts";

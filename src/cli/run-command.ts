@@ -9,7 +9,7 @@ import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import { formatWarning } from "../config/warnings.ts";
-import { requireTrust } from "./trust-gate.ts";
+import { isProjectTrusted, requireTrust } from "./trust-gate.ts";
 import { createProvider } from "../providers/index.ts";
 import type { ProviderId } from "../providers/types.ts";
 import { parseRules } from "../permissions/rules.ts";
@@ -18,6 +18,7 @@ import { findSession, listSessions, readSession } from "../session/store.ts";
 import { runAgent } from "../agent/session.ts";
 import { createRenderer } from "../ui/renderer.ts";
 import { pinTrust } from "../hooks/trust.ts";
+import { killAllHookGroupsNow } from "../hooks/engine.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";
 import type { SessionResult } from "../agent/types.ts";
 
@@ -78,6 +79,9 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     }
   }
   if (hooksOff === null && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
+  // Only a persisted trust is re-pinned after the agent writes a project rule (D17): `--trust` is for
+  // one run and must not turn into lasting trust of everything else the project ships.
+  const trustPersisted = hooksOff === null && isProjectTrusted(runtime, loaded);
   cleanStaleSpills(runtime.fs, runtime.platform.tmpdir); // leftovers of a crashed run (D14)
 
   let prompt = options.prompt.join(" ");
@@ -127,7 +131,11 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   let interrupts = 0;
   const offSignal = runtime.onSignal("SIGINT", () => {
     interrupts += 1;
-    if (interrupts > 1) runtime.exit(130);
+    if (interrupts > 1) {
+      // A second Ctrl-C exits at once, and takes the session_end hooks (or any other hook) with it.
+      killAllHookGroupsNow();
+      runtime.exit(130);
+    }
     controller.abort();
   });
   const renderer = createRenderer(runtime, io, { format });
@@ -151,7 +159,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     signal: controller.signal,
     onProjectSettingsWritten: () => {
       const reloaded = loadConfig(runtime, { cwd: options.cwd });
-      if (reloaded.projectTrustMaterial) pinTrust(runtime, reloaded.home, reloaded.projectRoot, reloaded.projectTrustMaterial);
+      if (trustPersisted && reloaded.projectTrustMaterial) pinTrust(runtime, reloaded.home, reloaded.projectRoot, reloaded.projectTrustMaterial);
     },
   });
   let step = await generator.next();

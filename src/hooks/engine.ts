@@ -10,6 +10,18 @@ import { dispatchEvent, settleAsyncHooks, type DispatchContext, type DispatchSin
 import { stripEnv } from "./env.ts";
 import { createSpiller } from "./payload.ts";
 import { createDialects } from "./dialects/index.ts";
+import { ProcessGroups } from "./runner.ts";
+
+/**
+ * Every hook process group of every engine in this process. Module state on purpose: the one thing
+ * an immediate exit (a second Ctrl-C) must do is SIGKILL all of them, wherever they were started.
+ */
+const ALL_GROUPS = new ProcessGroups();
+
+/** SIGKILLs every live hook process group now (synchronous; for `exit` paths that cannot wait). */
+export function killAllHookGroupsNow(): void {
+  ALL_GROUPS.killNow();
+}
 import { validateToolInput } from "../tools/schemas.ts";
 
 /** Env variables the providers read their keys from; always stripped before hooks and bash (D18). */
@@ -44,6 +56,7 @@ export function createHookEngine(runtime: Runtime, options: HookEngineOptions): 
     runtime,
     baseEnv: stripped.env,
     spill: createSpiller(runtime.fs, runtime.platform.tmpdir, () => runtime.randomId(8)),
+    groups: ALL_GROUPS,
     dialectFor: createDialects({ fs: runtime.fs, sha256Hex: (data) => runtime.sha256Hex(data) }),
     signal: controller.signal,
     hooks: options.hooks,

@@ -10,7 +10,7 @@ import type { Dialect } from "./dialects/types.ts";
 import { cleanupSpill } from "./payload.ts";
 import { preflight } from "./preflight.ts";
 import { planDirSpawn, planShellSpawn } from "./spawn-plan.ts";
-import { runProcess } from "./runner.ts";
+import { runProcess, type ProcessGroups } from "./runner.ts";
 import { buildHookEnv } from "./env.ts";
 
 /** Per-form stream caps (D3 hook dirs truncate; lifecycle 1 MiB output-limit; lists their own caps, D14). */
@@ -24,6 +24,8 @@ export interface ExecuteContext {
   readonly spill?: (bytes: Uint8Array) => { path: string; dir: string } | null;
   /** Cancels running hooks (SIGINT, or the async grace at exit). */
   readonly signal?: AbortSignal;
+  /** Tracks every live hook process group so an immediate exit can kill them (LOOP-36). */
+  readonly groups?: ProcessGroups;
   /** The dialect of a hook (src/hooks/dialects/index.ts `createDialects`). */
   readonly dialectFor: (spec: HookSpec) => Dialect;
 }
@@ -114,6 +116,7 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
     shellForm: spec.form !== "dir",
     ...caps,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.groups ? { groups: ctx.groups } : {}),
   });
   // The spill file and its directory go once the hook has exited (D14); a leftover is swept at start-up.
   if (encoded.cleanup.length > 0) cleanupSpill(ctx.runtime.fs, encoded.cleanup);

@@ -80,6 +80,8 @@ interface TrackedGroup {
   stop(detail: string): void;
   /** Settles once the group has been sent SIGKILL (or was never at risk). Never rejects. */
   readonly settled: Promise<unknown>;
+  /** Signals the whole group now. Never throws. */
+  kill(signal: "SIGKILL"): void;
 }
 
 /**
@@ -113,6 +115,11 @@ export class ProcessGroups {
     const entries = [...this.#live];
     for (const entry of entries) entry.stop(detail);
     await Promise.all(entries.map((entry) => entry.settled.catch(() => undefined)));
+  }
+
+  /** SIGKILLs every tracked group at once, synchronously: for an exit that cannot wait (a second Ctrl-C). */
+  killNow(): void {
+    for (const entry of this.#live) entry.kill("SIGKILL");
   }
 }
 
@@ -310,6 +317,7 @@ export async function runProcess(runtime: Runtime, req: RunRequest): Promise<Run
         else stopRun({ kind: "timeout", detail });
       },
       settled,
+      kill: (signal) => child.kill(signal),
     }) ?? ((): void => undefined);
 
   const first = await stopped;

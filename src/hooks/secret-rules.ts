@@ -16,48 +16,42 @@ export interface SecretRule {
   readonly description: string;
 }
 
+import {
+  allOf,
+  inClass,
+  isAlnum,
+  isAlpha,
+  isBareAssignmentValue,
+  isBareFlagValue,
+  isBase64,
+  isBearerChar,
+  isBlank,
+  isCookieName,
+  isCookieValue,
+  isDigit,
+  isDotToken,
+  isHexLower,
+  isKeyChar,
+  isSlackBody,
+  isSpace,
+  isToken,
+  isUpperOrDigit,
+  isUrlPathToken,
+  isUrlUserinfo,
+  isWord,
+  quotedBody,
+  runEnd,
+  someOf,
+  type CharClass,
+} from "./secret-scan.ts";
+
 /** Longest value a context rule (assignment, flag, cookie, bearer) looks at. */
 const MAX_VALUE_CHARS = 1024;
 /** Longest key name an assignment may have. */
 const MAX_KEY_CHARS = 64;
 
 // ---------------------------------------------------------------------------------------------
-// character classes (char codes)
-
-type CharClass = (code: number) => boolean;
-
-const isDigit: CharClass = (c) => c >= 48 && c <= 57;
-const isUpper: CharClass = (c) => c >= 65 && c <= 90;
-const isLower: CharClass = (c) => c >= 97 && c <= 122;
-const isAlpha: CharClass = (c) => isUpper(c) || isLower(c);
-const isAlnum: CharClass = (c) => isAlpha(c) || isDigit(c);
-const isWord: CharClass = (c) => isAlnum(c) || c === 95; // [A-Za-z0-9_]
-const isToken: CharClass = (c) => isWord(c) || c === 45; // [A-Za-z0-9_-]
-const isDotToken: CharClass = (c) => isToken(c) || c === 46; // [A-Za-z0-9_.-]
-const isUrlPathToken: CharClass = (c) => isToken(c) || c === 47; // [A-Za-z0-9_/-]
-const isSlackBody: CharClass = (c) => isAlnum(c) || c === 45; // [A-Za-z0-9-]
-const isBase64: CharClass = (c) => isAlnum(c) || c === 43 || c === 47 || c === 61; // [A-Za-z0-9+/=]
-const isBearerChar: CharClass = (c) => isDotToken(c) || c === 126 || c === 43 || c === 47 || c === 61; // RFC 6750 b64token
-const isKeyChar: CharClass = (c) => isDotToken(c); // assignment key names
-const isBlank: CharClass = (c) => c === 32 || c === 9;
-const isSpace: CharClass = (c) => c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
-
-function runEnd(text: string, from: number, cls: CharClass, limit = Number.POSITIVE_INFINITY): number {
-  let i = from;
-  const stop = Math.min(text.length, from + limit);
-  while (i < stop && cls(text.charCodeAt(i))) i++;
-  return i;
-}
-
-function allOf(text: string, start: number, end: number, cls: CharClass): boolean {
-  for (let i = start; i < end; i++) if (!cls(text.charCodeAt(i))) return false;
-  return true;
-}
-
-function someOf(text: string, cls: CharClass): boolean {
-  for (let i = 0; i < text.length; i++) if (cls(text.charCodeAt(i))) return true;
-  return false;
-}
+// character classes: tables in secret-scan.ts
 
 /** Shannon entropy in bits per character. */
 export function entropy(text: string): number {
@@ -174,6 +168,14 @@ interface RuleImpl extends SecretRule {
 }
 
 /** A vendor token: a literal prefix, then a body of one character class with a length check. */
+interface PrefixRule extends SecretRule {
+  readonly prefixes: readonly string[];
+  readonly body: CharClass;
+  readonly accept: (bodyText: string) => boolean;
+  /** The character before the prefix must not be in this class. */
+  readonly leftBoundary: CharClass;
+}
+
 function prefixRule(
   id: string,
   description: string,
@@ -181,34 +183,70 @@ function prefixRule(
   body: CharClass,
   accept: (bodyText: string) => boolean,
   leftBoundary: CharClass = isWord,
-): RuleImpl {
-  const finder = literalFinder(prefixes);
+): PrefixRule {
+  return { id, description, prefixes, body, accept, leftBoundary };
+}
+
+/**
+ * All vendor-token rules in one pass over the text instead of one pass each: a table of the
+ * prefixes' first two characters finds candidate positions, then each rule applies exactly its
+ * own logic (left boundary, body run, length check, resume after the body it read). Spans are
+ * emitted rule by rule in priority order, so the result equals running the rules one after another.
+ * No rule has one prefix that starts another of its prefixes, so at most one matches per position.
+ */
+function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly members: readonly PrefixRule[] } {
+  interface Candidate {
+    readonly rule: number;
+    readonly prefix: string;
+    /** The prefix's third char code, or -1: a cheap test before `startsWith`. */
+    readonly third: number;
+  }
+  // Dense (a sparse array would fall back to slow dictionary lookups in the hot loop).
+  const byBigram: (Candidate[] | undefined)[] = Array.from({ length: 128 * 128 }, () => undefined);
+  rules.forEach((rule, index) => {
+    for (const prefix of rule.prefixes) {
+      const key = prefix.charCodeAt(0) * 128 + prefix.charCodeAt(1);
+      (byBigram[key] ??= []).push({ rule: index, prefix, third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
+    }
+  });
   return {
-    id,
-    description,
+    id: "prefix_rules",
+    description: "vendor token prefixes",
+    members: rules,
     scan(text, emit) {
-      finder.lastIndex = 0;
-      let match = finder.exec(text);
-      while (match !== null) {
-        const at = match.index;
-        let resume = at + 1;
-        if (at === 0 || !leftBoundary(text.charCodeAt(at - 1))) {
-          const bodyStart = at + match[0].length;
-          const end = runEnd(text, bodyStart, body);
-          if (accept(text.slice(bodyStart, end))) emit(at, end, id);
-          resume = Math.max(end, resume);
+      const spans: number[][] = rules.map(() => []);
+      const resume: number[] = rules.map(() => 0);
+      const length = text.length;
+      let a = text.charCodeAt(0);
+      for (let at = 0; at + 1 < length; at++) {
+        const b = text.charCodeAt(at + 1);
+        const candidates = a < 128 && b < 128 ? byBigram[a * 128 + b] : undefined;
+        a = b;
+        if (candidates === undefined) continue;
+        for (let k = 0; k < candidates.length; k++) {
+          const { rule: index, prefix, third } = candidates[k]!;
+          if (at < resume[index]! || (third !== -1 && text.charCodeAt(at + 2) !== third) || !text.startsWith(prefix, at)) continue;
+          const rule = rules[index]!;
+          let next = at + 1;
+          if (at === 0 || !inClass(rule.leftBoundary, text.charCodeAt(at - 1))) {
+            const bodyStart = at + prefix.length;
+            const end = runEnd(text, bodyStart, rule.body);
+            if (rule.accept(text.slice(bodyStart, end))) spans[index]!.push(at, end);
+            next = Math.max(end, next);
+          }
+          resume[index] = next;
         }
-        finder.lastIndex = resume;
-        match = finder.exec(text);
       }
+      rules.forEach((rule, index) => {
+        const found = spans[index]!;
+        for (let k = 0; k < found.length; k += 2) emit(found[k]!, found[k + 1]!, rule.id);
+      });
     },
   };
 }
 
 const exactly = (n: number, cls: CharClass) => (b: string) => b.length === n && allOf(b, 0, b.length, cls);
 const between = (min: number, max: number) => (b: string) => b.length >= min && b.length <= max;
-const isHexLower: CharClass = (c) => isDigit(c) || (c >= 97 && c <= 102);
-const isUpperOrDigit: CharClass = (c) => isUpper(c) || isDigit(c);
 const withDigit = (min: number) => (b: string) => b.length >= min && b.length <= MAX_VALUE_CHARS && someOf(b, isDigit);
 
 function privateKeyRule(): RuleImpl {
@@ -247,7 +285,7 @@ function jwtRule(): RuleImpl {
     scan(text, emit) {
       let at = nextIndex(finder, text, 0);
       while (at !== -1) {
-        if (at > 0 && isToken(text.charCodeAt(at - 1))) {
+        if (at > 0 && inClass(isToken, text.charCodeAt(at - 1))) {
           at = nextIndex(finder, text, at + 1);
           continue;
         }
@@ -272,9 +310,9 @@ function telegramRule(): RuleImpl {
       let at = nextIndex(finder, text, 0);
       while (at !== -1) {
         let start = at;
-        while (start > 0 && at - start < 12 && isDigit(text.charCodeAt(start - 1))) start--;
+        while (start > 0 && at - start < 12 && inClass(isDigit, text.charCodeAt(start - 1))) start--;
         const digits = at - start;
-        const leftOk = start === 0 || !isDigit(text.charCodeAt(start - 1));
+        const leftOk = start === 0 || !inClass(isDigit, text.charCodeAt(start - 1));
         const end = runEnd(text, at + 1, isToken);
         if (digits >= 6 && leftOk && end - (at + 1) >= 30 && end - (at + 1) <= 40) emit(start, end, id);
         at = nextIndex(finder, text, Math.max(end, at + 1));
@@ -308,7 +346,7 @@ function bearerRule(): RuleImpl {
     description: "The credential after an HTTP `Bearer` scheme",
     scan(text, emit) {
       forEachWord(text, /bearer/gi, (index) => {
-        if (index > 0 && isAlpha(text.charCodeAt(index - 1))) return index + 6;
+        if (index > 0 && inClass(isAlpha, text.charCodeAt(index - 1))) return index + 6;
         const tokenStart = runEnd(text, index + 6, isBlank, 4);
         if (tokenStart === index + 6) return tokenStart;
         const end = runEnd(text, tokenStart, isBearerChar, MAX_VALUE_CHARS + 1);
@@ -329,7 +367,7 @@ function basicAuthRule(): RuleImpl {
     description: "The base64 credential after `Authorization: Basic`",
     scan(text, emit) {
       forEachWord(text, /basic/gi, (index) => {
-        if (index > 0 && isAlpha(text.charCodeAt(index - 1))) return index + 5;
+        if (index > 0 && inClass(isAlpha, text.charCodeAt(index - 1))) return index + 5;
         const before = text.slice(Math.max(0, index - 32), index).toLowerCase();
         if (!before.includes("authorization")) return index + 5;
         const start = runEnd(text, index + 5, isBlank, 4);
@@ -342,9 +380,6 @@ function basicAuthRule(): RuleImpl {
   };
 }
 
-const URL_USERINFO_STOP: CharClass = (c) =>
-  c === 64 || c === 47 || c === 34 || c === 39 || c === 60 || c === 62 || c === 96 || isSpace(c);
-
 function urlCredentialsRule(): RuleImpl {
   const id = "url_credentials";
   const finder = literalFinder(["://"]);
@@ -355,9 +390,7 @@ function urlCredentialsRule(): RuleImpl {
       let at = nextIndex(finder, text, 0);
       while (at !== -1) {
         const start = at + 3;
-        let i = start;
-        const stop = Math.min(text.length, start + 512);
-        while (i < stop && !URL_USERINFO_STOP(text.charCodeAt(i))) i++;
+        const i = runEnd(text, start, isUrlUserinfo, 512);
         if (i < text.length && text.charCodeAt(i) === 64) {
           const colon = text.indexOf(":", start);
           if (colon !== -1 && colon < i && !text.slice(start, i).includes("[REDACTED:")) {
@@ -387,12 +420,12 @@ function cookieRule(): RuleImpl {
         if (text.charCodeAt(i) === 34 || text.charCodeAt(i) === 39) i++;
         const limit = Math.min(text.length, i + 4096);
         while (i < limit) {
-          const nameEnd = runEnd(text, i, (c) => c !== 61 && c !== 59 && c !== 34 && c !== 39 && !isSpace(c), 128);
+          const nameEnd = runEnd(text, i, isCookieName, 128);
           if (text.charCodeAt(nameEnd) !== 61) {
             i = nameEnd;
           } else {
             const valueStart = nameEnd + 1;
-            i = runEnd(text, valueStart, (c) => c !== 59 && c !== 34 && c !== 39 && c !== 92 && !isSpace(c), MAX_VALUE_CHARS + 1);
+            i = runEnd(text, valueStart, isCookieValue, MAX_VALUE_CHARS + 1);
             if (isSecretValue(text.slice(valueStart, i), false)) emit(valueStart, i, id);
           }
           if (text.charCodeAt(i) !== 59) break;
@@ -405,21 +438,41 @@ function cookieRule(): RuleImpl {
 }
 
 /** Reads a value after a separator: quoted (no whitespace inside) or a bare run; returns its span. */
-function readValue(text: string, from: number, bareStop: (c: number) => boolean): { start: number; end: number } | null {
+function readValue(text: string, from: number, bare: CharClass): { start: number; end: number } | null {
   const first = text.charCodeAt(from);
   if (first === 34 || first === 39 || first === 96) {
     const start = from + 1;
-    const end = runEnd(text, start, (c) => c !== first && c !== 10, MAX_VALUE_CHARS + 1);
+    const end = runEnd(text, start, quotedBody[first]!, MAX_VALUE_CHARS + 1);
     if (text.charCodeAt(end) !== first) return null;
     return { start, end };
   }
-  const end = runEnd(text, from, (c) => !bareStop(c), MAX_VALUE_CHARS + 1);
+  const end = runEnd(text, from, bare, MAX_VALUE_CHARS + 1);
   return end > from ? { start: from, end } : null;
 }
 
-const FLAG_LONG = /(?:^|[\s"'(])--([A-Za-z][A-Za-z0-9_-]{0,39})(?=[=\s"']|$)/g;
-const FLAG_P = /(?:^|\s)-p/g;
-const isBareFlagValueStop: CharClass = (c) => isSpace(c) || c === 34 || c === 39 || c === 92;
+/** JavaScript's `\s` (what `(?:^|\s)` in a regex would accept). */
+function isJsSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+/** What may precede a long flag: whitespace, a quote or `(`. */
+const isFlagLead = (c: number): boolean => isJsSpace(c) || c === 34 || c === 39 || c === 40;
+
+/**
+ * The matches a global regex `(?:^|[lead])<literal>…` would give under forEachMatch, in the same
+ * order, found with `indexOf` instead of trying the regex at every whitespace: a `literal` at `at`
+ * matches at index `at - 1` when the character there is a lead, or at 0 when `at` is 0. `visit`
+ * returns where to resume, or -1 when the rest of the pattern does not match there.
+ */
+function forEachAfter(text: string, literal: string, lead: (c: number) => boolean, visit: (index: number, at: number) => number): void {
+  let from = 0; // the regex's lastIndex
+  for (let at = text.indexOf(literal); at !== -1; at = text.indexOf(literal, Math.max(at + 1, from))) {
+    const index = at === 0 ? 0 : lead(text.charCodeAt(at - 1)) ? at - 1 : -1;
+    if (index < from) continue;
+    const resume = visit(index, at);
+    if (resume >= 0) from = Math.max(resume, index + 1);
+  }
+}
 
 function lineBefore(text: string, index: number): string {
   const from = Math.max(0, index - 256);
@@ -434,28 +487,31 @@ function cliRule(): RuleImpl {
     id,
     description: "Credentials passed as command-line flags: --password X, --token=X, -p X after -u, sshpass -p",
     scan(text, emit) {
-      forEachMatch(text, FLAG_LONG, (match) => {
-        const name = match[1];
-        if (name === undefined) return match.index + 1;
-        const after = match.index + match[0].length;
-        const strength = textKeyStrength(name);
+      forEachAfter(text, "--", isFlagLead, (index, at) => {
+        // FLAG_LONG: `--` + a name of 1..40 `[A-Za-z][A-Za-z0-9_-]*`, then `=`, whitespace, a quote or the end.
+        const nameStart = at + 2;
+        if (!inClass(isAlpha, text.charCodeAt(nameStart))) return -1;
+        const after = runEnd(text, nameStart + 1, isToken, 40);
+        const next = text.charCodeAt(after);
+        if (after - nameStart > 40 || !(after === text.length || next === 61 || next === 34 || next === 39 || isJsSpace(next))) return -1;
+        const strength = textKeyStrength(text.slice(nameStart, after));
         if (strength === "none") return after;
         const valueFrom = text.charCodeAt(after) === 61 ? after + 1 : runEnd(text, after, isBlank, 4);
         if (valueFrom === after && text.charCodeAt(after) !== 61) return after;
-        const value = readValue(text, valueFrom, isBareFlagValueStop);
+        const value = readValue(text, valueFrom, isBareFlagValue);
         if (value !== null && isSecretValue(text.slice(value.start, value.end), strength === "keyish")) {
           emit(value.start, value.end, id);
           return value.end;
         }
         return after;
       });
-      forEachWord(text, FLAG_P, (index) => {
+      forEachAfter(text, "-p", isJsSpace, (index) => {
         const flagEnd = text.indexOf("-p", index) + 2;
         const line = lineBefore(text, index);
         const userGiven = / -u\b|--user\b|--username\b|sshpass/.test(line);
-        const separate = isBlank(text.charCodeAt(flagEnd));
+        const separate = inClass(isBlank, text.charCodeAt(flagEnd));
         const valueFrom = separate ? runEnd(text, flagEnd, isBlank, 4) : flagEnd;
-        const value = readValue(text, valueFrom, isBareFlagValueStop);
+        const value = readValue(text, valueFrom, isBareFlagValue);
         if (value === null) return flagEnd;
         const quoted = value.start !== valueFrom;
         if ((userGiven || (quoted && separate)) && isSecretValue(text.slice(value.start, value.end), false)) {
@@ -467,67 +523,77 @@ function cliRule(): RuleImpl {
   };
 }
 
-const KEY_HINTS = /pass|pwd|secret|token|key|auth|cred|signature|value/gi;
+/** A credential key names one of these (case-insensitive). */
+const KEY_HINTS = /pass|pwd|secret|token|key|auth|cred|signature|value/i;
+/**
+ * Each hint word holds one of these letter pairs (pa·ss, pw·d, se·cr·et, to·ke·n, ke·y, au·th,
+ * cr·ed, sig·na·ture → gn, va·lue): a key without any is skipped without slicing it.
+ */
+const HINT_PAIRS = new Uint8Array(128 * 128);
+for (const pair of ["pa", "pw", "cr", "ke", "au", "gn", "va"]) HINT_PAIRS[pair.charCodeAt(0) * 128 + pair.charCodeAt(1)] = 1;
 const XML_KEY_BEFORE = /(?:key|name)["']?\s*[=:]\s*["']([A-Za-z0-9_.-]{1,64})["']\s*,?\s*["']?$/i;
-const isAssignmentStop: CharClass = (c) =>
-  isSpace(c) || c === 34 || c === 39 || c === 96 || c === 44 || c === 59 || c === 38 || c === 40 || c === 41 ||
-  c === 91 || c === 93 || c === 123 || c === 125 || c === 60 || c === 62 || c === 92;
 
 /**
  * `key = value`, `key: value`, `"key": "value"`, `key := value`, `key => value`, and XML/JSON
- * `key="X" value="…"` pairs, where the key names a credential. Driven by the separators, each
- * examined once with a bounded look-back, so the whole pass is linear.
+ * `key="X" value="…"` pairs, where the key names a credential. Driven by the separators (found
+ * with `indexOf`), each examined once with a bounded look-back that also notes whether the key
+ * could hold a hint word, so the pass is linear and most keys are never sliced.
  */
 function assignmentRule(): RuleImpl {
   const id = "generic_assignment";
+  /** Examines the separator at `i`; returns where the next separator may be. */
+  const examine = (text: string, i: number, emit: Emit): number => {
+    const sep = text.charCodeAt(i);
+    let j = i - 1;
+    while (j >= 0 && i - j <= 4 && inClass(isBlank, text.charCodeAt(j))) j--;
+    const closing = j >= 0 ? text.charCodeAt(j) : 0;
+    if (closing === 34 || closing === 39) j--;
+    const keyEnd = j + 1;
+    let hinted = false;
+    let right = 0; // the lower-cased character right of j
+    while (j >= 0 && keyEnd - j <= MAX_KEY_CHARS) {
+      const c = text.charCodeAt(j);
+      if (!inClass(isKeyChar, c)) break;
+      const folded = c | 0x20; // ASCII letters to lower case; no other key character becomes a letter
+      if (HINT_PAIRS[folded * 128 + right] === 1) hinted = true;
+      right = folded;
+      j--;
+    }
+    const keyStart = j + 1;
+    if (!hinted || keyStart === keyEnd || (j >= 0 && inClass(isKeyChar, text.charCodeAt(j)))) return i + 1;
+    const key = text.slice(keyStart, keyEnd);
+    if (!KEY_HINTS.test(key)) return i + 1;
+    let strength = textKeyStrength(key);
+    if (strength === "none" && key.toLowerCase() === "value") {
+      const named = XML_KEY_BEFORE.exec(text.slice(Math.max(0, keyStart - 96), keyStart));
+      if (named?.[1] !== undefined) strength = textKeyStrength(named[1]);
+    }
+    if (strength === "none") return i + 1;
+    let v = i + 1;
+    const next = text.charCodeAt(v);
+    if (sep === 58 && (next === 47 || next === 58)) return i + 1; // scheme:// or ::
+    if (sep === 61 && next === 61) return i + 1; // comparison ==
+    if (next === 61 || next === 62) v++; // := and =>
+    v = runEnd(text, v, isBlank, 8);
+    const value = readValue(text, v, isBareAssignmentValue);
+    if (value === null) return i + 1;
+    if (isSecretValue(text.slice(value.start, value.end), strength === "keyish")) {
+      emit(value.start, value.end, id);
+      return value.end; // separators inside the value are not keys of their own
+    }
+    return value.end - value.start > MAX_VALUE_CHARS ? value.end : i + 1;
+  };
   return {
     id,
     description: "High-entropy values assigned to credential-named keys (password, secret, token, api_key, *_key, …)",
     scan(text, emit) {
-      // Positions of words a credential key must contain; separators whose key holds none are
-      // skipped without slicing (most `=` and `:` in code and JSON).
-      const hints: number[] = [];
-      KEY_HINTS.lastIndex = 0;
-      for (let m = KEY_HINTS.exec(text); m !== null; m = KEY_HINTS.exec(text)) hints.push(m.index);
-      if (hints.length === 0) return;
-      let hint = 0;
-      const length = text.length;
-      for (let i = 0; i < length; i++) {
-        const sep = text.charCodeAt(i);
-        if (sep !== 61 && sep !== 58) continue;
-        let j = i - 1;
-        while (j >= 0 && i - j <= 4 && isBlank(text.charCodeAt(j))) j--;
-        const closing = j >= 0 ? text.charCodeAt(j) : 0;
-        const quotedKey = closing === 34 || closing === 39;
-        if (quotedKey) j--;
-        const keyEnd = j + 1;
-        while (j >= 0 && keyEnd - j <= MAX_KEY_CHARS && isKeyChar(text.charCodeAt(j))) j--;
-        const keyStart = j + 1;
-        if (keyStart === keyEnd || (j >= 0 && isKeyChar(text.charCodeAt(j)))) continue;
-        while (hint < hints.length && hints[hint]! < keyStart) hint++;
-        if (hint >= hints.length) break;
-        if (hints[hint]! >= keyEnd) continue;
-        const key = text.slice(keyStart, keyEnd);
-        let strength = textKeyStrength(key);
-        if (strength === "none" && key.toLowerCase() === "value") {
-          const named = XML_KEY_BEFORE.exec(text.slice(Math.max(0, keyStart - 96), keyStart));
-          if (named?.[1] !== undefined) strength = textKeyStrength(named[1]);
-        }
-        if (strength === "none") continue;
-        let v = i + 1;
-        const next = text.charCodeAt(v);
-        if (sep === 58 && (next === 47 || next === 58)) continue; // scheme:// or ::
-        if (sep === 61 && next === 61) continue; // comparison ==
-        if (next === 61 || next === 62) v++; // := and =>
-        v = runEnd(text, v, isBlank, 8);
-        const value = readValue(text, v, isAssignmentStop);
-        if (value === null) continue;
-        if (isSecretValue(text.slice(value.start, value.end), strength === "keyish")) {
-          emit(value.start, value.end, id);
-          i = Math.max(i, value.end - 1);
-        } else if (value.end - value.start > MAX_VALUE_CHARS) {
-          i = Math.max(i, value.end - 1);
-        }
+      let eq = text.indexOf("=");
+      let colon = text.indexOf(":");
+      while (eq !== -1 || colon !== -1) {
+        const i = colon === -1 || (eq !== -1 && eq < colon) ? eq : colon;
+        const from = examine(text, i, emit);
+        if (eq !== -1 && eq < from) eq = text.indexOf("=", from);
+        if (colon !== -1 && colon < from) colon = text.indexOf(":", from);
       }
     },
   };
@@ -536,8 +602,9 @@ function assignmentRule(): RuleImpl {
 // ---------------------------------------------------------------------------------------------
 // the rule set, in priority order: when spans overlap, the earlier rule wins
 
-const RULE_IMPLS: readonly RuleImpl[] = [
+const RULE_IMPLS: readonly (RuleImpl & { readonly members?: readonly SecretRule[] })[] = [
   privateKeyRule(),
+  prefixRuleGroup([
   prefixRule("anthropic_api_key", "Anthropic API keys (sk-ant-…)", ["sk-ant-"], isToken, between(32, MAX_VALUE_CHARS)),
   prefixRule("openrouter_api_key", "OpenRouter API keys (sk-or-v1-…)", ["sk-or-"], isToken, between(32, MAX_VALUE_CHARS)),
   prefixRule("openai_api_key", "OpenAI-style API keys (sk-proj-…, sk-svcacct-…, sk-… with digits)", ["sk-"], isToken, (b) =>
@@ -569,6 +636,7 @@ const RULE_IMPLS: readonly RuleImpl[] = [
   prefixRule("vault_token", "HashiCorp Vault service tokens (hvs.)", ["hvs."], isToken, withDigit(24)),
   prefixRule("google_oauth_access_token", "Google OAuth access tokens (ya29.)", ["ya29."], isToken, withDigit(30)),
   prefixRule("age_secret_key", "age encryption secret keys", ["AGE-SECRET-KEY-1"], isUpperOrDigit, between(50, 80)),
+  ]),
   jwtRule(),
   telegramRule(),
   bearerRule(),
@@ -580,7 +648,7 @@ const RULE_IMPLS: readonly RuleImpl[] = [
 ];
 
 /** Rule metadata for the README (id + description), in priority order. */
-export const RULES: readonly SecretRule[] = RULE_IMPLS.map(({ id, description }) => ({ id, description }));
+export const RULES: readonly SecretRule[] = RULE_IMPLS.flatMap((rule) => rule.members ?? [rule]).map(({ id, description }) => ({ id, description }));
 
 /**
  * Every secret span in `text`, non-overlapping, sorted by start. Linear in `text.length` for a

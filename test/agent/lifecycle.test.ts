@@ -1,6 +1,6 @@
-// Lifecycle events in real sessions: compaction (pre_compact, session_start compact), session_end
-// reasons, SIGINT, continue:false, message-phase hooks and stop notices, through `agent run` with
-// the script provider or a local fake OpenAI server, and real hook processes.
+// Lifecycle events in real sessions: session_end reasons, SIGINT, continue:false, the post phase,
+// message-phase hooks and stop notices, through `agent run` with the script provider or a local
+// fake OpenAI server, and real hook processes. Compaction: compaction.test.ts.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -10,117 +10,11 @@ import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { killGroup, waitGroupGone } from "../support/procs.ts";
 import { group, lastJson, logTo, ofType, readLog, recordsOf, replyWith, runScript } from "./support.ts";
 
-const LONG = "lorem ipsum dolor sit amet ".repeat(50);
-
 function settings(world: World, value: Record<string, unknown>): void {
   world.file(".agent/settings.json", JSON.stringify(value));
 }
 
-/** A command that appends `word` to `<root>/<file>` and reads (discards) its stdin. */
-function mark(world: World, file: string, word: string): string {
-  return `cat >/dev/null; echo '${word}' >> '${join(world.root, file)}'`;
-}
-
-function marks(world: World, file: string): string[] {
-  const path = join(world.root, file);
-  return existsSync(path) ? readFileSync(path, "utf8").trim().split("\n").filter((l) => l !== "") : [];
-}
-
 type Body = { messages: { role: string; content: string | null; tool_calls?: unknown[] }[] };
-
-describe("compaction", () => {
-  test("LOOP-37 LIFE-19 LIFE-16 automatic compaction: pre_compact auto only, a compaction record, session_start compact", () => {
-    const w = makeWorld();
-    writeScript(w, [{ text: LONG, tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
-    settings(w, {
-      hooks: {
-        lifecycle: {
-          pre_compact: [group([logTo(w, "auto.log")], "auto"), group([logTo(w, "manual.log")], "manual")],
-          session_start: ["startup", "resume", "clear", "compact", "startup|resume"].map((m) => group([mark(w, "starts", m)], m)),
-        },
-      },
-    });
-    const r = runScript(w, "bypass", ["--max-context-tokens", "200"]);
-    expect(r.code).toBe(0);
-    expect(lastJson(r.stdout)).toMatchObject({ result: "done", turns: 2, stop_reason: "completed" });
-    expect(readLog(w, "manual.log")).toHaveLength(0);
-    const pre = readLog(w, "auto.log");
-    expect(pre).toHaveLength(1);
-    expect(pre[0]).toMatchObject({ hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "", original_message_count: 3 });
-    expect(marks(w, "starts")).toEqual(["startup", "startup|resume", "compact"]);
-    const records = recordsOf(w, r);
-    expect(ofType(records, "compaction")).toMatchObject([{ trigger: "auto", summary: "compacted conversation", original_message_count: 3 }]);
-    const types = records.map((rec) => rec.type);
-    expect(types.indexOf("compaction")).toBeGreaterThan(types.indexOf("tool_result_delivered"));
-    expect(types.lastIndexOf("assistant")).toBeGreaterThan(types.indexOf("compaction"));
-  });
-
-  test("LOOP-37 LIFE-62 on the wire: additionalContext joins the instructions; the next request holds only the summary", async () => {
-    const w = makeWorld();
-    settings(w, {
-      hooks: {
-        lifecycle: {
-          pre_compact: [group([replyWith(w, { hookSpecificOutput: { hookEventName: "PreCompact", additionalContext: "keep the API list" } })])],
-          session_start: [group([mark(w, "starts", "compact-ran")], "compact"), group(["cat >/dev/null; echo 'after compact'"], "compact")],
-        },
-      },
-    });
-    const server = await startFakeOpenAI([
-      { text: "first", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }], usage: { input: 500, output: 5 } },
-      { text: "SUMMARY TEXT" },
-      { text: "done" },
-    ]);
-    try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--trust", "--output-format", "json", "go"]);
-      expect(r.code).toBe(0);
-      expect(server.requests).toHaveLength(3);
-      const compact = server.requests[1] as Body;
-      const instructions = String(compact.messages.at(-1)?.content);
-      expect(instructions).toContain("Summarize the conversation");
-      expect(instructions).toContain("keep the API list");
-      const next = server.requests[2] as Body;
-      const users = next.messages.filter((m) => m.role !== "system").map((m) => [m.role, m.content]);
-      expect(users).toEqual([
-        ["user", "Summary of the earlier conversation (compacted):\n\nSUMMARY TEXT"],
-        ["user", "<hook_context>\nafter compact\n</hook_context>"],
-      ]);
-      expect(marks(w, "starts")).toEqual(["compact-ran"]);
-      expect(ofType(recordsOf(w, r), "compaction")[0]).toMatchObject({ summary: "SUMMARY TEXT", trigger: "auto" });
-    } finally {
-      await server.close();
-    }
-  });
-
-  test("LOOP-37 LIFE-62 a pre_compact block (exit 2) skips the compaction, shows its reason, keeps the conversation", async () => {
-    const w = makeWorld();
-    settings(w, { hooks: { lifecycle: { pre_compact: [group(["cat >/dev/null; echo 'not now' >&2; exit 2"])] } } });
-    const server = await startFakeOpenAI([{ text: "first", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }], usage: { input: 500, output: 5 } }, { text: "done" }]);
-    try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--trust", "--output-format", "json", "go"]);
-      expect(r.code).toBe(0);
-      expect(r.stderr).toContain("not now");
-      expect(server.requests).toHaveLength(2);
-      const next = server.requests[1] as Body;
-      expect(next.messages.map((m) => m.role).filter((role) => role !== "system")).toEqual(["user", "assistant", "tool"]);
-      expect(ofType(recordsOf(w, r), "compaction")).toHaveLength(0);
-    } finally {
-      await server.close();
-    }
-  });
-
-  test("LOOP-37 the provider's reported input tokens take precedence over the byte estimate", async () => {
-    const w = makeWorld();
-    const server = await startFakeOpenAI([{ text: LONG, toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }], usage: { input: 50, output: 5 } }, { text: "done" }]);
-    try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--output-format", "json", "go"]);
-      expect(r.code).toBe(0);
-      expect(server.requests).toHaveLength(2);
-      expect(ofType(recordsOf(w, r), "compaction")).toHaveLength(0);
-    } finally {
-      await server.close();
-    }
-  });
-});
 
 /** Spawns `agent run …` and lets the test signal it. */
 function spawnAgent(world: World, args: readonly string[]): { child: ReturnType<typeof spawn>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
@@ -288,6 +182,40 @@ describe("hooks that end or steer the session", () => {
   });
 });
 
+describe("post phase coverage", () => {
+  test("LOOP-03 D10 hook dirs and lists get successes and failures; post_tool_use only successes, post_tool_use_failure only failures", () => {
+    const w = makeWorld();
+    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }, { name: "bash", arguments: { command: "exit 1" } }] }, { text: "ok" }]);
+    w.file(".agent/hooks/p/hook.json", JSON.stringify({ event: "post_tool", run: "./run.sh" }));
+    w.file(".agent/hooks/p/run.sh", `#!/bin/sh\ncat >> "${w.root}/dir.log"\necho >> "${w.root}/dir.log"\n`, { executable: true });
+    w.file("list.sh", `#!/bin/sh\ncat >> "${w.root}/list.log"\necho >> "${w.root}/list.log"\n`, { executable: true });
+    settings(w, {
+      hooks: {
+        enabled: true,
+        payload: "full",
+        after_tool: [{ label: "l", command: "./list.sh" }],
+        lifecycle: { post_tool_use: [group([logTo(w, "ok.log")])], post_tool_use_failure: [group([logTo(w, "fail.log")])] },
+      },
+    });
+    const r = runScript(w, "bypass");
+    expect(r.code).toBe(0);
+    const dir = readLog(w, "dir.log");
+    expect(dir.map((p) => p.hook_event)).toEqual(["post_tool", "post_tool"]);
+    expect(dir[0]?.error).toBe("");
+    expect(String(dir[1]?.error)).not.toBe("");
+    const list = readLog(w, "list.log");
+    expect(list.map((p) => (p.result as { success: boolean }).success)).toEqual([true, false]);
+    const ok = readLog(w, "ok.log");
+    expect(ok).toHaveLength(1);
+    expect(ok[0]).toMatchObject({ hook_event_name: "PostToolUse", tool_input: { command: "echo hi" } });
+    expect(ok[0]?.tool_response).toBeDefined();
+    const fail = readLog(w, "fail.log");
+    expect(fail).toHaveLength(1);
+    expect(fail[0]).toMatchObject({ hook_event_name: "PostToolUseFailure", tool_input: { command: "exit 1" } });
+    expect(typeof fail[0]?.error).toBe("string");
+  });
+});
+
 describe("message phases", () => {
   test("LOOP-21 LOOP-22 TOOL-53 after_assistant and after_reasoning hooks over streamed reasoning_content", async () => {
     const w = makeWorld();
@@ -316,6 +244,19 @@ describe("message phases", () => {
     } finally {
       await server.close();
     }
+  });
+
+  test("TOOL-53 in redacted mode the message text is kept, and a text over 64 KiB becomes a truncated marker", () => {
+    const w = makeWorld();
+    w.file("log.sh", `#!/bin/sh\ncat >> "${w.root}/assistant.log"\necho >> "${w.root}/assistant.log"\n`, { executable: true });
+    settings(w, { hooks: { enabled: true, after_assistant: [{ label: "a", command: "./log.sh" }] } });
+    const big = "y".repeat(70 * 1024);
+    writeScript(w, [{ text: "short text", tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: big }]);
+    const r = runScript(w, "bypass");
+    expect(r.code).toBe(0);
+    const payloads = readLog(w, "assistant.log");
+    expect(payloads[0]).toMatchObject({ phase: "after_assistant", tool: { name: "assistant", call_id: "assistant-turn-0" }, request: { text: "short text" }, affected_paths: [] });
+    expect(payloads[1]).toMatchObject({ request: { text: { redacted: true, kind: "truncated", bytes: big.length } } });
   });
 
   test("TOOL-67 LOOP-21 injected items of message phases: record order and their place in the next request", async () => {

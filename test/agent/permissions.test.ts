@@ -259,6 +259,18 @@ describe("permission gate in a session", () => {
     expect(delivered(w, second)[0]).not.toContain("needs approval");
   });
 
+  test("LOOP-14 D17 a project rule written during a --trust run does not turn into lasting trust", () => {
+    const w = makeWorld();
+    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { text: "ok" }]);
+    const update = { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git status*" }], behavior: "allow", destination: "projectSettings" };
+    settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow", updatedPermissions: [update] } } })])] } } });
+    expect(runScript(w, "default").code).toBe(0);
+    expect(JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).permissions.allow).toEqual(["bash(git status*)"]);
+    const next = runCli(w, ["run", "--provider", "script", "--script", "script.json", "go"]);
+    expect(next.code).toBe(1);
+    expect(next.stderr).toContain("agent hooks trust");
+  });
+
   test("LIFE-58 a permission_request deny with interrupt stops the session: exit 3", () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `touch '${join(w.root, "ran")}'` } }] }, { text: "never" }]);
@@ -305,103 +317,5 @@ describe("permission gate in a session", () => {
     const denied = runScript(w, "default");
     expect(existsSync(join(w.project, "x/keep"))).toBe(true);
     expect(delivered(w, denied)[0]).toContain("bash(rm*)");
-  });
-
-  test("DIR-69 MERGE-29 readonly mode spawns only fail-closed hooks on tool events, and their deny applies", () => {
-    const w = makeWorld();
-    bashOnce(w, "echo hi");
-    w.file("spawn.sh", `#!/bin/sh\ncat >/dev/null\necho "$1" >> '${join(w.root, "spawned")}'\n`, { executable: true });
-    // Project scope: hook dirs audit (fail open) and strict (fail closed, denies bash).
-    w.file(".agent/hooks/audit/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
-    w.file(".agent/hooks/audit/run.sh", `#!/bin/sh\n${w.project}/spawn.sh audit\n`, { executable: true });
-    w.file(".agent/hooks/strict/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh", fail_closed: true }));
-    w.file(".agent/hooks/strict/run.sh", `#!/bin/sh\n${w.project}/spawn.sh strict\necho '{"action":"deny","reason":"strict says no"}'\n`, { executable: true });
-    // User scope (runs first, D13): list hooks warn/block, lifecycle commands with and without block.
-    w.file(
-      join(w.agentHome, "settings.json"),
-      JSON.stringify({
-        hooks: {
-          enabled: true,
-          before_tool: [
-            { label: "lwarn", command: `${w.project}/spawn.sh lwarn`, failure_policy: "warn" },
-            { label: "lblock", command: `${w.project}/spawn.sh lblock`, failure_policy: "block" },
-          ],
-          lifecycle: { pre_tool_use: [group([`${w.project}/spawn.sh cplain`, { command: `${w.project}/spawn.sh cblock`, failure_policy: "block" }])] },
-        },
-      }),
-    );
-    const spawned = (): string[] => (existsSync(join(w.root, "spawned")) ? readFileSync(join(w.root, "spawned"), "utf8").trim().split("\n").sort() : []);
-    const r = runScript(w, "readonly");
-    expect(r.code).toBe(0);
-    expect(spawned()).toEqual(["cblock", "lblock", "strict"]);
-    expect(delivered(w, r)).toEqual(["strict says no"]);
-    for (const mode of ["default", "bypass"]) {
-      w.file(join(w.root, "spawned"), "");
-      runScript(w, mode);
-      expect(spawned()).toEqual(["audit", "cblock", "cplain", "lblock", "lwarn", "strict"]);
-    }
-  });
-
-  test("TOOL-22 readonly: lists run only block/fail hooks on tool events and every hook on message phases", () => {
-    const w = makeWorld();
-    w.file("a.txt", "alpha\n");
-    writeScript(w, [{ text: "reading", tool_calls: [{ name: "read", arguments: { file_path: "a.txt" } }] }, { text: "ok" }]);
-    w.file("spawn.sh", `#!/bin/sh\ncat >/dev/null\necho "$1" >> '${join(w.root, "spawned")}'\n`, { executable: true });
-    settings(w, {
-      hooks: {
-        enabled: true,
-        before_tool: [
-          { label: "audit", command: "./spawn.sh audit", failure_policy: "warn" },
-          { label: "gate", command: "./spawn.sh gate", failure_policy: "block" },
-        ],
-        after_tool: [{ label: "final", command: "./spawn.sh final", failure_policy: "fail" }],
-        after_assistant: [{ label: "note", command: "./spawn.sh note", failure_policy: "warn" }],
-      },
-    });
-    const spawned = (): string[] => [...new Set(readFileSync(join(w.root, "spawned"), "utf8").trim().split("\n"))].sort();
-    const r = runScript(w, "readonly");
-    expect(r.code).toBe(0);
-    expect(spawned()).toEqual(["final", "gate", "note"]);
-    w.file(join(w.root, "spawned"), "");
-    runScript(w, "bypass");
-    expect(spawned()).toEqual(["audit", "final", "gate", "note"]);
-  });
-
-  test("LOOP-44 D24 each mode's defaults for all seven tools; a deny rule holds in every mode", () => {
-    const w = makeWorld();
-    const calls = [
-      { name: "read", arguments: { file_path: "a.txt" } },
-      { name: "grep", arguments: { pattern: "alpha" } },
-      { name: "glob", arguments: { pattern: "*.txt" } },
-      { name: "write", arguments: { file_path: "b.txt", content: "new\n" } },
-      { name: "edit", arguments: { file_path: "a.txt", old_string: "alpha", new_string: "beta" } },
-      { name: "bash", arguments: { command: "echo hi" } },
-      { name: "task", arguments: { description: "d", prompt: "p" } },
-    ];
-    writeScript(w, [{ tool_calls: calls }, { text: "ok" }]);
-    w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { permission_request: [group([{ command: logTo(w, "pr.log"), failure_policy: "block" }])] } } }));
-    const verdicts = (mode: string): string[] => {
-      w.file("a.txt", "alpha\n");
-      const r = runScript(w, mode);
-      expect(r.code).toBe(0);
-      return delivered(w, r).map((text) => (text.includes("needs approval") ? "ask" : text.includes("readonly permission mode") ? "deny" : "ran"));
-    };
-    expect(verdicts("default")).toEqual(["ran", "ran", "ran", "ask", "ask", "ask", "ask"]);
-    const asked = readLog(w, "pr.log").length;
-    expect(asked).toBe(4);
-    expect(verdicts("accept-edits")).toEqual(["ran", "ran", "ran", "ran", "ran", "ask", "ask"]);
-    expect(verdicts("readonly")).toEqual(["ran", "ran", "ran", "deny", "deny", "deny", "deny"]);
-    expect(readLog(w, "pr.log").length).toBe(asked + 2);
-    // bypass: none is held back by the gate (task's own result depends on subagent support).
-    expect(verdicts("bypass")).toEqual(["ran", "ran", "ran", "ran", "ran", "ran", "ran"]);
-
-    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "rm x" } }] }, { text: "ok" }]);
-    w.file(".agent/settings.json", JSON.stringify({ permissions: { deny: ["bash(rm *)"] } }));
-    for (const mode of ["default", "accept-edits", "readonly", "bypass"]) {
-      w.file("x", "x");
-      const r = runScript(w, mode);
-      expect(existsSync(join(w.project, "x"))).toBe(true);
-      expect(delivered(w, r)[0]).toContain("bash(rm *)");
-    }
   });
 });

@@ -2,12 +2,15 @@
  * `agent hooks test EVENT …` through the real CLI (`bun src/main.ts`), with real hook processes of
  * every form in a temp world: arguments, `@file` inputs, the JSON object, the text rows, exit codes.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld } from "../support/cli.ts";
 import { isAlive } from "../support/procs.ts";
 import { hookDir, hooksTest, listHooks, script, toml } from "../hooks/harness.ts";
+
+// Real processes on 2 shared cores: generous per-test bounds (no timed assertions rely on them).
+setDefaultTimeout(60_000);
 
 const DENY_RM = `grep -q '"rm ' && echo '{"action":"deny","reason":"no rm"}' || echo '{}'`;
 
@@ -23,8 +26,9 @@ describe("agent hooks test", () => {
       event: "pre_tool", tool: "bash", decision: "deny", reason: "no rm", input: { command: "rm -rf /" },
       context: "", output: null, context_items: [], system_messages: [],
     });
-    expect(Array.isArray(hooks) ? hooks.length : -1).toBe(1);
-    expect(Object.keys((hooks as Record<string, unknown>[])[0] ?? {})).toEqual(["label", "scope", "form", "dialect", "status", "category", "elapsed_ms"]);
+    const rawRows: unknown[] = Array.isArray(hooks) ? hooks : [];
+    expect(rawRows.length).toBe(1);
+    expect(Object.keys(rawRows[0] ?? {})).toEqual(["label", "scope", "form", "dialect", "status", "category", "elapsed_ms"]);
     const row = r.hooks[0];
     expect(row).toMatchObject({ label: "guard", scope: "project", form: "dir", dialect: "action", status: "success", category: null });
     expect(Number.isInteger(row?.elapsed_ms)).toBe(true);

@@ -4,35 +4,19 @@
  * `createHookEngine` (the path `agent run` and `agent hooks test` use), then checks the merged
  * outcome, the D21 failure lines and the records the sinks received.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, type World } from "../support/cli.ts";
-import { appendHookContext, joinContexts } from "../../src/hooks/context.ts";
+import { makeWorld } from "../support/cli.ts";
+import { appendHookContext } from "../../src/hooks/context.ts";
 import { LIST_BLOCK_MESSAGE } from "../../src/hooks/merge.ts";
-import { fire, hookDir, listHooks, logLines, script, toml, type FireOptions, type Fired } from "./harness.ts";
+import { fire, hookDir, listHooks, logLines, script, toml, type Fired } from "./harness.ts";
+import { BASH, decided, lifecycle, post, preDir } from "./dispatch-helpers.ts";
 import { isAlive } from "../support/procs.ts";
 
-const BASH: FireOptions = { tool: "bash", input: { command: "ls" } };
-const post = (content = "hi\n", success = true): FireOptions => ({ tool: "bash", input: { command: "echo hi" }, result: { success, content } });
+// Real processes on 2 shared cores: generous per-test bounds (no timed assertions rely on them).
+setDefaultTimeout(60_000);
 
-/** One user hook dir `name` with `body`, fired for pre_tool bash. */
-async function preDir(body: string, manifest: Record<string, unknown> = {}, name = "guard"): Promise<Fired> {
-  const world = makeWorld();
-  hookDir(world, "user", name, { event: "pre_tool", ...manifest }, body);
-  return fire(world, "pre_tool", BASH);
-}
-
-/** One user lifecycle command (TOML-quoted) under `key`, fired for `event`. */
-async function lifecycle(key: string, command: string, options: FireOptions & { extra?: string; world?: World } = {}): Promise<Fired> {
-  const world = options.world ?? makeWorld();
-  toml(world, "user", `[[hooks.lifecycle.${key}]]\nhooks = [{ command = ${JSON.stringify(command)}${options.extra ?? ""} }]`);
-  const event = key === "pre_tool_use" ? "pre_tool" : key === "post_tool_use" ? "post_tool" : key;
-  return fire(world, event as Parameters<typeof fire>[1], options);
-}
-
-const claude = (object: unknown): string => `echo '${JSON.stringify(object)}'`;
-const decided = (f: Fired): [string, string | null] => [f.outcome.decision, f.outcome.reason];
 
 describe("hook dirs (action dialect) through dispatch", () => {
   test("DIR-37 DIR-38 DIR-39 DIR-41 replies: allow, deny, modify, empty, first non-empty line, case", async () => {
@@ -248,150 +232,6 @@ describe("hook dirs (action dialect) through dispatch", () => {
     await fire(world, "session_start", { readonly: true });
     await fire(world, "pre_tool", BASH);
     expect(logLines(log).slice(5)).toEqual(["audit", "strict", "lc-warn", "lc-block", "lc-fail", "l-warn", "l-block"]);
-  });
-});
-
-describe("lifecycle commands (claude dialect) through dispatch", () => {
-  test("LIFE-30 LIFE-42 LIFE-43 plain stdout is an info; systemMessage is visible; suppressOutput hides it", async () => {
-    const ok = await lifecycle("pre_tool_use", "echo ok", BASH);
-    expect([ok.outcome.decision, ok.outcome.state.infos, ok.lines]).toEqual(["allow", ["ok"], []]);
-    const message = await lifecycle("session_start", claude({ systemMessage: "hello" }));
-    expect([message.outcome.state.systemMessages, message.context]).toEqual([["hello"], ""]);
-    const suppressed = await lifecycle("post_tool_use", claude({ suppressOutput: true, systemMessage: "x", hookSpecificOutput: { additionalContext: "c" } }), post());
-    expect([suppressed.outcome.state.systemMessages, suppressed.context]).toEqual([[], "c"]);
-  });
-
-  test("LIFE-31 LIFE-38 MERGE-07 exit 2 and JSON denials and their reasons", async () => {
-    expect(decided(await lifecycle("pre_tool_use", "echo 'no rm' >&2; exit 2", BASH))).toEqual(["deny", "no rm"]);
-    expect(decided(await lifecycle("pre_tool_use", "printf 'a\\nb\\n' >&2; exit 2", BASH))).toEqual(["deny", "a\nb"]);
-    expect(decided(await lifecycle("pre_tool_use", "exit 2", BASH))).toEqual(["deny", "blocked by hook (exit 2)"]);
-    expect(decided(await lifecycle("pre_tool_use", `${claude({ hookSpecificOutput: { permissionDecision: "allow" } })}; exit 2`, BASH))).toEqual(["deny", "blocked by hook (exit 2)"]);
-    expect(decided(await lifecycle("pre_tool_use", claude({ decision: "approve" }), BASH))).toEqual(["allow", null]);
-    expect(decided(await lifecycle("pre_tool_use", claude({ decision: "block", reason: "r" }), BASH))).toEqual(["deny", "r"]);
-    expect(decided(await lifecycle("pre_tool_use", claude({ hookSpecificOutput: { permissionDecision: "deny" } }), BASH))).toEqual(["deny", "blocked by hook"]);
-  });
-
-  test("LIFE-32 exit 1 is a failure, but schema-valid JSON still takes effect", async () => {
-    const deny = await lifecycle("pre_tool_use", `${claude({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "x" } })}; exit 1`, BASH);
-    expect(decided(deny)).toEqual(["deny", "x"]);
-    expect(deny.lines).toEqual(["agent: hook pre_tool_use[0].hooks[0] (pre_tool) failed: exit: exited 1 — tool ran anyway"]);
-    const plain = await lifecycle("pre_tool_use", "echo plain; exit 1", BASH);
-    expect([plain.outcome.decision, plain.lines.length]).toEqual(["allow", 1]);
-  });
-
-  test("LIFE-33 session_start stdout: cut JSON and schema failures are failures; leading spaces and pretty JSON parse", async () => {
-    const cut = await lifecycle("session_start", `echo '{"continue": tru'`);
-    expect([cut.outcome.rows[0]?.status, cut.outcome.rows[0]?.category, cut.context]).toEqual(["failed", "exit", ""]);
-    expect(cut.lines[0]).toContain("invalid JSON");
-    expect((await lifecycle("session_start", `echo '  {"systemMessage":"hi"}'`)).outcome.state.systemMessages).toEqual(["hi"]);
-    expect((await lifecycle("session_start", `printf '{\\n  "systemMessage": "hi"\\n}\\n'`)).outcome.state.systemMessages).toEqual(["hi"]);
-    expect((await lifecycle("session_start", "echo '[1,2]'")).context).toBe("[1,2]");
-    const schema = await lifecycle("session_start", claude({ continue: "no" }));
-    expect([schema.outcome.decision, schema.outcome.rows[0]?.category]).toEqual(["continue", "exit"]);
-    expect(schema.lines[0]).toContain("schema: continue");
-    expect((await lifecycle("session_start", claude({ systemMessage: "hi", updatedMCPToolOutput: 1 }))).outcome.state.systemMessages).toEqual(["hi"]);
-  });
-
-  test("LIFE-35 LIFE-39 deny and continue:false stop the chain; continue:false stops the session", async () => {
-    const world = makeWorld();
-    const canary = join(world.root, "canary");
-    toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "nope" } }))} }, { command = "touch '${canary}'" }]`);
-    const denied = await fire(world, "pre_tool", BASH);
-    expect(decided(denied)).toEqual(["deny", "nope"]);
-    expect(existsSync(canary)).toBe(false);
-    const stopped = await lifecycle("pre_tool_use", claude({ continue: false, stopReason: "policy" }), BASH);
-    expect(decided(stopped)).toEqual(["deny", "policy"]);
-    expect(stopped.outcome.state.stopSession).toEqual({ reason: "policy", kind: "hook_blocked" });
-  });
-
-  test("LIFE-37 MERGE-09 updatedInput replaces the whole input and later hooks see it", async () => {
-    const world = makeWorld();
-    const seen = join(world.root, "seen.json");
-    toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecisionReason: "rewrite", updatedInput: { command: "rtk cargo build" } } }))} }, { command = "cat > '${seen}'" }]`);
-    const fired = await fire(world, "pre_tool", { tool: "bash", input: { command: "cargo build", description: "d", timeout: 5000 } });
-    expect(fired.outcome.state.toolInput).toEqual({ command: "rtk cargo build" });
-    expect(JSON.parse(readFileSync(seen, "utf8")).tool_input).toEqual({ command: "rtk cargo build" });
-  });
-
-  test("LIFE-40 MERGE-20 pre contexts come first in the one block", async () => {
-    const world = makeWorld();
-    toml(world, "user", [
-      `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { additionalContext: "A" } }))} }]`,
-      `[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { additionalContext: "B" } }))} }]`,
-    ].join("\n"));
-    const pre = await fire(world, "pre_tool", BASH);
-    const after = await fire(world, "post_tool", post("ok"));
-    const context = joinContexts([...pre.outcome.state.contexts, ...after.outcome.state.contexts]);
-    expect(appendHookContext("ok", context)).toBe("ok\n\n<hook_context>\nA\n\nB\n</hook_context>");
-  });
-
-  test("LIFE-41 a hookSpecificOutput for another event is ignored with a warning", async () => {
-    const other = await lifecycle("pre_tool_use", claude({ hookSpecificOutput: { hookEventName: "PostToolUse", permissionDecision: "deny" } }), BASH);
-    expect(other.outcome.decision).toBe("allow");
-    expect(other.outcome.state.warnings.join("\n")).toContain("PostToolUse");
-    for (const name of ["pretooluse", "pre_tool"]) {
-      expect((await lifecycle("pre_tool_use", claude({ hookSpecificOutput: { hookEventName: name, permissionDecision: "deny" } }), BASH)).outcome.decision).toBe("deny");
-    }
-  });
-
-  test("LIFE-44 quiet_success_output hides success infos only", async () => {
-    const world = makeWorld();
-    toml(world, "user", "[hooks.lifecycle]\nquiet_success_output = true");
-    const quiet = await lifecycle("post_tool_use", "echo formatted", { ...post(), world });
-    expect(quiet.outcome.state.infos).toEqual([]);
-    const failed = makeWorld();
-    toml(failed, "user", "[hooks.lifecycle]\nquiet_success_output = true");
-    expect((await lifecycle("post_tool_use", "echo formatted; exit 1", { ...post(), world: failed })).outcome.state.infos).toEqual(["formatted"]);
-    const start = makeWorld();
-    toml(start, "user", "[hooks.lifecycle]\nquiet_success_output = true");
-    expect((await lifecycle("session_start", "echo ctx", { world: start })).context).toBe("ctx");
-  });
-
-  test("LIFE-46 MERGE-32 failure_policy block turns timeouts, crashes and spawn failures into denials", async () => {
-    for (const command of ["sleep 5", "exit 1", "/nonexistent/hook.sh"]) {
-      const blocked = await lifecycle("pre_tool_use", command, { ...BASH, extra: ', timeout_seconds = 1, failure_policy = "block"' });
-      expect(blocked.outcome.decision).toBe("deny");
-      expect(blocked.outcome.reason).toMatch(/^hook pre_tool_use\[0\]\.hooks\[0\] failed: (timeout|exit|runner)$/);
-      expect(blocked.lines[0]).toEndWith("— tool blocked");
-      const open = await lifecycle("pre_tool_use", command, { ...BASH, extra: ", timeout_seconds = 1" });
-      expect(open.outcome.decision).toBe("allow");
-      expect(open.lines[0]).toEndWith("— tool ran anyway");
-    }
-    expect(decided(await lifecycle("pre_tool_use", "sleep 5", { ...BASH, extra: ', timeout_seconds = 1, failure_policy = "block"' }))).toEqual(["deny", "hook pre_tool_use[0].hooks[0] failed: timeout"]);
-  });
-
-  test("LIFE-48 MERGE-22 post_tool blocks are feedback: context in declared order, decision continue", async () => {
-    const world = makeWorld();
-    hookDir(world, "user", "d", { event: "post_tool" }, `echo '{"context":"A"}'`);
-    toml(world, "user", `[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { additionalContext: "B" } }))} }, { command = "echo 'lint failed' >&2; exit 2" }, { command = "echo formatted" }]`);
-    const fired = await fire(world, "post_tool", post());
-    expect([fired.outcome.decision, fired.context, fired.outcome.state.infos]).toEqual(["continue", "A\n\nB\n\nlint failed", ["formatted"]]);
-    expect((await lifecycle("post_tool_use", claude({ decision: "block", reason: "lint failed" }), post())).context).toBe("lint failed");
-    const bare = await lifecycle("post_tool_use", claude({ decision: "block" }), post());
-    expect([bare.outcome.decision, bare.context]).toEqual(["continue", "blocked by hook"]);
-  });
-
-  test("LIFE-49 LIFE-50 user_prompt_submit: stdout is hidden context; blocks stop the chain with their reasons", async () => {
-    const prompt: FireOptions = { fields: { prompt: "hello" } };
-    const ctx = await lifecycle("user_prompt_submit", "echo 'Today is Monday'", prompt);
-    expect([ctx.outcome.decision, ctx.outcome.state.hidden, ctx.outcome.state.contexts]).toEqual(["continue", ["Today is Monday"], []]);
-    expect((await lifecycle("user_prompt_submit", claude({ hookSpecificOutput: { additionalContext: "Monday" } }), prompt)).outcome.state.hidden).toEqual(["Monday"]);
-
-    const world = makeWorld();
-    const canary = join(world.root, "canary");
-    toml(world, "user", `[[hooks.lifecycle.user_prompt_submit]]\nhooks = [{ command = "echo 'no secrets' >&2; exit 2" }, { command = "touch '${canary}'" }]`);
-    expect(decided(await fire(world, "user_prompt_submit", prompt))).toEqual(["block", "no secrets"]);
-    expect(existsSync(canary)).toBe(false);
-    expect(decided(await lifecycle("user_prompt_submit", "exit 2", prompt))).toEqual(["block", "blocked by hook (exit 2)"]);
-    expect(decided(await lifecycle("user_prompt_submit", claude({ decision: "block" }), prompt))).toEqual(["block", "blocked by hook"]);
-    expect(decided(await lifecycle("user_prompt_submit", claude({ decision: "block", reason: "r" }), prompt))).toEqual(["block", "r"]);
-    expect(decided(await lifecycle("user_prompt_submit", claude({ continue: false, stopReason: "r" }), prompt))).toEqual(["block", "r"]);
-  });
-
-  test("MERGE-26 system messages keep their order", async () => {
-    const world = makeWorld();
-    toml(world, "user", `[[hooks.lifecycle.stop]]\nhooks = [{ command = ${JSON.stringify(claude({ systemMessage: "m1" }))} }, { command = ${JSON.stringify(claude({ systemMessage: "m2" }))} }]`);
-    expect((await fire(world, "stop")).outcome.state.systemMessages).toEqual(["m1", "m2"]);
   });
 });
 

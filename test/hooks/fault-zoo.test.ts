@@ -4,12 +4,15 @@
  * survives. Each hook records its pid (= its pgid: every hook is its own group leader) before it
  * `exec`s the fixture, so the group can be checked after the event.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, type World } from "../support/cli.ts";
-import { killGroup, waitGroupGone } from "../support/procs.ts";
+import { makeWorld, runCli, type World } from "../support/cli.ts";
+import { killGroup, liveGroupPids, waitGroupGone } from "../support/procs.ts";
 import { FIXTURES, fire, hookDir, listHooks, script, toml, type FireOptions, type Fired } from "./harness.ts";
+
+// Real processes on 2 shared cores: generous per-test bounds (no timed assertions rely on them).
+setDefaultTimeout(60_000);
 
 const MiB = 1024 * 1024;
 const groups: number[] = [];
@@ -193,4 +196,49 @@ describe("fault zoo through dispatch", () => {
     const closed = await fire(world, "pre_tool", { tool: "bash", input: { command: "ls" } });
     expect(closed.outcome.reason).toBe(`hook gone failed (fail_closed): not found: ${join(dir, "deleted.sh")}`);
   });
+
+  test("PLUS-07 one session, seven bad hooks: it finishes, every call gets a result, lines stay whole, nothing survives", () => {
+    const world = makeWorld();
+    const pids = join(world.root, "pids");
+    const bad = (name: string, event: string, match: string, target: string): void => {
+      hookDir(world, "user", name, { event, match, timeout: "1s" }, `echo $$ >> '${pids}'\nexec ${target}`);
+    };
+    bad("hang", "pre_tool", "read", `'${join(FIXTURES, "bg-hang.sh")}'`);
+    bad("unread", "pre_tool", "write", `'${join(FIXTURES, "hang.sh")}'`);
+    bad("noterm", "pre_tool", "edit", `'${join(FIXTURES, "ignore-term.sh")}'`);
+    bad("bgchild", "pre_tool", "bash", `'${join(FIXTURES, "bg-reply.sh")}'`);
+    bad("tty", "pre_tool", "grep", "cat /dev/tty");
+    bad("flood", "pre_tool", "glob", `'${join(FIXTURES, "flood-yes.sh")}'`);
+    bad("sigkill", "post_tool", "read", `'${join(FIXTURES, "kill9.sh")}'`);
+    world.file("a.txt", "a\n");
+    const calls = [
+      { name: "read", arguments: { file_path: "a.txt" } },
+      { name: "write", arguments: { file_path: "big.txt", content: "x".repeat(5 * MiB) } },
+      { name: "edit", arguments: { file_path: "a.txt", old_string: "a", new_string: "b" } },
+      { name: "bash", arguments: { command: "echo hi" } },
+      { name: "grep", arguments: { pattern: "a" } },
+      { name: "glob", arguments: { pattern: "*.txt" } },
+    ];
+    world.file("script.json", JSON.stringify({ turns: [{ tool_calls: calls }, { text: "done" }] }));
+    const started = Date.now();
+    const r = runCli(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", "go"], { timeoutMs: 60_000 });
+    expect(Date.now() - started).toBeLessThan(21_000);
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect([summary.tool_calls, summary.result, summary.is_error]).toEqual([6, "done", false]);
+    const sessionFile = join(world.agentHome, "sessions", `${summary.session_id}.jsonl`);
+    const lines = readFileSync(sessionFile, "utf8").split("\n").filter((line) => line !== "");
+    const records = lines.map((line) => JSON.parse(line));
+    expect(records.filter((rec) => rec.type === "tool_result_delivered").length).toBe(6);
+    const ended = Object.fromEntries(records.filter((rec) => rec.type === "hook_lifecycle" && rec.status !== "started").map((rec) => [rec.label, [rec.status, rec.category]]));
+    expect(ended).toEqual({
+      hang: ["failed", "timeout"], unread: ["failed", "timeout"], noterm: ["failed", "timeout"], bgchild: ["success", null],
+      tty: ["failed", "exit"], flood: ["failed", "timeout"], sigkill: ["failed", "exit"],
+    });
+    for (const name of ["hang", "unread", "noterm", "tty", "flood", "sigkill"]) expect(r.stderr).toContain(`agent: hook ${name} (`);
+    for (const pid of readFileSync(pids, "utf8").trim().split("\n").map(Number)) {
+      groups.push(pid);
+      expect(liveGroupPids(pid)).toEqual([]);
+    }
+  }, 60_000);
 });

@@ -3,12 +3,15 @@
  * pre-phase chain (first deny wins, modify chains), post-phase concurrency of hook dirs with
  * sequential lifecycle/list hooks, and merge in declared order whatever the finish order.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, type World } from "../support/cli.ts";
 import { appendHookContext } from "../../src/hooks/context.ts";
 import { expectNoOverlap, fire, span, hookDir, hooksTest, intervals, listHooks, logLines, script, toml } from "./harness.ts";
+
+// Real processes on 2 shared cores: generous per-test bounds (no timed assertions rely on them).
+setDefaultTimeout(60_000);
 
 /** A stamping script: logs `<token> start|end <ms>` around an optional sleep (seconds) and reads stdin. */
 function stamper(world: World): { log: string; path: string } {
