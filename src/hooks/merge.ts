@@ -179,6 +179,7 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
   const { reply, spec } = run;
   let next: MergeState = { ...state, warnings: [...state.warnings, ...reply.warnings] };
   let halt = false;
+  let inputFailure: string | undefined;
   const event = state.event;
 
   if (run.truncated.stdout || run.truncated.stderr) {
@@ -218,10 +219,12 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
   if (reply.updatedInput !== undefined && (event === "pre_tool" || event === "permission_request" || event === "subagent_start") && !next.denied) {
     const problem = options.validateInput(next.tool, reply.updatedInput);
     if (problem !== null) {
-      const failed = applyFailure(next, run, "exit", `modified input invalid: ${problem}`);
-      return failed;
+      // D8: an invalid replacement is a failure and the previous input is kept; the rest of the
+      // reply (a decision, context) still counts, and the form's failure policy decides below.
+      inputFailure = `modified input invalid: ${problem}`;
+    } else {
+      next = { ...next, toolInput: reply.updatedInput };
     }
-    next = { ...next, toolInput: reply.updatedInput };
   }
 
   if (event === "permission_request" && reply.permission && !next.permission) {
@@ -271,8 +274,9 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
     }
   }
 
-  if (reply.failure) {
-    const failed = applyFailure(next, run, reply.failure.category, reply.failure.detail);
+  const failure = reply.failure ?? (inputFailure !== undefined ? { category: "exit" as const, detail: inputFailure } : undefined);
+  if (failure) {
+    const failed = applyFailure(next, run, failure.category, failure.detail);
     return { state: failed.state, halt: halt || failed.halt };
   }
   return { state: next, halt };

@@ -56,6 +56,38 @@ const MAX_KEY_CHARS = 64;
 /** Shannon entropy in bits per character. */
 export function entropy(text: string): number {
   if (text.length === 0) return 0;
+  return asciiEntropy(text) ?? mapEntropy(text);
+}
+
+/** Per-character counts for ASCII text, reused between calls (reset through `seen`). */
+const asciiCounts = new Int32Array(128);
+
+/**
+ * The same sum as mapEntropy, in the same order (first occurrence), so the result is bit-identical;
+ * null when the text is not all ASCII. A Map per call costs more than the rest of a rule's check.
+ */
+function asciiEntropy(text: string): number | null {
+  const seen: number[] = [];
+  let ascii = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) {
+      ascii = false;
+      break;
+    }
+    if (asciiCounts[c] === 0) seen.push(c);
+    asciiCounts[c]! += 1;
+  }
+  let bits = 0;
+  for (const c of seen) {
+    const p = asciiCounts[c]! / text.length;
+    bits -= p * Math.log2(p);
+    asciiCounts[c] = 0;
+  }
+  return ascii ? bits : null;
+}
+
+function mapEntropy(text: string): number {
   const counts = new Map<string, number>();
   for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let bits = 0;
@@ -163,8 +195,14 @@ function nextIndex(finder: RegExp, text: string, from: number): number {
   return match === null ? -1 : match.index;
 }
 
+/** What one rule's pass over the text leaves for a later rule, so the text is read fewer times. */
+interface SharedScan {
+  /** Every `=` and `:` position in order, collected by the vendor-prefix pass. */
+  separators: number[] | null;
+}
+
 interface RuleImpl extends SecretRule {
-  scan(text: string, emit: Emit): void;
+  scan(text: string, emit: Emit, shared: SharedScan): void;
 }
 
 /** A vendor token: a literal prefix, then a body of one character class with a length check. */
@@ -198,34 +236,42 @@ function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly me
   interface Candidate {
     readonly rule: number;
     readonly prefix: string;
-    /** The prefix's third char code, or -1: a cheap test before `startsWith`. */
-    readonly third: number;
   }
+  const bigrams = new Uint8Array(128 * 128);
   // Dense (a sparse array would fall back to slow dictionary lookups in the hot loop).
   const byBigram: (Candidate[] | undefined)[] = Array.from({ length: 128 * 128 }, () => undefined);
   rules.forEach((rule, index) => {
     for (const prefix of rule.prefixes) {
       const key = prefix.charCodeAt(0) * 128 + prefix.charCodeAt(1);
-      (byBigram[key] ??= []).push({ rule: index, prefix, third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
+      bigrams[key] = 1;
+      (byBigram[key] ??= []).push({ rule: index, prefix });
     }
   });
   return {
     id: "prefix_rules",
     description: "vendor token prefixes",
     members: rules,
-    scan(text, emit) {
+    scan(text, emit, shared) {
       const spans: number[][] = rules.map(() => []);
       const resume: number[] = rules.map(() => 0);
+      const separators: number[] = [];
       const length = text.length;
       let a = text.charCodeAt(0);
+      if (a === 61 || a === 58) separators.push(0);
       for (let at = 0; at + 1 < length; at++) {
         const b = text.charCodeAt(at + 1);
-        const candidates = a < 128 && b < 128 ? byBigram[a * 128 + b] : undefined;
+        if (b === 61 || b === 58) separators.push(at + 1); // for the assignment rule
+        const key = (a << 7) | b;
+        const ascii = (a | b) < 128;
         a = b;
-        if (candidates === undefined) continue;
+        if (!ascii || bigrams[key] !== 1) continue; // not two ASCII chars that start a prefix
+        const candidates = byBigram[key]!;
         for (let k = 0; k < candidates.length; k++) {
-          const { rule: index, prefix, third } = candidates[k]!;
-          if (at < resume[index]! || (third !== -1 && text.charCodeAt(at + 2) !== third) || !text.startsWith(prefix, at)) continue;
+          const { rule: index, prefix } = candidates[k]!;
+          if (at < resume[index]!) continue;
+          let same = 2;
+          while (same < prefix.length && text.charCodeAt(at + same) === prefix.charCodeAt(same)) same++;
+          if (same < prefix.length) continue;
           const rule = rules[index]!;
           let next = at + 1;
           if (at === 0 || !inClass(rule.leftBoundary, text.charCodeAt(at - 1))) {
@@ -237,6 +283,7 @@ function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly me
           resume[index] = next;
         }
       }
+      shared.separators = separators;
       rules.forEach((rule, index) => {
         const found = spans[index]!;
         for (let k = 0; k < found.length; k += 2) emit(found[k]!, found[k + 1]!, rule.id);
@@ -551,9 +598,10 @@ function assignmentRule(): RuleImpl {
     const keyEnd = j + 1;
     let hinted = false;
     let right = 0; // the lower-cased character right of j
+    const keyTable = isKeyChar.ascii;
     while (j >= 0 && keyEnd - j <= MAX_KEY_CHARS) {
       const c = text.charCodeAt(j);
-      if (!inClass(isKeyChar, c)) break;
+      if (c >= 128 || keyTable[c] !== 1) break;
       const folded = c | 0x20; // ASCII letters to lower case; no other key character becomes a letter
       if (HINT_PAIRS[folded * 128 + right] === 1) hinted = true;
       right = folded;
@@ -586,7 +634,12 @@ function assignmentRule(): RuleImpl {
   return {
     id,
     description: "High-entropy values assigned to credential-named keys (password, secret, token, api_key, *_key, …)",
-    scan(text, emit) {
+    scan(text, emit, shared) {
+      if (shared.separators !== null) {
+        let from = 0;
+        for (const i of shared.separators) if (i >= from) from = examine(text, i, emit);
+        return;
+      }
       let eq = text.indexOf("=");
       let colon = text.indexOf(":");
       while (eq !== -1 || colon !== -1) {
@@ -656,15 +709,16 @@ export const RULES: readonly SecretRule[] = RULE_IMPLS.flatMap((rule) => rule.me
  */
 export function findSecrets(text: string): SecretSpan[] {
   if (text.length < 8) return []; // shorter than any rule's smallest match
-  const covered = new Uint8Array(text.length);
+  let covered: Uint8Array | null = null; // allocated on the first span: most texts hold none
   const spans: SecretSpan[] = [];
-  for (const rule of RULE_IMPLS) {
-    rule.scan(text, (start, end, ruleId) => {
-      if (end <= start) return;
-      for (let i = start; i < end; i++) if (covered[i] === 1) return;
-      covered.fill(1, start, end);
-      spans.push({ start, end, rule: ruleId });
-    });
-  }
+  const emit: Emit = (start, end, rule) => {
+    if (end <= start) return;
+    covered ??= new Uint8Array(text.length);
+    for (let i = start; i < end; i++) if (covered[i] === 1) return;
+    covered.fill(1, start, end);
+    spans.push({ start, end, rule });
+  };
+  const shared: SharedScan = { separators: null };
+  for (const rule of RULE_IMPLS) rule.scan(text, emit, shared);
   return spans.sort((a, b) => a.start - b.start);
 }

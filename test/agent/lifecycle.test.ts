@@ -100,6 +100,36 @@ describe("session end and interrupts", () => {
   });
 });
 
+test("LOOP-36 a second SIGINT exits 130 at once and kills the session_end hooks too", async () => {
+  const w = makeWorld();
+  writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "true" } }] }, { text: "never" }]);
+  settings(w, {
+    hooks: {
+      lifecycle: {
+        pre_tool_use: [group([`cat >/dev/null; echo $$ > '${join(w.root, "pid")}'; sleep 30`])],
+        session_end: [group([`cat >/dev/null; echo $$ > '${join(w.root, "end-pid")}'; sleep 30`])],
+      },
+    },
+  });
+  const { child, done } = spawnAgent(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--trust", "go"]);
+  const pgid = Number(await waitForFile(join(w.root, "pid")));
+  let endPgid = 0;
+  try {
+    child.kill("SIGINT");
+    endPgid = Number(await waitForFile(join(w.root, "end-pid")));
+    const started = Date.now();
+    child.kill("SIGINT");
+    const r = await done;
+    expect(r.code).toBe(130);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await waitGroupGone(endPgid)).toEqual([]);
+    expect(await waitGroupGone(pgid)).toEqual([]);
+  } finally {
+    killGroup(pgid);
+    if (endPgid) killGroup(endPgid);
+  }
+});
+
 describe("hooks that end or steer the session", () => {
   test("LOOP-34 a lifecycle pre_tool continue:false denies the call and ends the session: exit 3", () => {
     const w = makeWorld();
