@@ -2,7 +2,7 @@
  * Agent-loop overhead of the compiled binary (DESIGN.md performance table), two parts:
  *
  * 1. Per tool call, against the fake OpenAI server of test/support/fake-openai.ts (real HTTP, real
- *    SSE): sessions of 1 and of 21 `bash` calls of `true`, so the 20 extra calls are the only
+ *    SSE): sessions of 1 and of 1 + 20 (`--calls`) `bash` calls of `true`, so the extra calls are the only
  *    difference. `one message`: all calls in one assistant message; `one per turn`: one call per
  *    provider request (adds a request round trip per call). Then the one-message layout with one pre
  *    and one post no-op hook, per form. Baselines measured in the same run: spawning the tool's and
@@ -11,7 +11,7 @@
  * 2. 1,000 tool calls × 10 no-op hooks (script provider, 100 turns × 10 calls): RSS, fds, children
  *    and zombies of the agent sampled while it runs, then a sweep for any process left behind.
  *
- *   npm run build && npx bun bench/loop.ts [--runs=11] [--turns=100] [--agent=dist/agent]
+ *   npm run build && npx bun bench/loop.ts [--runs=11] [--calls=20] [--turns=100] [--agent=dist/agent] [--skip-calls] [--skip-long]
  * Prints markdown tables. Every session is checked (exit 0, call count, hook runs in the JSONL).
  */
 import { spawn } from "node:child_process";
@@ -27,7 +27,8 @@ const flag = (name: string): string | undefined =>
 const RUNS = Number(flag("runs") ?? 11);
 const LONG_TURNS = Number(flag("turns") ?? 100);
 const AGENT = resolve(flag("agent") ?? join(REPO, "dist/agent"));
-const EXTRA = 20;
+/** Extra calls per session beyond the one of the base session (DESIGN: 20; more gives a tighter per-call figure). */
+const EXTRA = Number(flag("calls") ?? 20);
 const MARK = `AGENT_BENCH_MARK=${process.pid}-${Date.now()}`;
 
 if (!existsSync(AGENT)) {
@@ -226,8 +227,8 @@ async function sessionRun(scenario: Scenario, calls: number): Promise<AgentRun> 
   }
 }
 
-/** Spawns `argv` as the agent does (new group, pipes, stdin written when `stdin` is given), `n` times; median ms. */
-async function directSpawnMs(argv: string[], stdin: string | null, n: number): Promise<number> {
+/** Spawns `argv` as the agent does (new group, pipes, stdin written when `stdin` is given), `n` times; the times in ms. */
+async function directSpawns(argv: string[], stdin: string | null, n: number): Promise<number[]> {
   const times: number[] = [];
   const env = envFor(root, join(root, "direct"));
   const drain = async (stream: ReadableStream<Uint8Array> | null): Promise<void> => {
@@ -249,11 +250,11 @@ async function directSpawnMs(argv: string[], stdin: string | null, n: number): P
     await Promise.all([drain(child.stdout), drain(child.stderr), child.exited]);
     times.push(performance.now() - start);
   }
-  return median(times.slice(Math.min(5, n - 1)));
+  return times;
 }
 
-/** One provider round trip without the agent: POST to the fake server and read the whole SSE body; median ms. */
-async function directFetchMs(n: number): Promise<number> {
+/** One provider round trip without the agent: POST to the fake server and read the whole SSE body; the times in ms. */
+async function directFetches(n: number): Promise<number[]> {
   const reply = asReply({ tool_calls: [call(1)] });
   const server = await startFakeServer("/v1/chat/completions", Array.from({ length: n }, () => reply), renderOpenAI);
   const body = JSON.stringify({ model: "fake", stream: true, messages: [{ role: "user", content: "go" }] });
@@ -268,7 +269,7 @@ async function directFetchMs(n: number): Promise<number> {
   } finally {
     await server.close();
   }
-  return median(times.slice(Math.min(5, n - 1)));
+  return times;
 }
 
 async function partOne(): Promise<void> {
@@ -281,26 +282,41 @@ async function partOne(): Promise<void> {
     { name: "lifecycle pre + post (`true`)", provider: "openai", turns: oneMessage, home: makeHome("life", { ...NO_HOOKS, lifePre: 1, lifePost: 1 }), hookCommand: ["/bin/sh", "-c", "true"], base: [], more: [] },
     { name: "list before + after (`true`)", provider: "openai", turns: oneMessage, home: makeHome("list", { ...NO_HOOKS, listPre: 1, listPost: 1 }), hookCommand: ["/bin/bash", "-lc", "true"], base: [], more: [] },
   ];
+  const payload = `${JSON.stringify({ tool_name: "Bash", tool_input: { command: "true" }, padding: "x".repeat(600) })}\n`;
+  const bashTimes: number[] = [];
+  const fetchTimes: number[] = [];
+  const hookTimes = new Map<Scenario, number[]>();
+  // The baselines are taken inside every round, so they see the same machine load as the sessions.
+  const baselines = async (record: boolean): Promise<void> => {
+    const bash = await directSpawns(["/bin/bash", "-c", "true"], null, 20);
+    const fetches = await directFetches(20);
+    if (record) bashTimes.push(...bash);
+    if (record) fetchTimes.push(...fetches);
+    for (const s of scenarios) {
+      if (!s.hookCommand) continue;
+      const times = await directSpawns(s.hookCommand, payload, 20);
+      if (record) hookTimes.set(s, [...(hookTimes.get(s) ?? []), ...times]);
+    }
+  };
   for (const s of scenarios) await sessionRun(s, 1); // warm-up
+  await baselines(false);
   for (let r = 0; r < RUNS; r++) {
     for (const s of scenarios) {
       s.base.push(await sessionRun(s, 1));
       s.more.push(await sessionRun(s, 1 + EXTRA));
     }
+    await baselines(true);
   }
-  const payload = `${JSON.stringify({ tool_name: "Bash", tool_input: { command: "true" }, padding: "x".repeat(600) })}\n`;
-  const n = Math.max(15, RUNS * 3);
-  const bashMs = await directSpawnMs(["/bin/bash", "-c", "true"], null, n);
-  const fetchMs = await directFetchMs(n);
-  const hookSpawn = new Map<Scenario, number>();
-  for (const s of scenarios) if (s.hookCommand) hookSpawn.set(s, await directSpawnMs(s.hookCommand, payload, n));
+  const bashMs = median(bashTimes);
+  const fetchMs = median(fetchTimes);
+  const hookSpawn = new Map<Scenario, number>([...hookTimes].map(([s, times]) => [s, median(times)]));
 
   const plain = scenarios[0] as Scenario;
   const perCall = (s: Scenario): number => (median(s.more.map((r) => r.ms)) - median(s.base.map((r) => r.ms))) / EXTRA;
   console.log(`### Per tool call (${RUNS} runs each, medians; fake OpenAI server unless noted)\n`);
   console.log(`Baselines in this run. Direct spawn, as the agent does it: \`/bin/bash -c true\` ${ms(bashMs)} ms${[...hookSpawn].map(([s, v]) => `; \`${(s.hookCommand ?? []).join(" ")}\` ${ms(v)} ms`).join("")}. One fake-server round trip by \`fetch\` from the bench process: ${ms(fetchMs)} ms.\n`);
   console.log("Loop overhead per call = per extra call − direct bash spawn (− one round trip when each call has its own provider request).\n");
-  console.log("| scenario | session, 1 call ms | session, 21 calls ms | per extra call ms | loop overhead per call ms | per hook invocation ms | hook overhead beyond its spawn ms | peak RSS MiB |");
+  console.log(`| scenario | session, 1 call ms | session, ${1 + EXTRA} calls ms | per extra call ms | loop overhead per call ms | per hook invocation ms | hook overhead beyond its spawn ms | peak RSS MiB |`);
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const s of scenarios) {
     const c = perCall(s);

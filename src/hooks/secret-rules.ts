@@ -42,6 +42,10 @@ import {
   quotedBody,
   runEnd,
   someOf,
+  kindsOf,
+  HAS_DIGIT,
+  HAS_ALPHA,
+  HAS_SPACE,
   type CharClass,
 } from "./secret-scan.ts";
 
@@ -109,15 +113,18 @@ function looksLikePlaceholder(value: string): boolean {
   if (first === 36 || first === 60 || first === 123 || first === 91 || first === 37 || first === 40 || first === 42) return true;
   const lower = value.toLowerCase();
   if (lower.includes("://")) return true;
-  return PLACEHOLDER_WORDS.some((word) => lower.includes(word));
+  for (const word of PLACEHOLDER_WORDS) if (lower.includes(word)) return true;
+  return false;
 }
 
 /** A value that plausibly is a password, token or key: mixed letters and digits, not a placeholder. */
 function isSecretValue(value: string, strict: boolean): boolean {
   const min = strict ? 16 : 8;
   if (value.length < min || value.length > MAX_VALUE_CHARS) return false;
-  if (someOf(value, isSpace) || looksLikePlaceholder(value)) return false;
-  if (!someOf(value, isDigit) || !someOf(value, isAlpha)) return false;
+  // Cheapest tests first (all are pure, so the order does not change the answer).
+  const kinds = kindsOf(value);
+  if ((kinds & (HAS_DIGIT | HAS_ALPHA)) !== (HAS_DIGIT | HAS_ALPHA) || (kinds & HAS_SPACE) !== 0) return false;
+  if (looksLikePlaceholder(value)) return false;
   return entropy(value) >= (strict ? 3.2 : 2.8);
 }
 
@@ -233,20 +240,18 @@ function prefixRule(
  * No rule has one prefix that starts another of its prefixes, so at most one matches per position.
  */
 function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly members: readonly PrefixRule[] } {
-  interface Candidate {
-    readonly rule: number;
-    readonly prefix: string;
-  }
-  const bigrams = new Uint8Array(128 * 128);
-  // Dense (a sparse array would fall back to slow dictionary lookups in the hot loop).
-  const byBigram: (Candidate[] | undefined)[] = Array.from({ length: 128 * 128 }, () => undefined);
+  // Candidates grouped by the prefix's first two chars, in flat arrays: for bigram `key`,
+  // candidates first[key] .. first[key + 1] - 1 (no objects or sparse arrays in the hot loop).
+  const all: { key: number; rule: number; prefix: string }[] = [];
   rules.forEach((rule, index) => {
-    for (const prefix of rule.prefixes) {
-      const key = prefix.charCodeAt(0) * 128 + prefix.charCodeAt(1);
-      bigrams[key] = 1;
-      (byBigram[key] ??= []).push({ rule: index, prefix });
-    }
+    for (const prefix of rule.prefixes) all.push({ key: prefix.charCodeAt(0) * 128 + prefix.charCodeAt(1), rule: index, prefix });
   });
+  all.sort((x, y) => x.key - y.key || x.rule - y.rule);
+  const first = new Int32Array(128 * 128 + 1);
+  for (const { key } of all) first[key + 1]! += 1;
+  for (let k = 0; k < 128 * 128; k++) first[k + 1]! += first[k]!;
+  const candidateRule = Int32Array.from(all, (c) => c.rule);
+  const candidatePrefix = all.map((c) => c.prefix);
   return {
     id: "prefix_rules",
     description: "vendor token prefixes",
@@ -264,10 +269,11 @@ function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly me
         const key = (a << 7) | b;
         const ascii = (a | b) < 128;
         a = b;
-        if (!ascii || bigrams[key] !== 1) continue; // not two ASCII chars that start a prefix
-        const candidates = byBigram[key]!;
-        for (let k = 0; k < candidates.length; k++) {
-          const { rule: index, prefix } = candidates[k]!;
+        if (!ascii) continue;
+        const last = first[key + 1]!;
+        for (let k = first[key]!; k < last; k++) {
+          const index = candidateRule[k]!;
+          const prefix = candidatePrefix[k]!;
           if (at < resume[index]!) continue;
           let same = 2;
           while (same < prefix.length && text.charCodeAt(at + same) === prefix.charCodeAt(same)) same++;
@@ -294,7 +300,7 @@ function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly me
 
 const exactly = (n: number, cls: CharClass) => (b: string) => b.length === n && allOf(b, 0, b.length, cls);
 const between = (min: number, max: number) => (b: string) => b.length >= min && b.length <= max;
-const withDigit = (min: number) => (b: string) => b.length >= min && b.length <= MAX_VALUE_CHARS && someOf(b, isDigit);
+const withDigit = (min: number) => (b: string) => b.length >= min && b.length <= MAX_VALUE_CHARS && (kindsOf(b) & HAS_DIGIT) !== 0;
 
 function privateKeyRule(): RuleImpl {
   const id = "private_key";
@@ -578,6 +584,17 @@ const KEY_HINTS = /pass|pwd|secret|token|key|auth|cred|signature|value/i;
  */
 const HINT_PAIRS = new Uint8Array(128 * 128);
 for (const pair of ["pa", "pw", "cr", "ke", "au", "gn", "va"]) HINT_PAIRS[pair.charCodeAt(0) * 128 + pair.charCodeAt(1)] = 1;
+const hintedCache = new Map<string, KeyStrength | null>();
+
+/** null when the key holds no hint word, else textKeyStrength. Memoized: keys repeat a lot. */
+function hintedKeyStrength(key: string): KeyStrength | null {
+  const cached = hintedCache.get(key);
+  if (cached !== undefined) return cached;
+  const strength = KEY_HINTS.test(key) ? textKeyStrength(key) : null;
+  if (hintedCache.size >= 4096) hintedCache.clear();
+  hintedCache.set(key, strength);
+  return strength;
+}
 const XML_KEY_BEFORE = /(?:key|name)["']?\s*[=:]\s*["']([A-Za-z0-9_.-]{1,64})["']\s*,?\s*["']?$/i;
 
 /**
@@ -588,8 +605,13 @@ const XML_KEY_BEFORE = /(?:key|name)["']?\s*[=:]\s*["']([A-Za-z0-9_.-]{1,64})["'
  */
 function assignmentRule(): RuleImpl {
   const id = "generic_assignment";
-  /** Examines the separator at `i`; returns where the next separator may be. */
-  const examine = (text: string, i: number, emit: Emit): number => {
+  /**
+   * Examines the separator at `i`; returns where the next separator may be. `last` is the last
+   * bare value read in full: a later value starting inside it is its suffix, so when `last` lacks
+   * a digit or a letter that suffix cannot be a secret either, and is not read again (this keeps
+   * `key=key=…` linear instead of re-reading up to 1 KiB per separator).
+   */
+  const examine = (text: string, i: number, emit: Emit, last: { start: number; end: number; kinds: number }): number => {
     const sep = text.charCodeAt(i);
     let j = i - 1;
     while (j >= 0 && i - j <= 4 && inClass(isBlank, text.charCodeAt(j))) j--;
@@ -610,8 +632,8 @@ function assignmentRule(): RuleImpl {
     const keyStart = j + 1;
     if (!hinted || keyStart === keyEnd || (j >= 0 && inClass(isKeyChar, text.charCodeAt(j)))) return i + 1;
     const key = text.slice(keyStart, keyEnd);
-    if (!KEY_HINTS.test(key)) return i + 1;
-    let strength = textKeyStrength(key);
+    let strength = hintedKeyStrength(key);
+    if (strength === null) return i + 1;
     if (strength === "none" && key.toLowerCase() === "value") {
       const named = XML_KEY_BEFORE.exec(text.slice(Math.max(0, keyStart - 96), keyStart));
       if (named?.[1] !== undefined) strength = textKeyStrength(named[1]);
@@ -623,8 +645,14 @@ function assignmentRule(): RuleImpl {
     if (sep === 61 && next === 61) return i + 1; // comparison ==
     if (next === 61 || next === 62) v++; // := and =>
     v = runEnd(text, v, isBlank, 8);
+    if (v >= last.start && v < last.end && (last.kinds & (HAS_DIGIT | HAS_ALPHA)) !== (HAS_DIGIT | HAS_ALPHA)) return i + 1;
     const value = readValue(text, v, isBareAssignmentValue);
     if (value === null) return i + 1;
+    if (value.start === v && value.end - value.start <= MAX_VALUE_CHARS) {
+      last.start = value.start;
+      last.end = value.end;
+      last.kinds = kindsOf(text.slice(value.start, value.end));
+    }
     if (isSecretValue(text.slice(value.start, value.end), strength === "keyish")) {
       emit(value.start, value.end, id);
       return value.end; // separators inside the value are not keys of their own
@@ -635,16 +663,17 @@ function assignmentRule(): RuleImpl {
     id,
     description: "High-entropy values assigned to credential-named keys (password, secret, token, api_key, *_key, …)",
     scan(text, emit, shared) {
+      const last = { start: -1, end: -1, kinds: 0 };
       if (shared.separators !== null) {
         let from = 0;
-        for (const i of shared.separators) if (i >= from) from = examine(text, i, emit);
+        for (const i of shared.separators) if (i >= from) from = examine(text, i, emit, last);
         return;
       }
       let eq = text.indexOf("=");
       let colon = text.indexOf(":");
       while (eq !== -1 || colon !== -1) {
         const i = colon === -1 || (eq !== -1 && eq < colon) ? eq : colon;
-        const from = examine(text, i, emit);
+        const from = examine(text, i, emit, last);
         if (eq !== -1 && eq < from) eq = text.indexOf("=", from);
         if (colon !== -1 && colon < from) colon = text.indexOf(":", from);
       }
@@ -661,7 +690,7 @@ const RULE_IMPLS: readonly (RuleImpl & { readonly members?: readonly SecretRule[
   prefixRule("anthropic_api_key", "Anthropic API keys (sk-ant-…)", ["sk-ant-"], isToken, between(32, MAX_VALUE_CHARS)),
   prefixRule("openrouter_api_key", "OpenRouter API keys (sk-or-v1-…)", ["sk-or-"], isToken, between(32, MAX_VALUE_CHARS)),
   prefixRule("openai_api_key", "OpenAI-style API keys (sk-proj-…, sk-svcacct-…, sk-… with digits)", ["sk-"], isToken, (b) =>
-    !b.startsWith("ant-") && !b.startsWith("or-") && withDigit(20)(b) && someOf(b, isAlpha)),
+    b.length >= 20 && b.length <= MAX_VALUE_CHARS && (kindsOf(b) & (HAS_DIGIT | HAS_ALPHA)) === (HAS_DIGIT | HAS_ALPHA) && !b.startsWith("ant-") && !b.startsWith("or-")),
   prefixRule("stripe_api_key", "Stripe secret and restricted keys", ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], isAlnum, between(20, MAX_VALUE_CHARS)),
   prefixRule("github_pat", "GitHub classic personal access tokens (ghp_)", ["ghp_"], isAlnum, between(36, 255)),
   prefixRule("github_oauth", "GitHub OAuth tokens (gho_)", ["gho_"], isAlnum, between(36, 255)),
@@ -715,7 +744,7 @@ export function findSecrets(text: string): SecretSpan[] {
     if (end <= start) return;
     covered ??= new Uint8Array(text.length);
     for (let i = start; i < end; i++) if (covered[i] === 1) return;
-    covered.fill(1, start, end);
+    for (let i = start; i < end; i++) covered[i] = 1; // spans are short: a loop beats fill's call cost
     spans.push({ start, end, rule });
   };
   const shared: SharedScan = { separators: null };

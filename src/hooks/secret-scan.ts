@@ -91,6 +91,22 @@ export function allOf(text: string, start: number, end: number, cls: CharClass):
   return runEnd(text, start, cls, end - start) === end;
 }
 
+export const HAS_DIGIT = 1;
+export const HAS_ALPHA = 2;
+export const HAS_SPACE = 4;
+const KINDS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) KINDS[c] = (digit(c) ? HAS_DIGIT : 0) | (alpha(c) ? HAS_ALPHA : 0) | (space(c) ? HAS_SPACE : 0);
+
+/** Which of digit, letter and (ASCII) whitespace occur in `text`, in one pass (none is above ASCII). */
+export function kindsOf(text: string): number {
+  let kinds = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) kinds |= KINDS[c]!;
+  }
+  return kinds;
+}
+
 export function someOf(text: string, cls: CharClass): boolean {
   const table = cls.ascii;
   for (let i = 0; i < text.length; i++) {
