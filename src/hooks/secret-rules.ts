@@ -33,7 +33,6 @@ import {
   isHexLower,
   isKeyChar,
   isSlackBody,
-  isSpace,
   isToken,
   isUpperOrDigit,
   isUrlPathToken,
@@ -45,145 +44,14 @@ import {
   kindsOf,
   HAS_DIGIT,
   HAS_ALPHA,
-  HAS_SPACE,
   type CharClass,
 } from "./secret-scan.ts";
+import { isSecretValue, keySegments, looksLikePlaceholder, MAX_VALUE_CHARS, textKeyStrength, type KeyStrength } from "./secret-values.ts";
 
-/** Longest value a context rule (assignment, flag, cookie, bearer) looks at. */
-const MAX_VALUE_CHARS = 1024;
+export { entropy, keySegments, textKeyStrength } from "./secret-values.ts";
+
 /** Longest key name an assignment may have. */
 const MAX_KEY_CHARS = 64;
-
-// ---------------------------------------------------------------------------------------------
-// character classes: tables in secret-scan.ts
-
-/** Shannon entropy in bits per character. */
-export function entropy(text: string): number {
-  if (text.length === 0) return 0;
-  return asciiEntropy(text) ?? mapEntropy(text);
-}
-
-/** Per-character counts for ASCII text, reused between calls (reset through `seen`). */
-const asciiCounts = new Int32Array(128);
-
-/**
- * The same sum as mapEntropy, in the same order (first occurrence), so the result is bit-identical;
- * null when the text is not all ASCII. A Map per call costs more than the rest of a rule's check.
- */
-function asciiEntropy(text: string): number | null {
-  const seen: number[] = [];
-  let ascii = true;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 128) {
-      ascii = false;
-      break;
-    }
-    if (asciiCounts[c] === 0) seen.push(c);
-    asciiCounts[c]! += 1;
-  }
-  let bits = 0;
-  for (const c of seen) {
-    const p = asciiCounts[c]! / text.length;
-    bits -= p * Math.log2(p);
-    asciiCounts[c] = 0;
-  }
-  return ascii ? bits : null;
-}
-
-function mapEntropy(text: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const count of counts.values()) {
-    const p = count / text.length;
-    bits -= p * Math.log2(p);
-  }
-  return bits;
-}
-
-// ---------------------------------------------------------------------------------------------
-// value plausibility shared by the context rules
-
-const PLACEHOLDER_WORDS = ["your", "example", "placeholder", "changeme", "redacted", "xxxxxx", "<", ">", "..."];
-
-function looksLikePlaceholder(value: string): boolean {
-  const first = value.charCodeAt(0);
-  // $VAR, ${…}, <…>, {{…}}, [REDACTED…], %(…)s, (…), *** and friends
-  if (first === 36 || first === 60 || first === 123 || first === 91 || first === 37 || first === 40 || first === 42) return true;
-  const lower = value.toLowerCase();
-  if (lower.includes("://")) return true;
-  for (const word of PLACEHOLDER_WORDS) if (lower.includes(word)) return true;
-  return false;
-}
-
-/** A value that plausibly is a password, token or key: mixed letters and digits, not a placeholder. */
-function isSecretValue(value: string, strict: boolean): boolean {
-  const min = strict ? 16 : 8;
-  if (value.length < min || value.length > MAX_VALUE_CHARS) return false;
-  // Cheapest tests first (all are pure, so the order does not change the answer).
-  const kinds = kindsOf(value);
-  if ((kinds & (HAS_DIGIT | HAS_ALPHA)) !== (HAS_DIGIT | HAS_ALPHA) || (kinds & HAS_SPACE) !== 0) return false;
-  if (looksLikePlaceholder(value)) return false;
-  return entropy(value) >= (strict ? 3.2 : 2.8);
-}
-
-// ---------------------------------------------------------------------------------------------
-// key names
-
-/** `apiKey`, `X-API-Key`, `spring.datasource.password` → lower-case segments split on `_`. */
-export function keySegments(key: string): string[] {
-  if (key.length > 256) return [];
-  const snake = key
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
-    .toLowerCase()
-    .replace(/[-. ]/g, "_");
-  return snake.split("_").filter((segment) => segment !== "");
-}
-
-const TEXT_KEY_STRONG_SEGMENTS: ReadonlySet<string> = new Set([
-  "pwd", "pass", "token", "auth", "authorization", "apikey", "creds", "signature", "passphrase",
-]);
-const TEXT_KEY_STRONG_PARTS = ["password", "passwd", "secret", "credential"];
-/** A key whose last segment is one of these names metadata about a secret, not the secret. */
-const TEXT_KEY_EXCLUDED_LAST: ReadonlySet<string> = new Set([
-  "url", "uri", "urls", "path", "paths", "file", "files", "filename", "dir", "length", "len", "size",
-  "count", "type", "types", "id", "ids", "name", "names", "header", "headers", "env", "var", "field",
-  "prefix", "suffix", "format", "expiry", "expires", "expiration", "ttl", "timeout", "seconds", "secs",
-  "ms", "at", "endpoint", "version", "mode", "kind", "enabled", "required", "hint", "label", "policy",
-  "tokens", "stdin", "stdout", "regex", "pattern", "host", "port", "user", "username", "email",
-  "method", "scope", "scopes", "provider", "location", "tokenizer", "min", "max", "limit", "store",
-]);
-
-const strengthCache = new Map<string, KeyStrength>();
-
-/** `strong`: a credential name; `keyish`: ends in `key` (value must look random); `none`. Memoized. */
-export function textKeyStrength(key: string): KeyStrength {
-  const cached = strengthCache.get(key);
-  if (cached !== undefined) return cached;
-  const strength = computeKeyStrength(key);
-  if (strengthCache.size >= 4096) strengthCache.clear();
-  strengthCache.set(key, strength);
-  return strength;
-}
-
-type KeyStrength = "strong" | "keyish" | "none";
-
-function computeKeyStrength(key: string): KeyStrength {
-  if (!KEY_PREFILTER.test(key)) return "none";
-  const segments = keySegments(key.replace(/^[^A-Za-z0-9]+/, ""));
-  const last = segments[segments.length - 1];
-  if (last === undefined || TEXT_KEY_EXCLUDED_LAST.has(last) || segments.includes("public")) return "none";
-  for (const segment of segments) {
-    if (TEXT_KEY_STRONG_SEGMENTS.has(segment)) return "strong";
-    if (TEXT_KEY_STRONG_PARTS.some((part) => segment.includes(part))) return "strong";
-    if (segment.endsWith("token") || segment.endsWith("apikey")) return "strong";
-  }
-  return last === "key" ? "keyish" : "none";
-}
-
-const KEY_PREFILTER = /pass|pwd|secret|token|key|auth|cred|signature/i;
 
 // ---------------------------------------------------------------------------------------------
 // scanner
@@ -244,6 +112,10 @@ function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly me
   // candidates first[key] .. first[key + 1] - 1 (no objects or sparse arrays in the hot loop).
   const all: { key: number; rule: number; prefix: string }[] = [];
   rules.forEach((rule, index) => {
+    // The grouping relies on it (a regex alternation would pick the first listed prefix instead).
+    for (const p of rule.prefixes) {
+      if (p.length < 2 || rule.prefixes.some((q) => q !== p && q.startsWith(p))) throw new Error(`secret rule ${rule.id}: prefix ${p} is too short or starts another`);
+    }
     for (const prefix of rule.prefixes) all.push({ key: prefix.charCodeAt(0) * 128 + prefix.charCodeAt(1), rule: index, prefix });
   });
   all.sort((x, y) => x.key - y.key || x.rule - y.rule);
@@ -687,37 +559,37 @@ function assignmentRule(): RuleImpl {
 const RULE_IMPLS: readonly (RuleImpl & { readonly members?: readonly SecretRule[] })[] = [
   privateKeyRule(),
   prefixRuleGroup([
-  prefixRule("anthropic_api_key", "Anthropic API keys (sk-ant-…)", ["sk-ant-"], isToken, between(32, MAX_VALUE_CHARS)),
-  prefixRule("openrouter_api_key", "OpenRouter API keys (sk-or-v1-…)", ["sk-or-"], isToken, between(32, MAX_VALUE_CHARS)),
-  prefixRule("openai_api_key", "OpenAI-style API keys (sk-proj-…, sk-svcacct-…, sk-… with digits)", ["sk-"], isToken, (b) =>
-    b.length >= 20 && b.length <= MAX_VALUE_CHARS && (kindsOf(b) & (HAS_DIGIT | HAS_ALPHA)) === (HAS_DIGIT | HAS_ALPHA) && !b.startsWith("ant-") && !b.startsWith("or-")),
-  prefixRule("stripe_api_key", "Stripe secret and restricted keys", ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], isAlnum, between(20, MAX_VALUE_CHARS)),
-  prefixRule("github_pat", "GitHub classic personal access tokens (ghp_)", ["ghp_"], isAlnum, between(36, 255)),
-  prefixRule("github_oauth", "GitHub OAuth tokens (gho_)", ["gho_"], isAlnum, between(36, 255)),
-  prefixRule("github_app_token", "GitHub app user/installation tokens (ghu_, ghs_)", ["ghu_", "ghs_"], isAlnum, between(36, 255)),
-  prefixRule("github_refresh_token", "GitHub refresh tokens (ghr_)", ["ghr_"], isAlnum, between(36, 255)),
-  prefixRule("github_fine_grained_pat", "GitHub fine-grained tokens (github_pat_)", ["github_pat_"], isWord, between(40, 255)),
-  prefixRule("gitlab_token", "GitLab tokens (glpat-, glptt-, gldt-, glrt-, glsoat-, glcbt-)", ["glpat-", "glptt-", "gldt-", "glrt-", "glsoat-", "glcbt-"], isToken, between(20, 255)),
-  prefixRule("aws_access_key_id", "AWS access key ids (AKIA…, ASIA…, …)", ["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA"], isAlnum, exactly(16, isUpperOrDigit), isAlnum),
-  prefixRule("google_api_key", "Google API keys (AIza…)", ["AIza"], isToken, exactly(35, isToken)),
-  prefixRule("google_oauth_client_secret", "Google OAuth client secrets (GOCSPX-)", ["GOCSPX-"], isToken, between(24, 64)),
-  prefixRule("slack_token", "Slack bot/user/app tokens (xoxb-, xoxp-, xapp-, …)", ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xapp-"], isSlackBody, withDigit(20)),
-  prefixRule("slack_webhook", "Slack incoming webhook URLs", ["https://hooks.slack.com/services/", "https://hooks.slack.com/workflows/", "https://hooks.slack.com/triggers/"], isUrlPathToken, withDigit(20)),
-  prefixRule("discord_webhook", "Discord webhook URLs", ["https://discord.com/api/webhooks/", "https://discordapp.com/api/webhooks/", "https://ptb.discord.com/api/webhooks/", "https://canary.discord.com/api/webhooks/"], isUrlPathToken, (b) => b.length >= 40 && b.includes("/")),
-  prefixRule("npm_token", "npm access tokens (npm_)", ["npm_"], isAlnum, exactly(36, isAlnum)),
-  prefixRule("pypi_token", "PyPI upload tokens", ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], isToken, between(40, MAX_VALUE_CHARS)),
-  prefixRule("huggingface_token", "Hugging Face tokens (hf_)", ["hf_"], isAlnum, between(30, 40)),
-  prefixRule("sendgrid_api_key", "SendGrid API keys (SG.x.y)", ["SG."], isDotToken, (b) => {
-    const parts = b.split(".");
-    return parts.length === 2 && (parts[0]?.length ?? 0) >= 16 && (parts[1]?.length ?? 0) >= 30;
-  }),
-  prefixRule("twilio_api_key", "Twilio API key SIDs (SK + 32 hex)", ["SK"], isAlnum, exactly(32, isHexLower), isWord),
-  prefixRule("digitalocean_token", "DigitalOcean tokens (dop_v1_, doo_v1_, dor_v1_)", ["dop_v1_", "doo_v1_", "dor_v1_"], isAlnum, exactly(64, isHexLower)),
-  prefixRule("shopify_token", "Shopify access tokens (shpat_, shpss_, shpca_, shppa_)", ["shpat_", "shpss_", "shpca_", "shppa_"], isAlnum, exactly(32, isHexLower)),
-  prefixRule("docker_hub_pat", "Docker Hub personal access tokens (dckr_pat_)", ["dckr_pat_"], isToken, between(20, 255)),
-  prefixRule("vault_token", "HashiCorp Vault service tokens (hvs.)", ["hvs."], isToken, withDigit(24)),
-  prefixRule("google_oauth_access_token", "Google OAuth access tokens (ya29.)", ["ya29."], isToken, withDigit(30)),
-  prefixRule("age_secret_key", "age encryption secret keys", ["AGE-SECRET-KEY-1"], isUpperOrDigit, between(50, 80)),
+    prefixRule("anthropic_api_key", "Anthropic API keys (sk-ant-…)", ["sk-ant-"], isToken, between(32, MAX_VALUE_CHARS)),
+    prefixRule("openrouter_api_key", "OpenRouter API keys (sk-or-v1-…)", ["sk-or-"], isToken, between(32, MAX_VALUE_CHARS)),
+    prefixRule("openai_api_key", "OpenAI-style API keys (sk-proj-…, sk-svcacct-…, sk-… with digits)", ["sk-"], isToken, (b) =>
+      b.length >= 20 && b.length <= MAX_VALUE_CHARS && (kindsOf(b) & (HAS_DIGIT | HAS_ALPHA)) === (HAS_DIGIT | HAS_ALPHA) && !b.startsWith("ant-") && !b.startsWith("or-")),
+    prefixRule("stripe_api_key", "Stripe secret and restricted keys", ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], isAlnum, between(20, MAX_VALUE_CHARS)),
+    prefixRule("github_pat", "GitHub classic personal access tokens (ghp_)", ["ghp_"], isAlnum, between(36, 255)),
+    prefixRule("github_oauth", "GitHub OAuth tokens (gho_)", ["gho_"], isAlnum, between(36, 255)),
+    prefixRule("github_app_token", "GitHub app user/installation tokens (ghu_, ghs_)", ["ghu_", "ghs_"], isAlnum, between(36, 255)),
+    prefixRule("github_refresh_token", "GitHub refresh tokens (ghr_)", ["ghr_"], isAlnum, between(36, 255)),
+    prefixRule("github_fine_grained_pat", "GitHub fine-grained tokens (github_pat_)", ["github_pat_"], isWord, between(40, 255)),
+    prefixRule("gitlab_token", "GitLab tokens (glpat-, glptt-, gldt-, glrt-, glsoat-, glcbt-)", ["glpat-", "glptt-", "gldt-", "glrt-", "glsoat-", "glcbt-"], isToken, between(20, 255)),
+    prefixRule("aws_access_key_id", "AWS access key ids (AKIA…, ASIA…, …)", ["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA"], isAlnum, exactly(16, isUpperOrDigit), isAlnum),
+    prefixRule("google_api_key", "Google API keys (AIza…)", ["AIza"], isToken, exactly(35, isToken)),
+    prefixRule("google_oauth_client_secret", "Google OAuth client secrets (GOCSPX-)", ["GOCSPX-"], isToken, between(24, 64)),
+    prefixRule("slack_token", "Slack bot/user/app tokens (xoxb-, xoxp-, xapp-, …)", ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xapp-"], isSlackBody, withDigit(20)),
+    prefixRule("slack_webhook", "Slack incoming webhook URLs", ["https://hooks.slack.com/services/", "https://hooks.slack.com/workflows/", "https://hooks.slack.com/triggers/"], isUrlPathToken, withDigit(20)),
+    prefixRule("discord_webhook", "Discord webhook URLs", ["https://discord.com/api/webhooks/", "https://discordapp.com/api/webhooks/", "https://ptb.discord.com/api/webhooks/", "https://canary.discord.com/api/webhooks/"], isUrlPathToken, (b) => b.length >= 40 && b.includes("/")),
+    prefixRule("npm_token", "npm access tokens (npm_)", ["npm_"], isAlnum, exactly(36, isAlnum)),
+    prefixRule("pypi_token", "PyPI upload tokens", ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], isToken, between(40, MAX_VALUE_CHARS)),
+    prefixRule("huggingface_token", "Hugging Face tokens (hf_)", ["hf_"], isAlnum, between(30, 40)),
+    prefixRule("sendgrid_api_key", "SendGrid API keys (SG.x.y)", ["SG."], isDotToken, (b) => {
+      const parts = b.split(".");
+      return parts.length === 2 && (parts[0]?.length ?? 0) >= 16 && (parts[1]?.length ?? 0) >= 30;
+    }),
+    prefixRule("twilio_api_key", "Twilio API key SIDs (SK + 32 hex)", ["SK"], isAlnum, exactly(32, isHexLower), isWord),
+    prefixRule("digitalocean_token", "DigitalOcean tokens (dop_v1_, doo_v1_, dor_v1_)", ["dop_v1_", "doo_v1_", "dor_v1_"], isAlnum, exactly(64, isHexLower)),
+    prefixRule("shopify_token", "Shopify access tokens (shpat_, shpss_, shpca_, shppa_)", ["shpat_", "shpss_", "shpca_", "shppa_"], isAlnum, exactly(32, isHexLower)),
+    prefixRule("docker_hub_pat", "Docker Hub personal access tokens (dckr_pat_)", ["dckr_pat_"], isToken, between(20, 255)),
+    prefixRule("vault_token", "HashiCorp Vault service tokens (hvs.)", ["hvs."], isToken, withDigit(24)),
+    prefixRule("google_oauth_access_token", "Google OAuth access tokens (ya29.)", ["ya29."], isToken, withDigit(30)),
+    prefixRule("age_secret_key", "age encryption secret keys", ["AGE-SECRET-KEY-1"], isUpperOrDigit, between(50, 80)),
   ]),
   jwtRule(),
   telegramRule(),
