@@ -187,7 +187,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       messageItems.push(...recordItems(s, after.state.injections));
       yield* s.drain();
       if (after.state.stopSession) {
-        stopReason = "hook_failed";
+        stopReason = endKind(after.state.stopSession.kind);
         message = after.state.stopSession.reason;
         return yield* finish();
       }
@@ -201,7 +201,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     yield* s.drain();
     messages.push({ role: "assistant", content: reply.text, ...(reply.reasoning ? { reasoning: reply.reasoning } : {}), toolCalls: reply.toolCalls });
     if (afterAssistant.state.stopSession) {
-      stopReason = "hook_failed";
+      stopReason = endKind(afterAssistant.state.stopSession.kind);
       message = afterAssistant.state.stopSession.reason;
       return yield* finish();
     }
@@ -238,6 +238,12 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     result = reply.text;
     const stopOutcome = await s.fire({ event: "stop", fields: { stop_hook_active: stopHookActive, last_assistant_message: reply.text } });
     yield* s.drain();
+    if (stopOutcome.state.stopSession?.kind === "hook_failed") {
+      // D23: a stop hook failing under `fail` ends the run as hook_failed (exit 3), not as completed.
+      stopReason = "hook_failed";
+      message = stopOutcome.state.stopSession.reason;
+      return yield* finish();
+    }
     if (stopOutcome.state.stopSession) {
       // D8 / LIFE-61: continue:false on stop ends the session with the drafted reply, as completed.
       yield { type: "notice", kind: "info", text: stopOutcome.state.stopSession.reason };
@@ -264,6 +270,11 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     }
     return yield* finish();
   }
+}
+
+/** D8: `continue: false` ends a turn as hook_blocked; a failure under `fail` as hook_failed (D23). */
+function endKind(kind: "hook_blocked" | "hook_failed" | "continue_false"): "hook_blocked" | "hook_failed" {
+  return kind === "hook_failed" ? "hook_failed" : "hook_blocked";
 }
 
 function recordItems(s: SessionContext, injections: readonly { status: string; items: readonly { content: string }[] }[]): string[] {

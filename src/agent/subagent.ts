@@ -68,6 +68,12 @@ function setUp(parent: AgentOptions, s: SessionContext, request: TaskRequest, fa
   return { ok: true, setup: { request, systemPrompt: prompt.systemPrompt, cwd: cwd.cwd } };
 }
 
+/** A parent-side subagent hook that ends the parent's turn (D8 `continue: false`, D23 `fail`). */
+function hookStopOf(stop: { readonly reason: string; readonly kind: "hook_blocked" | "hook_failed" | "continue_false" } | undefined): ToolResult["hookStop"] {
+  if (stop === undefined) return undefined;
+  return { reason: stop.reason, kind: stop.kind === "hook_failed" ? "hook_failed" : "hook_blocked" };
+}
+
 /** The parent's task result text for a child that did not finish at its stop point. */
 function endedEarly(name: string, result: SessionResult): string {
   switch (result.stopReason) {
@@ -119,7 +125,8 @@ export function createTaskRunner(parent: AgentOptions, s: SessionContext, runAge
     );
     const blocked = start.state.blocked?.reason ?? start.state.stopSession?.reason;
     if (blocked !== undefined) {
-      return { success: false, content: `subagent blocked by hook: ${blocked}`, metadata: metadata(first.setup.request.agentName, "blocked") };
+      const hookStop = hookStopOf(start.state.stopSession);
+      return { success: false, content: `subagent blocked by hook: ${blocked}`, metadata: metadata(first.setup.request.agentName, "blocked"), ...(hookStop ? { hookStop } : {}) };
     }
     const replaced = start.state.toolInput !== undefined && start.state.toolInput !== input ? setUp(parent, s, taskRequest(start.state.toolInput), fallbackPrompt) : first;
     if (!replaced.ok) return { success: false, content: replaced.error };
@@ -127,8 +134,11 @@ export function createTaskRunner(parent: AgentOptions, s: SessionContext, runAge
     const name = request.agentName;
 
     let lastStop: EventOutcome | undefined;
+    /** The child's end was already reported by its own stop (continue:false or a `fail` failure). */
+    let endedAtStop = false;
     const fireStop = async (status: string, extra: Readonly<Record<string, unknown>>): Promise<EventOutcome> => {
       lastStop = await s.fire({ event: "subagent_stop", fields: { ...fields(request, status), ...extra }, transcriptPath }, callId);
+      if (lastStop.state.stopSession) endedAtStop = true;
       return lastStop;
     };
     const child: ChildRun = {
@@ -158,12 +168,16 @@ export function createTaskRunner(parent: AgentOptions, s: SessionContext, runAge
     );
     const finished = result.stopReason === "completed" || result.stopReason === "stop_block_cap";
     // A child that ended anywhere but its stop point still ends: subagent_stop reports how (a block changes nothing now).
-    if (!finished) await fireStop(result.stopReason, { last_assistant_message: result.result, stop_hook_active: false });
+    if (!finished && !endedAtStop) await fireStop(result.stopReason, { last_assistant_message: result.result, stop_hook_active: false });
+    // D8: subagent_stop `continue: false` is "any other event": the child keeps its reply, the parent's turn ends.
+    const hookStop = hookStopOf(lastStop?.state.stopSession);
+    const kept = finished || (endedAtStop && hookStop?.kind === "hook_blocked");
     return {
-      success: finished,
-      content: finished ? result.result : endedEarly(name, result),
+      success: kept,
+      content: kept ? result.result : endedEarly(name, result),
       metadata: metadata(name, result.stopReason),
       hookContext: lastStop?.state.contexts ?? [],
+      ...(hookStop ? { hookStop } : {}),
     };
   };
 }

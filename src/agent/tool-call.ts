@@ -142,6 +142,7 @@ export async function runToolCall(s: SessionContext, call: ToolCallRequest): Pro
   let stop: ToolCallOutcome["stop"];
   if (post.state.stops.length > 0) stop = { reason: post.state.stops.join("; "), kind: "hook_blocked" };
   else if (post.state.stopSession) stop = { reason: post.state.stopSession.reason, kind: post.state.stopSession.kind === "hook_failed" ? "hook_failed" : "hook_blocked" };
+  else if (result.hookStop) stop = result.hookStop;
   return {
     message: { role: "tool", toolCallId: call.id, name: call.name, content, ...(result.success ? {} : { isError: true }) },
     items,

@@ -154,6 +154,8 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   const outcome = await engine.fire(input);
   await engine.close();
   for (const line of failureLines) io.err(`${line}\n`);
+  // Non-fatal hook warnings (D9's ignored hookSpecificOutput, …) reach stderr as in a session.
+  for (const warning of outcome.state.warnings) io.err(`agent: ${warning}\n`);
 
   const state = outcome.state;
   const context = joinContexts([...state.contexts, ...state.hidden]);

@@ -13,6 +13,8 @@ export interface ToolResult {
   metadata?: Record<string, unknown>;
   /** Model-facing hook context produced while the tool ran (subagent_stop on `task`, D19); never shown in the UI. */
   hookContext?: readonly string[];
+  /** A hook fired while the tool ran ended the turn (subagent_start/subagent_stop `continue: false` or `fail`, D8, D23). */
+  hookStop?: { readonly reason: string; readonly kind: "hook_blocked" | "hook_failed" };
 }
 
 export interface ToolContext {

@@ -235,13 +235,14 @@ describe("lifecycle gaps", () => {
     const w = makeWorld();
     const work = join(w.project, "pkg");
     w.file("pkg/keep.txt", "");
-    w.file(".agent/config.toml", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = 'echo "$PWD" | tee w.txt && cat >/dev/null' }]\n`);
+    w.file(".agent/config.toml", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = 'echo "$PWD" | tee w.txt && cat >/dev/null' }, { command = 'cat >/dev/null; echo "$0" > "${w.root}/shell.txt"' }]\n`);
     writeScript(w, bashTurns(["true"]));
     const r = runCli(w, RUN.concat(["--script", join(w.project, "script.json"), "--cwd", work, "go"]));
     expect(r.code).toBe(0);
     expect(readFileSync(join(work, "w.txt"), "utf8")).toBe(`${work}\n`);
     expect(existsSync(join(w.project, "w.txt"))).toBe(false);
-    expect(hookRuns(sessionRecords(w)).map((h) => h.status)).toEqual(["success"]);
+    expect(readFileSync(join(w.root, "shell.txt"), "utf8")).toBe("/bin/sh\n");
+    expect(hookRuns(sessionRecords(w)).map((h) => h.status)).toEqual(["success", "success"]);
   });
 
   test("LIFE-73 list globals do not apply to lifecycle commands; a failing command warns, or stops with failure_policy fail", () => {
