@@ -233,18 +233,23 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
         syncDirs.push(promise);
       }
     }
+    // Concurrent hook dirs are recorded once all have ended; each sequential hook's terminal record
+    // follows its own `started` record, so the JSONL reads started/terminal per hook (D25).
     const dirRuns = await Promise.all(syncDirs);
+    for (const run of dirRuns) {
+      reportRun(ctx, input, run, true);
+      rows.push(rowOf(run.spec, run.status, run.category, run.elapsedMs));
+    }
     runs.push(...dirRuns);
     for (const spec of sequential) {
-      runs.push(await runTracked(ctx, spec, input, planned.indexOf(spec)));
+      const run = await runTracked(ctx, spec, input, planned.indexOf(spec));
+      reportRun(ctx, input, run, true);
+      rows.push(rowOf(run.spec, run.status, run.category, run.elapsedMs));
+      runs.push(run);
     }
     // Merge in declared order, whatever the finish order (D13).
     runs.sort((a, b) => planned.indexOf(a.spec) - planned.indexOf(b.spec));
-    for (const run of runs) {
-      reportRun(ctx, input, run, true);
-      rows.push(rowOf(run.spec, run.status, run.category, run.elapsedMs));
-      state = step(state, run, ctx.merge).state;
-    }
+    for (const run of runs) state = step(state, run, ctx.merge).state;
   } else {
     let halted = false;
     for (const [index, spec] of planned.entries()) {

@@ -138,11 +138,13 @@ function applyFailure(state: MergeState, run: HookRun, category: string, detail:
     loud,
     stderrFirstLine: run.stderrFirstLine,
   });
+  // A failed claude hook's schema-valid deny still counts (D6), so the words follow what happened.
+  const openWords = PRE_EVENTS.has(event) && state.denied ? "tool blocked" : outcomeWords(event, "open");
   if (policy === "fail_open" || policy === "warn") {
-    return { state: { ...state, failures: [...state.failures, note(outcomeWords(event, "open"))] }, halt: false };
+    return { state: { ...state, failures: [...state.failures, note(openWords)] }, halt: false };
   }
   if (policy === "ignore") {
-    return { state: { ...state, failures: [...state.failures, note(outcomeWords(event, "open"), false)] }, halt: false };
+    return { state: { ...state, failures: [...state.failures, note(openWords, false)] }, halt: false };
   }
   if (policy === "fail_closed") {
     const reason = `hook ${labelOf(spec)} failed (fail_closed): ${detail}`;

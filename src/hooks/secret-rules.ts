@@ -58,33 +58,21 @@ const MAX_KEY_CHARS = 64;
 
 type Emit = (start: number, end: number, rule: string) => void;
 
-/** A global regex that finds any of `literals` (a plain alternation: linear, and faster than indexOf here). */
-function literalFinder(literals: readonly string[]): RegExp {
-  return new RegExp(literals.map((l) => l.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"), "g");
-}
-
-/** Index of the next match of `finder` at or after `from`, or -1. */
-function nextIndex(finder: RegExp, text: string, from: number): number {
-  finder.lastIndex = from;
-  const match = finder.exec(text);
-  return match === null ? -1 : match.index;
-}
-
-/** What one rule's pass over the text leaves for a later rule, so the text is read fewer times. */
-interface SharedScan {
-  /** Every `=` and `:` position in order, collected by the vendor-prefix pass. */
-  separators: number[] | null;
-}
-
 interface RuleImpl extends SecretRule {
-  scan(text: string, emit: Emit, shared: SharedScan): void;
+  scan(text: string, emit: Emit): void;
+}
+
+/** What a vendor token's body must be: at least `min` characters (checked first), then `accept`. */
+interface BodyShape {
+  readonly min: number;
+  readonly accept: (bodyText: string) => boolean;
 }
 
 /** A vendor token: a literal prefix, then a body of one character class with a length check. */
 interface PrefixRule extends SecretRule {
   readonly prefixes: readonly string[];
   readonly body: CharClass;
-  readonly accept: (bodyText: string) => boolean;
+  readonly shape: BodyShape;
   /** The character before the prefix must not be in this class. */
   readonly leftBoundary: CharClass;
 }
@@ -94,29 +82,44 @@ function prefixRule(
   description: string,
   prefixes: readonly string[],
   body: CharClass,
-  accept: (bodyText: string) => boolean,
+  shape: BodyShape,
   leftBoundary: CharClass = isWord,
 ): PrefixRule {
-  return { id, description, prefixes, body, accept, leftBoundary };
+  return { id, description, prefixes, body, shape, leftBoundary };
 }
 
 /**
- * All vendor-token rules in one pass over the text instead of one pass each: a table of the
- * prefixes' first two characters finds candidate positions, then each rule applies exactly its
- * own logic (left boundary, body run, length check, resume after the body it read). Spans are
- * emitted rule by rule in priority order, so the result equals running the rules one after another.
- * No rule has one prefix that starts another of its prefixes, so at most one matches per position.
+ * All vendor-token rules in one pass over the text instead of one pass each. A match (prefix and
+ * body) is a run of at least `shortest` characters of the union of the prefixes' and bodies'
+ * characters, so the pass reads one character per `shortest` in the text outside such runs (as in
+ * Boyer-Moore: a character outside the union rules out every window holding it), and inside the
+ * long runs only: there a table of the prefixes' first two characters finds candidate positions,
+ * then each rule applies exactly its own logic (left boundary, body run, length check, resume after
+ * the body it read). A rule's resume point never leaves the run it was set in, so skipping the
+ * short runs changes nothing. Spans are emitted rule by rule in priority order, so the result
+ * equals running the rules one after another. No rule has one prefix that starts another of its
+ * prefixes, so at most one matches per position.
  */
 function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly members: readonly PrefixRule[] } {
   // Candidates grouped by the prefix's first two chars, in flat arrays: for bigram `key`,
   // candidates first[key] .. first[key + 1] - 1 (no objects or sparse arrays in the hot loop).
   const all: { key: number; rule: number; prefix: string }[] = [];
+  const inRun = new Uint8Array(128);
+  const startsPrefix = new Uint8Array(128);
+  let shortest = Number.POSITIVE_INFINITY;
   rules.forEach((rule, index) => {
     // The grouping relies on it (a regex alternation would pick the first listed prefix instead).
     for (const p of rule.prefixes) {
       if (p.length < 2 || rule.prefixes.some((q) => q !== p && q.startsWith(p))) throw new Error(`secret rule ${rule.id}: prefix ${p} is too short or starts another`);
+      if (rule.body.high || [...p].some((ch) => ch.charCodeAt(0) >= 128)) throw new Error(`secret rule ${rule.id}: the run scan assumes ASCII prefixes and bodies`);
     }
-    for (const prefix of rule.prefixes) all.push({ key: prefix.charCodeAt(0) * 128 + prefix.charCodeAt(1), rule: index, prefix });
+    for (const prefix of rule.prefixes) {
+      all.push({ key: prefix.charCodeAt(0) * 128 + prefix.charCodeAt(1), rule: index, prefix });
+      startsPrefix[prefix.charCodeAt(0)] = 1;
+      for (let k = 0; k < prefix.length; k++) inRun[prefix.charCodeAt(k)] = 1;
+      shortest = Math.min(shortest, prefix.length + rule.shape.min);
+    }
+    for (let c = 0; c < 128; c++) if (rule.body.ascii[c] === 1) inRun[c] = 1;
   });
   all.sort((x, y) => x.key - y.key || x.rule - y.rule);
   const first = new Int32Array(128 * 128 + 1);
@@ -124,44 +127,64 @@ function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly me
   for (let k = 0; k < 128 * 128; k++) first[k + 1]! += first[k]!;
   const candidateRule = Int32Array.from(all, (c) => c.rule);
   const candidatePrefix = all.map((c) => c.prefix);
+
+  /** Every candidate position in the run [from, to) of `inRun` characters. */
+  const scanRun = (text: string, from: number, to: number, spans: number[][], resume: Int32Array): void => {
+    for (let at = from; at + 1 < to; at++) {
+      const a = text.charCodeAt(at);
+      if (startsPrefix[a] !== 1) continue; // most characters of a long run (hex, digits) start none
+      const key = (a << 7) | text.charCodeAt(at + 1);
+      const last = first[key + 1]!;
+      for (let k = first[key]!; k < last; k++) {
+        const index = candidateRule[k]!;
+        const prefix = candidatePrefix[k]!;
+        if (at < resume[index]!) continue;
+        let same = 2;
+        while (same < prefix.length && text.charCodeAt(at + same) === prefix.charCodeAt(same)) same++;
+        if (same < prefix.length) continue;
+        const rule = rules[index]!;
+        let next = at + 1;
+        if (at === 0 || !inClass(rule.leftBoundary, text.charCodeAt(at - 1))) {
+          const bodyStart = at + prefix.length;
+          const end = runEnd(text, bodyStart, rule.body);
+          if (end - bodyStart >= rule.shape.min && rule.shape.accept(text.slice(bodyStart, end))) spans[index]!.push(at, end);
+          next = Math.max(end, next);
+        }
+        resume[index] = next;
+      }
+    }
+  };
+
   return {
     id: "prefix_rules",
     description: "vendor token prefixes",
     members: rules,
-    scan(text, emit, shared) {
+    scan(text, emit) {
       const spans: number[][] = rules.map(() => []);
-      const resume: number[] = rules.map(() => 0);
-      const separators: number[] = [];
+      const resume = new Int32Array(rules.length);
       const length = text.length;
-      let a = text.charCodeAt(0);
-      if (a === 61 || a === 58) separators.push(0);
-      for (let at = 0; at + 1 < length; at++) {
-        const b = text.charCodeAt(at + 1);
-        if (b === 61 || b === 58) separators.push(at + 1); // for the assignment rule
-        const key = (a << 7) | b;
-        const ascii = (a | b) < 128;
-        a = b;
-        if (!ascii) continue;
-        const last = first[key + 1]!;
-        for (let k = first[key]!; k < last; k++) {
-          const index = candidateRule[k]!;
-          const prefix = candidatePrefix[k]!;
-          if (at < resume[index]!) continue;
-          let same = 2;
-          while (same < prefix.length && text.charCodeAt(at + same) === prefix.charCodeAt(same)) same++;
-          if (same < prefix.length) continue;
-          const rule = rules[index]!;
-          let next = at + 1;
-          if (at === 0 || !inClass(rule.leftBoundary, text.charCodeAt(at - 1))) {
-            const bodyStart = at + prefix.length;
-            const end = runEnd(text, bodyStart, rule.body);
-            if (rule.accept(text.slice(bodyStart, end))) spans[index]!.push(at, end);
-            next = Math.max(end, next);
-          }
-          resume[index] = next;
+      let i = shortest - 1;
+      while (i < length) {
+        const c = text.charCodeAt(i);
+        if (c >= 128 || inRun[c] !== 1) {
+          i += shortest; // no run of `shortest` characters holds position i
+          continue;
         }
+        let start = i;
+        while (start > 0) {
+          const p = text.charCodeAt(start - 1);
+          if (p >= 128 || inRun[p] !== 1) break;
+          start--;
+        }
+        let end = i + 1;
+        while (end < length) {
+          const n = text.charCodeAt(end);
+          if (n >= 128 || inRun[n] !== 1) break;
+          end++;
+        }
+        if (end - start >= shortest) scanRun(text, start, end, spans, resume);
+        i = end + shortest; // text[end] is outside the union
       }
-      shared.separators = separators;
       rules.forEach((rule, index) => {
         const found = spans[index]!;
         for (let k = 0; k < found.length; k += 2) emit(found[k]!, found[k + 1]!, rule.id);
@@ -170,32 +193,31 @@ function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly me
   };
 }
 
-const exactly = (n: number, cls: CharClass) => (b: string) => b.length === n && allOf(b, 0, b.length, cls);
-const between = (min: number, max: number) => (b: string) => b.length >= min && b.length <= max;
-const withDigit = (min: number) => (b: string) => b.length >= min && b.length <= MAX_VALUE_CHARS && (kindsOf(b) & HAS_DIGIT) !== 0;
+const exactly = (n: number, cls: CharClass): BodyShape => ({ min: n, accept: (b) => b.length === n && allOf(b, 0, b.length, cls) });
+const between = (min: number, max: number): BodyShape => ({ min, accept: (b) => b.length >= min && b.length <= max });
+const withDigit = (min: number): BodyShape => ({ min, accept: (b) => b.length >= min && b.length <= MAX_VALUE_CHARS && (kindsOf(b) & HAS_DIGIT) !== 0 });
 
 function privateKeyRule(): RuleImpl {
   const id = "private_key";
-  const finder = literalFinder(["-----BEGIN "]);
   return {
     id,
     description: "PEM/OpenSSH/PGP private key blocks, BEGIN to END (or to the end of the text when END is missing)",
     scan(text, emit) {
       const marker = "-----BEGIN ";
-      let at = nextIndex(finder, text, 0);
+      let at = text.indexOf(marker);
       while (at !== -1) {
         const labelStart = at + marker.length;
         const labelEnd = text.indexOf("-----", labelStart);
         const label = labelEnd === -1 || labelEnd - labelStart > 64 ? "" : text.slice(labelStart, labelEnd);
         if (!label.includes("PRIVATE KEY")) {
-          at = nextIndex(finder, text, at + 1);
+          at = text.indexOf(marker, at + 1);
           continue;
         }
         const endMarker = `-----END ${label}-----`;
         const endAt = text.indexOf(endMarker, labelEnd + 5);
         const end = endAt === -1 ? text.length : endAt + endMarker.length;
         emit(at, end, id);
-        at = nextIndex(finder, text, end);
+        at = text.indexOf(marker, end);
       }
     },
   };
@@ -203,15 +225,14 @@ function privateKeyRule(): RuleImpl {
 
 function jwtRule(): RuleImpl {
   const id = "jwt";
-  const finder = literalFinder(["eyJ"]);
   return {
     id,
     description: "JSON Web Tokens: three or more base64url segments, the first starting with eyJ",
     scan(text, emit) {
-      let at = nextIndex(finder, text, 0);
+      let at = text.indexOf("eyJ");
       while (at !== -1) {
         if (at > 0 && inClass(isToken, text.charCodeAt(at - 1))) {
-          at = nextIndex(finder, text, at + 1);
+          at = text.indexOf("eyJ", at + 1);
           continue;
         }
         const end = runEnd(text, at, isDotToken);
@@ -219,7 +240,7 @@ function jwtRule(): RuleImpl {
         while (segments.length > 0 && segments[segments.length - 1] === "") segments.pop();
         const ok = segments.length >= 3 && segments.length <= 5 && segments.every((s) => s.length >= 8);
         if (ok) emit(at, at + segments.join(".").length, id);
-        at = nextIndex(finder, text, Math.max(end, at + 1));
+        at = text.indexOf("eyJ", Math.max(end, at + 1));
       }
     },
   };
@@ -227,12 +248,11 @@ function jwtRule(): RuleImpl {
 
 function telegramRule(): RuleImpl {
   const id = "telegram_bot_token";
-  const finder = literalFinder([":AA"]);
   return {
     id,
     description: "Telegram bot tokens: <bot id>:AA<base64url>",
     scan(text, emit) {
-      let at = nextIndex(finder, text, 0);
+      let at = text.indexOf(":AA");
       while (at !== -1) {
         let start = at;
         while (start > 0 && at - start < 12 && inClass(isDigit, text.charCodeAt(start - 1))) start--;
@@ -240,7 +260,7 @@ function telegramRule(): RuleImpl {
         const leftOk = start === 0 || !inClass(isDigit, text.charCodeAt(start - 1));
         const end = runEnd(text, at + 1, isToken);
         if (digits >= 6 && leftOk && end - (at + 1) >= 30 && end - (at + 1) <= 40) emit(start, end, id);
-        at = nextIndex(finder, text, Math.max(end, at + 1));
+        at = text.indexOf(":AA", Math.max(end, at + 1));
       }
     },
   };
@@ -307,12 +327,11 @@ function basicAuthRule(): RuleImpl {
 
 function urlCredentialsRule(): RuleImpl {
   const id = "url_credentials";
-  const finder = literalFinder(["://"]);
   return {
     id,
     description: "The password in scheme://user:password@host URLs and connection strings",
     scan(text, emit) {
-      let at = nextIndex(finder, text, 0);
+      let at = text.indexOf("://");
       while (at !== -1) {
         const start = at + 3;
         const i = runEnd(text, start, isUrlUserinfo, 512);
@@ -323,7 +342,7 @@ function urlCredentialsRule(): RuleImpl {
             if (password.length >= 3 && !looksLikePlaceholder(password)) emit(colon + 1, i, id);
           }
         }
-        at = nextIndex(finder, text, Math.max(i, at + 1));
+        at = text.indexOf("://", Math.max(i, at + 1));
       }
     },
   };
@@ -456,16 +475,33 @@ const KEY_HINTS = /pass|pwd|secret|token|key|auth|cred|signature|value/i;
  */
 const HINT_PAIRS = new Uint8Array(128 * 128);
 for (const pair of ["pa", "pw", "cr", "ke", "au", "gn", "va"]) HINT_PAIRS[pair.charCodeAt(0) * 128 + pair.charCodeAt(1)] = 1;
-const hintedCache = new Map<string, KeyStrength | null>();
 
-/** null when the key holds no hint word, else textKeyStrength. Memoized: keys repeat a lot. */
-function hintedKeyStrength(key: string): KeyStrength | null {
-  const cached = hintedCache.get(key);
-  if (cached !== undefined) return cached;
-  const strength = KEY_HINTS.test(key) ? textKeyStrength(key) : null;
-  if (hintedCache.size >= 4096) hintedCache.clear();
-  hintedCache.set(key, strength);
-  return strength;
+/**
+ * A key's verdict, memoized by key text: null when the key holds no hint word, else
+ * textKeyStrength. A direct-mapped table probed with a hash the look-back computes anyway and a
+ * comparison against the text, so the common case (a key seen before) neither slices the key nor
+ * hashes a new string: keys repeat a lot, and a Map lookup of a fresh slice per key cost more than
+ * the look-back itself.
+ */
+const KEY_SLOTS = 1024;
+const slotHash = new Int32Array(KEY_SLOTS);
+const slotKey: string[] = new Array<string>(KEY_SLOTS).fill("");
+const slotStrength: (KeyStrength | null)[] = new Array<KeyStrength | null>(KEY_SLOTS).fill(null);
+
+/** The slot holding the key text[start, end) (hash: keyHash of it), filled on a miss. */
+function keySlot(text: string, start: number, end: number, hash: number): number {
+  const slot = (hash ^ (hash >>> 10) ^ (hash >>> 20)) & (KEY_SLOTS - 1);
+  const cached = slotKey[slot]!;
+  if (slotHash[slot] === hash && cached.length === end - start) {
+    let k = 0;
+    while (k < cached.length && cached.charCodeAt(k) === text.charCodeAt(start + k)) k++;
+    if (k === cached.length) return slot;
+  }
+  const key = text.slice(start, end);
+  slotHash[slot] = hash;
+  slotKey[slot] = key;
+  slotStrength[slot] = KEY_HINTS.test(key) ? textKeyStrength(key) : null;
+  return slot;
 }
 const XML_KEY_BEFORE = /(?:key|name)["']?\s*[=:]\s*["']([A-Za-z0-9_.-]{1,64})["']\s*,?\s*["']?$/i;
 
@@ -492,6 +528,7 @@ function assignmentRule(): RuleImpl {
     const keyEnd = j + 1;
     let hinted = false;
     let right = 0; // the lower-cased character right of j
+    let hash = 0; // of the key read right to left, for keySlot
     const keyTable = isKeyChar.ascii;
     while (j >= 0 && keyEnd - j <= MAX_KEY_CHARS) {
       const c = text.charCodeAt(j);
@@ -499,14 +536,15 @@ function assignmentRule(): RuleImpl {
       const folded = c | 0x20; // ASCII letters to lower case; no other key character becomes a letter
       if (HINT_PAIRS[folded * 128 + right] === 1) hinted = true;
       right = folded;
+      hash = (Math.imul(hash, 31) + c) | 0;
       j--;
     }
     const keyStart = j + 1;
     if (!hinted || keyStart === keyEnd || (j >= 0 && inClass(isKeyChar, text.charCodeAt(j)))) return i + 1;
-    const key = text.slice(keyStart, keyEnd);
-    let strength = hintedKeyStrength(key);
+    const slot = keySlot(text, keyStart, keyEnd, hash);
+    let strength = slotStrength[slot] ?? null;
     if (strength === null) return i + 1;
-    if (strength === "none" && key.toLowerCase() === "value") {
+    if (strength === "none" && slotKey[slot]!.toLowerCase() === "value") {
       const named = XML_KEY_BEFORE.exec(text.slice(Math.max(0, keyStart - 96), keyStart));
       if (named?.[1] !== undefined) strength = textKeyStrength(named[1]);
     }
@@ -520,12 +558,13 @@ function assignmentRule(): RuleImpl {
     if (v >= last.start && v < last.end && (last.kinds & (HAS_DIGIT | HAS_ALPHA)) !== (HAS_DIGIT | HAS_ALPHA)) return i + 1;
     const value = readValue(text, v, isBareAssignmentValue);
     if (value === null) return i + 1;
+    const valueText = text.slice(value.start, value.end);
     if (value.start === v && value.end - value.start <= MAX_VALUE_CHARS) {
       last.start = value.start;
       last.end = value.end;
-      last.kinds = kindsOf(text.slice(value.start, value.end));
+      last.kinds = kindsOf(valueText);
     }
-    if (isSecretValue(text.slice(value.start, value.end), strength === "keyish")) {
+    if (isSecretValue(valueText, strength === "keyish")) {
       emit(value.start, value.end, id);
       return value.end; // separators inside the value are not keys of their own
     }
@@ -534,13 +573,8 @@ function assignmentRule(): RuleImpl {
   return {
     id,
     description: "High-entropy values assigned to credential-named keys (password, secret, token, api_key, *_key, …)",
-    scan(text, emit, shared) {
+    scan(text, emit) {
       const last = { start: -1, end: -1, kinds: 0 };
-      if (shared.separators !== null) {
-        let from = 0;
-        for (const i of shared.separators) if (i >= from) from = examine(text, i, emit, last);
-        return;
-      }
       let eq = text.indexOf("=");
       let colon = text.indexOf(":");
       while (eq !== -1 || colon !== -1) {
@@ -561,8 +595,10 @@ const RULE_IMPLS: readonly (RuleImpl & { readonly members?: readonly SecretRule[
   prefixRuleGroup([
     prefixRule("anthropic_api_key", "Anthropic API keys (sk-ant-…)", ["sk-ant-"], isToken, between(32, MAX_VALUE_CHARS)),
     prefixRule("openrouter_api_key", "OpenRouter API keys (sk-or-v1-…)", ["sk-or-"], isToken, between(32, MAX_VALUE_CHARS)),
-    prefixRule("openai_api_key", "OpenAI-style API keys (sk-proj-…, sk-svcacct-…, sk-… with digits)", ["sk-"], isToken, (b) =>
-      b.length >= 20 && b.length <= MAX_VALUE_CHARS && (kindsOf(b) & (HAS_DIGIT | HAS_ALPHA)) === (HAS_DIGIT | HAS_ALPHA) && !b.startsWith("ant-") && !b.startsWith("or-")),
+    prefixRule("openai_api_key", "OpenAI-style API keys (sk-proj-…, sk-svcacct-…, sk-… with digits)", ["sk-"], isToken, {
+      min: 20,
+      accept: (b) => b.length <= MAX_VALUE_CHARS && (kindsOf(b) & (HAS_DIGIT | HAS_ALPHA)) === (HAS_DIGIT | HAS_ALPHA) && !b.startsWith("ant-") && !b.startsWith("or-"),
+    }),
     prefixRule("stripe_api_key", "Stripe secret and restricted keys", ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], isAlnum, between(20, MAX_VALUE_CHARS)),
     prefixRule("github_pat", "GitHub classic personal access tokens (ghp_)", ["ghp_"], isAlnum, between(36, 255)),
     prefixRule("github_oauth", "GitHub OAuth tokens (gho_)", ["gho_"], isAlnum, between(36, 255)),
@@ -575,13 +611,16 @@ const RULE_IMPLS: readonly (RuleImpl & { readonly members?: readonly SecretRule[
     prefixRule("google_oauth_client_secret", "Google OAuth client secrets (GOCSPX-)", ["GOCSPX-"], isToken, between(24, 64)),
     prefixRule("slack_token", "Slack bot/user/app tokens (xoxb-, xoxp-, xapp-, …)", ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xapp-"], isSlackBody, withDigit(20)),
     prefixRule("slack_webhook", "Slack incoming webhook URLs", ["https://hooks.slack.com/services/", "https://hooks.slack.com/workflows/", "https://hooks.slack.com/triggers/"], isUrlPathToken, withDigit(20)),
-    prefixRule("discord_webhook", "Discord webhook URLs", ["https://discord.com/api/webhooks/", "https://discordapp.com/api/webhooks/", "https://ptb.discord.com/api/webhooks/", "https://canary.discord.com/api/webhooks/"], isUrlPathToken, (b) => b.length >= 40 && b.includes("/")),
+    prefixRule("discord_webhook", "Discord webhook URLs", ["https://discord.com/api/webhooks/", "https://discordapp.com/api/webhooks/", "https://ptb.discord.com/api/webhooks/", "https://canary.discord.com/api/webhooks/"], isUrlPathToken, { min: 40, accept: (b) => b.includes("/") }),
     prefixRule("npm_token", "npm access tokens (npm_)", ["npm_"], isAlnum, exactly(36, isAlnum)),
     prefixRule("pypi_token", "PyPI upload tokens", ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], isToken, between(40, MAX_VALUE_CHARS)),
     prefixRule("huggingface_token", "Hugging Face tokens (hf_)", ["hf_"], isAlnum, between(30, 40)),
-    prefixRule("sendgrid_api_key", "SendGrid API keys (SG.x.y)", ["SG."], isDotToken, (b) => {
-      const parts = b.split(".");
-      return parts.length === 2 && (parts[0]?.length ?? 0) >= 16 && (parts[1]?.length ?? 0) >= 30;
+    prefixRule("sendgrid_api_key", "SendGrid API keys (SG.x.y)", ["SG."], isDotToken, {
+      min: 16 + 1 + 30,
+      accept: (b) => {
+        const parts = b.split(".");
+        return parts.length === 2 && (parts[0]?.length ?? 0) >= 16 && (parts[1]?.length ?? 0) >= 30;
+      },
     }),
     prefixRule("twilio_api_key", "Twilio API key SIDs (SK + 32 hex)", ["SK"], isAlnum, exactly(32, isHexLower), isWord),
     prefixRule("digitalocean_token", "DigitalOcean tokens (dop_v1_, doo_v1_, dor_v1_)", ["dop_v1_", "doo_v1_", "dor_v1_"], isAlnum, exactly(64, isHexLower)),
@@ -610,16 +649,30 @@ export const RULES: readonly SecretRule[] = RULE_IMPLS.flatMap((rule) => rule.me
  */
 export function findSecrets(text: string): SecretSpan[] {
   if (text.length < 8) return []; // shorter than any rule's smallest match
-  let covered: Uint8Array | null = null; // allocated on the first span: most texts hold none
+  const marks: { covered: Uint8Array | null } = { covered: null }; // taken on the first span: most texts hold none
   const spans: SecretSpan[] = [];
   const emit: Emit = (start, end, rule) => {
     if (end <= start) return;
-    covered ??= new Uint8Array(text.length);
+    const covered = (marks.covered ??= coverage(text.length));
     for (let i = start; i < end; i++) if (covered[i] === 1) return;
     for (let i = start; i < end; i++) covered[i] = 1; // spans are short: a loop beats fill's call cost
     spans.push({ start, end, rule });
   };
-  const shared: SharedScan = { separators: null };
-  for (const rule of RULE_IMPLS) rule.scan(text, emit, shared);
+  for (const rule of RULE_IMPLS) rule.scan(text, emit);
+  if (marks.covered === sharedCoverage) for (const span of spans) sharedCoverage.fill(0, span.start, span.end); // all zero again
   return spans.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Texts up to this length mark their spans in one buffer kept between calls (cleared span by span
+ * afterwards): a fresh zeroed megabyte per call, touched page by page, cost more than the scan of
+ * a text with many secrets. findSecrets is synchronous and not re-entered, so one buffer suffices.
+ */
+const SHARED_COVERAGE_CHARS = 1 << 20;
+let sharedCoverage = new Uint8Array(0);
+
+function coverage(length: number): Uint8Array {
+  if (length > SHARED_COVERAGE_CHARS) return new Uint8Array(length);
+  if (sharedCoverage.length < length) sharedCoverage = new Uint8Array(Math.min(SHARED_COVERAGE_CHARS, Math.max(length, 2 * sharedCoverage.length)));
+  return sharedCoverage;
 }

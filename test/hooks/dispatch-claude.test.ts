@@ -36,7 +36,8 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
   test("LIFE-32 exit 1 is a failure, but schema-valid JSON still takes effect", async () => {
     const deny = await lifecycle("pre_tool_use", `${claude({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "x" } })}; exit 1`, BASH);
     expect(decided(deny)).toEqual(["deny", "x"]);
-    expect(deny.lines).toEqual(["agent: hook pre_tool_use[0].hooks[0] (pre_tool) failed: exit: exited 1 — tool ran anyway"]);
+    // The failure line reports `exited 1`; its outcome words say what happened: the JSON deny held.
+    expect(deny.lines).toEqual(["agent: hook pre_tool_use[0].hooks[0] (pre_tool) failed: exit: exited 1 — tool blocked"]);
     const plain = await lifecycle("pre_tool_use", "echo plain; exit 1", BASH);
     expect([plain.outcome.decision, plain.lines.length]).toEqual(["allow", 1]);
   });

@@ -222,7 +222,8 @@ describe("post phase: hook dirs concurrent, the rest sequential, merge in declar
     expect(Math.max(ud?.[0] ?? 0, pd?.[0] ?? 0)).toBeLessThan(Math.min(ud?.[1] ?? 0, pd?.[1] ?? 0));
     expect(ul?.[0] ?? 0).toBeGreaterThanOrEqual(Math.max(ud?.[1] ?? 0, pd?.[1] ?? 0));
     expect(pl?.[0] ?? 0).toBeGreaterThanOrEqual(ul?.[1] ?? 0);
-    expect(fired.outcome.rows.map((r) => r.label)).toEqual(["ud", "post_tool_use[0].hooks[0]", "pd", "pl"]);
+    // Rows are in run order (DESIGN.md): the concurrent hook dirs of both scopes first, then the rest.
+    expect(fired.outcome.rows.map((r) => r.label)).toEqual(["ud", "pd", "post_tool_use[0].hooks[0]", "pl"]);
     expect([fired.outcome.decision, fired.outcome.reason, fired.context]).toEqual(["block", "s", "UD\n\nUL\n\nPD"]);
   });
 });
