@@ -69,11 +69,13 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     if (interrupted()) stopReason = "interrupted";
     const reason = stopReason === "interrupted" ? "cancelled" : stopReason === "error" ? "error" : "completed";
     options.signal.removeEventListener("abort", cancelHooks);
+    // D15: async hooks get at most 2 s after the final reply (none after Ctrl-C), then are killed and
+    // recorded failed; only then the session_end hooks run.
+    await s.engine.close(stopReason === "interrupted" ? 0 : undefined);
+    yield* s.drain();
     // session_end hooks run even after Ctrl-C (within their own timeout, LOOP-36), on a fresh engine signal.
     if (stopReason === "interrupted") s.engine = createHookEngine(runtime, { hooks: options.hooks, readonlyMode: false, quietSuccessOutput: options.quietSuccessOutput, sinks: { failureLine: (text) => s.emit({ type: "notice", kind: "failure", text }), record: (record) => s.record(record) } });
     await s.fire({ event: "session_end", fields: { reason, turn_id: `turn-${s.turnIndex}` } });
-    yield* s.drain();
-    await s.engine.close();
     yield* s.drain();
     const isError = isErrorStop(stopReason);
     writer.append("session_end", { reason, stop_reason: stopReason, is_error: isError });

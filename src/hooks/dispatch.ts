@@ -38,8 +38,8 @@ export interface DispatchContext extends ExecuteContext {
   readonly readonlyMode: boolean;
   readonly merge: MergeOptions;
   readonly sinks: DispatchSinks;
-  /** Async hook-dir runs still going (reaped at exit, D15). */
-  readonly asyncRuns: Set<Promise<unknown>>;
+  /** Async hook-dir runs still going, each with its own cancel (reaped at exit, D15). */
+  readonly asyncRuns: Map<Promise<unknown>, AbortController>;
 }
 
 export interface EventOutcome {
@@ -209,8 +209,15 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
     const syncDirs: Promise<HookRun>[] = [];
     for (const spec of dirs) {
       const index = planned.indexOf(spec);
-      const promise = runTracked(ctx, spec, input, index);
-      if (spec.form === "dir" && spec.async) {
+      const isAsync = spec.form === "dir" && spec.async;
+      // An async hook can be cancelled on its own at the exit grace, without touching other hooks.
+      const asyncCancel = isAsync ? new AbortController() : undefined;
+      if (asyncCancel && ctx.signal) {
+        if (ctx.signal.aborted) asyncCancel.abort();
+        else ctx.signal.addEventListener("abort", () => asyncCancel.abort(), { once: true });
+      }
+      const promise = runTracked(asyncCancel ? { ...ctx, signal: asyncCancel.signal } : ctx, spec, input, index);
+      if (asyncCancel) {
         const tracked = promise.then((run) => {
           reportRun(ctx, input, run, true);
           if (run.reply.failure) {
@@ -227,7 +234,7 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
           }
           rows.push(rowOf(spec, run.status, run.category, run.elapsedMs));
         });
-        ctx.asyncRuns.add(tracked);
+        ctx.asyncRuns.set(tracked, asyncCancel);
         void tracked.finally(() => ctx.asyncRuns.delete(tracked));
       } else {
         syncDirs.push(promise);
@@ -311,14 +318,21 @@ function emitFailure(ctx: DispatchContext, input: HookEventInput, note: FailureN
   ctx.sinks.failureLine?.(formatFailureLine(note, input.event, input.strippedEnvValues));
 }
 
-/** Waits for async hooks at most `graceMs`, then cancels the rest (D15). */
-export async function settleAsyncHooks(ctx: DispatchContext, graceMs: number, cancel: () => void): Promise<void> {
+/**
+ * Waits for async hooks at most `graceMs`, then cancels only those still running (D15): their
+ * groups are killed and they are recorded failed. Other hooks (session_end) are untouched.
+ */
+export async function settleAsyncHooks(ctx: DispatchContext, graceMs: number): Promise<void> {
   if (ctx.asyncRuns.size === 0) return;
-  const all = Promise.all([...ctx.asyncRuns]);
-  const timer = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), graceMs));
-  const first = await Promise.race([all.then(() => "done" as const), timer]);
+  const all = Promise.all([...ctx.asyncRuns.keys()]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), graceMs);
+  });
+  const first = await Promise.race([all.then(() => "done" as const), expired]);
+  clearTimeout(timer);
   if (first === "timeout") {
-    cancel();
+    for (const cancel of ctx.asyncRuns.values()) cancel.abort();
     await all;
   }
 }

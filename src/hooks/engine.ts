@@ -70,14 +70,14 @@ export function createHookEngine(runtime: Runtime, options: HookEngineOptions): 
       },
     },
     sinks: options.sinks,
-    asyncRuns: new Set(),
+    asyncRuns: new Map(),
   };
   return {
     context,
     baseEnv: stripped.env,
     strippedValues: stripped.strippedValues,
     fire: (input) => dispatchEvent(context, { ...input, strippedEnvValues: stripped.strippedValues }),
-    close: (graceMs = ASYNC_EXIT_GRACE_MS) => settleAsyncHooks(context, graceMs, () => controller.abort()),
+    close: (graceMs = ASYNC_EXIT_GRACE_MS) => settleAsyncHooks(context, graceMs),
     cancel: () => controller.abort(),
   };
 }

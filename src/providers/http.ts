@@ -159,6 +159,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 class AttemptControl {
   readonly controller = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #deadline = 0;
   readonly #outer: AbortSignal | undefined;
   readonly #timeoutMs: number;
   readonly #onOuterAbort = (): void => this.controller.abort(this.#outer?.reason);
@@ -178,13 +179,27 @@ class AttemptControl {
     return this.#outer?.aborted === true;
   }
 
+  /**
+   * Restarts the inactivity window. Called per body chunk, so it only moves a deadline; the one
+   * timer, when it fires early, waits out the rest (a clear and a new timer per chunk cost more
+   * than decoding the chunk).
+   */
   arm(): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.controller.abort(TIMEOUT), this.#timeoutMs);
+    this.#deadline = performance.now() + this.#timeoutMs;
+    if (this.#timer === undefined) this.#schedule(this.#timeoutMs);
+  }
+
+  #schedule(ms: number): void {
+    this.#timer = setTimeout(() => {
+      const left = this.#deadline - performance.now();
+      if (left > 0) this.#schedule(left);
+      else this.controller.abort(TIMEOUT);
+    }, ms);
   }
 
   dispose(): void {
     clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#outer?.removeEventListener("abort", this.#onOuterAbort);
   }
 }

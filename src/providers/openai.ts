@@ -52,6 +52,57 @@ function toWire(message: Message): WireMessage {
   }
 }
 
+/**
+ * The wire JSON of one message, memoized per message object: each request re-sends the whole
+ * history, and building and serializing every earlier message again made the request cost grow
+ * with the conversation. A hit requires every field the wire form reads to be the identical value,
+ * so a message changed in place is serialized afresh.
+ */
+interface WireText {
+  readonly content: string;
+  readonly toolCallId: string | undefined;
+  readonly calls: readonly { id: string; name: string; arguments: string }[] | undefined;
+  readonly callFields: readonly string[];
+  readonly json: string;
+}
+const wireTexts = new WeakMap<Message, WireText>();
+
+function callFields(message: Message): string[] {
+  return message.role === "assistant" ? message.toolCalls.flatMap((call) => [call.id, call.name, call.arguments]) : [];
+}
+
+function sameFields(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function wireJson(message: Message): string {
+  const toolCallId = message.role === "tool" ? message.toolCallId : undefined;
+  const calls = message.role === "assistant" ? message.toolCalls : undefined;
+  const fields = callFields(message);
+  const cached = wireTexts.get(message);
+  if (cached !== undefined && cached.content === message.content && cached.toolCallId === toolCallId && cached.calls === calls && sameFields(cached.callFields, fields)) {
+    return cached.json;
+  }
+  const json = JSON.stringify(toWire(message));
+  wireTexts.set(message, { content: message.content, toolCallId, calls, callFields: fields, json });
+  return json;
+}
+
+/**
+ * The request body as JSON text: exactly `JSON.stringify(toOpenAIBody(…))`, with each message's
+ * JSON taken from the memo above, so a turn serializes only the messages added since the last one.
+ * The body without messages holds `"messages":[]` once (a JSON string value cannot: its quotes are
+ * escaped), and the messages are spliced in there.
+ */
+export function openAIBodyText(model: string, request: ProviderRequest, maxTokens?: number): string {
+  const parts: string[] = request.system ? [JSON.stringify({ role: "system", content: request.system })] : [];
+  for (const message of request.messages) parts.push(wireJson(message));
+  const empty = JSON.stringify(toOpenAIBody(model, { messages: [], tools: request.tools }, maxTokens));
+  return empty.replace('"messages":[]', () => `"messages":[${parts.join(",")}]`);
+}
+
 export function toOpenAIBody(model: string, request: ProviderRequest, maxTokens?: number): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model,
@@ -224,7 +275,7 @@ export class OpenAIProvider implements Provider {
       providerName: "openai",
       url: openaiEndpoint(options.baseUrl),
       headers,
-      body: JSON.stringify(toOpenAIBody(this.model, request, options.maxTokens)),
+      body: openAIBodyText(this.model, request, options.maxTokens),
       fetch: options.fetch,
       retry: options.retry ?? DEFAULT_RETRY,
       timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

@@ -38,17 +38,23 @@ export class SseDecoder {
     return events;
   }
 
+  /** Splits off every complete line; the buffer is cut once per chunk, not once per line. */
   #drain(final: boolean): SseEvent[] {
     const events: SseEvent[] = [];
-    for (;;) {
-      const match = /\r\n|\r|\n/.exec(this.#buffer);
-      if (!match) break;
+    const buffer = this.#buffer;
+    let start = 0;
+    let lf = buffer.indexOf("\n");
+    let cr = buffer.indexOf("\r");
+    while (lf !== -1 || cr !== -1) {
+      const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
       // A CR at the very end may be the first half of a CRLF split across chunks: wait for more.
-      if (match[0] === "\r" && match.index === this.#buffer.length - 1 && !final) break;
-      const line = this.#buffer.slice(0, match.index);
-      this.#buffer = this.#buffer.slice(match.index + match[0].length);
-      this.#line(line, events);
+      if (end === cr && cr === buffer.length - 1 && !final) break;
+      this.#line(buffer.slice(start, end), events);
+      start = end === cr && lf === cr + 1 ? lf + 1 : end + 1;
+      if (lf !== -1 && lf < start) lf = buffer.indexOf("\n", start);
+      if (cr !== -1 && cr < start) cr = buffer.indexOf("\r", start);
     }
+    this.#buffer = start === 0 ? buffer : buffer.slice(start);
     return events;
   }
 
