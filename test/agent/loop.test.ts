@@ -336,4 +336,31 @@ describe("agent run", () => {
       await server.close();
     }
   });
+
+  test("RUN-26 D15 agent run exits within the 2 s async grace and kills a long async hook, recorded failed/timeout", () => {
+    const w = makeWorld();
+    w.file(".agent/hooks/slow/hook.json", JSON.stringify({ event: "post_tool", run: "./run.sh", async: true, timeout: 60 }));
+    w.file(".agent/hooks/slow/run.sh", `#!/bin/sh\ncat >/dev/null\necho $$ > "${w.root}/pid"\nsleep 60\n`, { executable: true });
+    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "true" } }] }, { text: "done" }]);
+    const started = Date.now();
+    const r = runCli(w, bypass.concat(["go"]));
+    const elapsed = Date.now() - started;
+    expect(r.code).toBe(0);
+    expect(elapsed).toBeLessThan(8000);
+    const pid = Number(readFileSync(join(w.root, "pid"), "utf8").trim());
+    let alive = true;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      alive = false;
+    }
+    expect(alive).toBe(false);
+    const records = sessionRecords(w);
+    const terminal = records.filter((rec) => rec.type === "hook_lifecycle" && rec.label === "slow" && rec.status !== "started");
+    expect(terminal).toHaveLength(1);
+    expect(terminal[0]).toMatchObject({ status: "failed", category: "timeout" });
+    const types = records.map((rec) => rec.type);
+    expect(types.lastIndexOf("hook_lifecycle")).toBeLessThan(types.indexOf("session_end"));
+    expect(r.stderr).toContain("ignored (async)");
+  });
 });
