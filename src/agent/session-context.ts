@@ -14,7 +14,7 @@ import { decisionOf, initialState } from "../hooks/merge.ts";
 import { parseRecord } from "../session/records.ts";
 import type { SessionWriter } from "../session/store.ts";
 import { applyPermissionUpdates, type RuleSet, type Mode } from "../permissions/gate.ts";
-import type { AgentEvent, ChildRun } from "./types.ts";
+import type { AgentEvent, ChildRun, PermissionAnswer, PermissionAsk } from "./types.ts";
 
 export interface FireRequest {
   readonly event: HookEventInput["event"];
@@ -37,8 +37,11 @@ export class SessionContext {
   readonly permissionMode: Mode;
   readonly cwd: string;
   readonly projectDir: string;
-  readonly signal: AbortSignal;
+  /** Replaced per prompt in an interactive session (Ctrl-C cancels one turn). */
+  signal: AbortSignal;
   engine!: HookEngine;
+  /** Interactive: asks the user when no hook decided a permission ask. */
+  askPermission: ((request: PermissionAsk) => Promise<PermissionAnswer>) | undefined;
   turnIndex = 0;
   messageIndex = 0;
   private readonly queue: AgentEvent[] = [];

@@ -11,6 +11,7 @@ import type { ToolResult } from "../tools/types.ts";
 import { decideGate, permissionSuggestions, permissionRequestInfo, nonInteractiveDenial } from "../permissions/gate.ts";
 import { joinContexts, appendHookContext } from "../hooks/context.ts";
 import type { SessionContext } from "./session-context.ts";
+import type { PermissionAnswer } from "./types.ts";
 
 export interface ToolCallRequest {
   readonly id: string;
@@ -113,6 +114,12 @@ export async function runToolCall(s: SessionContext, call: ToolCallRequest): Pro
         input = { ...request.state.toolInput };
       }
       if (permission.updatedPermissions.length > 0) s.applyUpdates(permission.updatedPermissions);
+    } else if (s.askPermission) {
+      const answer = await askUser(s, tool, input, call.id);
+      if (answer === "deny") {
+        const reason = `the user denied ${tool}`;
+        return finish(appendHookContext(reason, joinContexts([...preContexts])), reason, false, true, input);
+      }
     } else {
       const denial = nonInteractiveDenial(tool, input);
       s.emit({ type: "notice", kind: "warning", text: `agent: ${denial}` });
@@ -150,3 +157,27 @@ export async function runToolCall(s: SessionContext, call: ToolCallRequest): Pro
   };
 }
 
+
+/**
+ * Interactive approval: the permission_prompt notification goes through notification hooks first
+ * (LOOP-38, LIFE-71), then the user answers; `always` adds the first suggestion as a session rule.
+ */
+async function askUser(s: SessionContext, tool: ToolName, input: Record<string, unknown>, callId: string): Promise<PermissionAnswer> {
+  const ask = s.askPermission;
+  if (ask === undefined) return "deny";
+  const info = permissionRequestInfo(tool, input);
+  const title = "Permission needed";
+  const message = `agent needs your permission to use ${info.tool_name}: ${info.details}`;
+  const notified = await s.fire({ event: "notification", fields: { notification_type: "permission_prompt", title, message } }, callId);
+  const n = notified.state.notification;
+  const suggestion = permissionSuggestions(tool, input)[0];
+  const rule = suggestion?.type === "addRules" ? suggestion.rules[0] : undefined;
+  const answer = await ask({
+    tool,
+    detail: info.details,
+    notification: n.suppress ? null : { title: n.title ?? title, message: n.message ?? message },
+    alwaysRule: rule ? `${rule.toolName}(${rule.ruleContent ?? ""})` : null,
+  });
+  if (answer === "always" && suggestion) s.applyUpdates([suggestion]);
+  return answer;
+}

@@ -35,6 +35,39 @@ export interface AgentOptions {
   readonly onProjectSettingsWritten?: () => void;
   /** Set when this run is a subagent started by the `task` tool (src/agent/subagent.ts). */
   readonly child?: ChildRun;
+  /**
+   * Interactive session (src/ui/interactive.ts): asked for the first prompt after session_start and
+   * for the next one after each turn, so one loop serves many prompts. Ignored in a child.
+   */
+  readonly nextPrompt?: (control: PromptControl) => Promise<NextInput>;
+  /** Interactive: a fresh signal per prompt, so Ctrl-C cancels the running turn and not the session. */
+  readonly turnSignal?: () => AbortSignal;
+  /** Interactive: answers a permission ask no hook decided (without it the ask is denied, LOOP-13). */
+  readonly askPermission?: (request: PermissionAsk) => Promise<PermissionAnswer>;
+  /** session_start source; default `startup` (`resume` when resuming). `/clear` restarts with `clear`. */
+  readonly startSource?: "startup" | "clear";
+}
+
+export type NextInput = { readonly type: "prompt"; readonly text: string } | { readonly type: "end"; readonly reason: "exit" | "clear" };
+
+/** What the interactive UI may do between turns; each returns the events it produced, for rendering. */
+export interface PromptControl {
+  notify(type: "idle_prompt", title: string, message: string): Promise<{ readonly events: AgentEvent[]; readonly shown: { readonly title: string; readonly message: string } | null }>;
+  /** `/compact [instructions]`: pre_compact `manual`, the summary, then session_start `compact`. */
+  compact(instructions: string): Promise<AgentEvent[]>;
+  /** `/hooks reload`: the next tool call uses `hooks` (nothing is running between turns). */
+  reloadHooks(hooks: readonly HookSpec[]): Promise<AgentEvent[]>;
+}
+
+export type PermissionAnswer = "once" | "always" | "deny";
+
+export interface PermissionAsk {
+  readonly tool: string;
+  readonly detail: string;
+  /** The permission_prompt notification after notification hooks (null: a hook suppressed it). */
+  readonly notification: { readonly title: string; readonly message: string } | null;
+  /** The rule `a` (always) adds for this session, shown in the prompt. */
+  readonly alwaysRule: string | null;
 }
 
 /**

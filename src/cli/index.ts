@@ -196,11 +196,24 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
 
   try {
     cli.parse(["agent", "agent", ...argv], { run: false });
+    const parsedOptions = cli.options as Options;
+    // `agent` alone (or with only session flags) is the interactive session when a person can answer.
+    const interactive = runtime.isTTY("stdin") || runtime.env().AGENT_INTERACTIVE === "1";
+    if (interactive && !cli.matchedCommand && cli.args.length === 0 && !parsedOptions.help && !parsedOptions.version) {
+      const m = await import("./interactive-command.ts");
+      return await m.runInteractiveCommand(runtime, io, {
+        cwd: cwdOf(parsedOptions),
+        provider: stringOption(parsedOptions, "provider"),
+        model: stringOption(parsedOptions, "model"),
+        baseUrl: stringOption(parsedOptions, "baseUrl"),
+        script: stringOption(parsedOptions, "script"),
+        permissionMode: stringOption(parsedOptions, "permissionMode"),
+      });
+    }
     if (argv.length === 0) {
       cli.outputHelp();
       return 0;
     }
-    const parsedOptions = cli.options as Options;
     if (parsedOptions.help || parsedOptions.version) return 0;
     if (!cli.matchedCommand) {
       throw new AgentError("usage", `unknown command "${argv[0] ?? ""}"`, { fix: "run agent --help" });

@@ -1,0 +1,131 @@
+/**
+ * `agent` with no command: the interactive session. Loads config, asks before trusting an untrusted
+ * or changed project (SEC-41: yes pins trust, no exits 1 before any hook or provider request),
+ * builds the provider, then hands over to the line UI (src/ui/interactive.ts). Exit codes as `agent run`.
+ */
+import type { Runtime } from "../runtime/types.ts";
+import type { CliIO } from "./io.ts";
+import { AgentError } from "../errors.ts";
+import { loadConfig } from "../hooks/registry.ts";
+import { formatWarning } from "../config/warnings.ts";
+import { checkTrust, pinTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
+import { createProvider } from "../providers/index.ts";
+import type { ProviderId } from "../providers/types.ts";
+import { parseRules } from "../permissions/rules.ts";
+import type { Mode } from "../permissions/gate.ts";
+import { cleanStaleSpills } from "../hooks/payload.ts";
+import { createPromptIO } from "../ui/prompt-io.ts";
+import { runInteractive } from "../ui/interactive.ts";
+
+export interface InteractiveCommandOptions {
+  readonly cwd: string;
+  readonly provider: string | undefined;
+  readonly model: string | undefined;
+  readonly baseUrl: string | undefined;
+  readonly script: string | undefined;
+  readonly permissionMode: string | undefined;
+}
+
+const MODES: readonly Mode[] = ["default", "accept-edits", "readonly", "bypass"];
+const PROVIDERS: readonly ProviderId[] = ["openai", "anthropic", "script"];
+const DEFAULT_IDLE_MS = 60_000;
+
+export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options: InteractiveCommandOptions): Promise<number> {
+  if (options.permissionMode !== undefined && !MODES.some((mode) => mode === options.permissionMode)) {
+    throw new AgentError("usage", `--permission-mode: "${options.permissionMode}" is not one of ${MODES.join(", ")}`);
+  }
+  const env = runtime.env();
+  const hooksOff = (env.AGENT_HOOKS ?? "").trim().toLowerCase() === "off";
+  const idleRaw = env.AGENT_IDLE_PROMPT_MS ?? "";
+  const idleMs = /^\d+$/.test(idleRaw) ? Number(idleRaw) : DEFAULT_IDLE_MS;
+  const input = createPromptIO(io);
+  let handedOver = false;
+  try {
+    let loaded = loadConfig(runtime, { cwd: options.cwd });
+    if (hooksOff) io.err("agent: hooks disabled (AGENT_HOOKS=off)\n");
+    else if (loaded.warnings.length > 0) io.err(`agent: ${loaded.warnings.length} hook load warning(s); /hooks lists them\n`);
+    for (const w of (env.AGENT_DEBUG ?? "") === "1" ? loaded.warnings : []) io.err(`agent: hook load warning: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
+
+    if (!hooksOff) {
+      // SEC-41: ask before anything of the project runs; the answer is read from the terminal.
+      const material = loaded.projectScope ? loaded.projectTrustMaterial : null;
+      const state = checkTrust(runtime, loaded.home, loaded.projectRoot, material);
+      if (material !== null && (state.status === "untrusted" || state.status === "changed")) {
+        io.err(`${refusalMessage(state, loaded.projectRoot, trustListing(loaded.hooks, material))}\n`);
+        const answer = ((await input.read("trust this project and run its hooks? [y/N] ")) ?? "").trim().toLowerCase();
+        if (answer !== "y" && answer !== "yes") {
+          io.err("agent: project not trusted; nothing ran\n");
+          return 1;
+        }
+        pinTrust(runtime, loaded.home, loaded.projectRoot, material);
+        io.err("agent: project trusted\n");
+        loaded = loadConfig(runtime, { cwd: options.cwd });
+      }
+    }
+    cleanStaleSpills(runtime.fs, runtime.platform.tmpdir);
+
+    const settings = loaded.settings;
+    const providerName = options.provider ?? (options.script !== undefined ? "script" : settings.provider) ?? "openai";
+    const providerId = PROVIDERS.find((id) => id === providerName);
+    if (providerId === undefined) throw new AgentError("usage", `--provider: "${providerName}" is not one of ${PROVIDERS.join(", ")}`);
+    const providerSettings = settings.providers[providerId];
+    const baseUrl = options.baseUrl ?? providerSettings?.baseUrl ?? settings.baseUrl;
+    const model = options.model ?? providerSettings?.model ?? settings.model;
+    const keyEnv = providerSettings?.apiKeyEnv;
+    const apiKey = providerSettings?.apiKey ?? (keyEnv ? env[keyEnv] : undefined);
+    const created = createProvider({
+      id: providerId,
+      runtime,
+      ...(model ? { model } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(apiKey ? { apiKey } : {}),
+      ...(options.script ? { scriptPath: options.script.startsWith("/") ? options.script : `${options.cwd}/${options.script}` } : {}),
+    });
+    if (!created.ok) throw new AgentError("config", created.error);
+
+    const permissionMode = MODES.find((mode) => mode === (options.permissionMode ?? settings.permissions.mode)) ?? "default";
+    const allow = parseRules(settings.permissions.allow);
+    const ask = parseRules(settings.permissions.ask);
+    const deny = parseRules(settings.permissions.deny);
+    for (const list of [allow, ask, deny]) for (const error of list.errors) io.err(`agent: permissions: ${error} (rule ignored)\n`);
+
+    handedOver = true;
+    const result = await runInteractive(runtime, io, input, {
+      loaded,
+      hooksOff,
+      idleMs,
+      agent: {
+        runtime,
+        provider: created.provider,
+        hooks: hooksOff ? [] : loaded.hooks,
+        home: loaded.home,
+        cwd: options.cwd,
+        projectDir: loaded.projectRoot,
+        permissionMode,
+        rules: { allow: allow.rules, ask: ask.rules, deny: deny.rules },
+        ...(settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
+        stopBlockCap: settings.hooks.stopBlockCap,
+        quietSuccessOutput: settings.hooks.quietSuccessOutput,
+        persist: true,
+        onProjectSettingsWritten: () => {
+          const reloaded = loadConfig(runtime, { cwd: options.cwd });
+          if (!hooksOff && reloaded.projectTrustMaterial) pinTrust(runtime, reloaded.home, reloaded.projectRoot, reloaded.projectTrustMaterial);
+        },
+      },
+    });
+    switch (result.stopReason) {
+      case "completed":
+      case "stop_block_cap":
+        return 0;
+      case "hook_blocked":
+      case "hook_failed":
+        return 3;
+      case "interrupted":
+        return 130;
+      default:
+        return 1;
+    }
+  } finally {
+    if (!handedOver) input.close();
+  }
+}
