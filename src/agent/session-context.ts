@@ -117,8 +117,10 @@ export class SessionContext {
       return;
     }
     const parsed = parseRecord({ type: record.type, timestamp: new Date().toISOString(), ...record.fields });
-    if (parsed.ok) this.writer.write(parsed.record);
-    else this.emit({ type: "notice", kind: "warning", text: `agent: dropped a malformed ${record.type} record (${parsed.error})` });
+    if (parsed.ok) {
+      this.writer.write(parsed.record);
+      this.emit({ type: "hook_record", record: parsed.record });
+    } else this.emit({ type: "notice", kind: "warning", text: `agent: dropped a malformed ${record.type} record (${parsed.error})` });
   }
 
   /** Writes the held injection records of `callId` (of every call when omitted). */

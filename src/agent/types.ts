@@ -94,7 +94,12 @@ export type AgentEvent =
   | { readonly type: "tool_start"; readonly id: string; readonly name: string; readonly detail: string }
   | { readonly type: "tool_end"; readonly id: string; readonly name: string; readonly output: string; readonly success: boolean; readonly rejected: boolean }
   /** Visible lines (stderr in `agent run`): hook info messages, systemMessages, failure lines, warnings, errors. */
-  | { readonly type: "notice"; readonly kind: "info" | "system" | "failure" | "warning" | "error"; readonly text: string };
+  | { readonly type: "notice"; readonly kind: "info" | "system" | "failure" | "warning" | "error"; readonly text: string }
+  /**
+   * A hook_lifecycle / hook_diagnostic / hook_context_injection record just written (local-only). The
+   * interactive session draws Mission Control rows from it (TOOL-64, TOOL-65); `agent run` ignores it.
+   */
+  | { readonly type: "hook_record"; readonly record: SessionRecord };
 
 export interface SessionResult {
   readonly sessionId: string;

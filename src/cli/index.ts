@@ -208,6 +208,7 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
         baseUrl: stringOption(parsedOptions, "baseUrl"),
         script: stringOption(parsedOptions, "script"),
         permissionMode: stringOption(parsedOptions, "permissionMode"),
+        resume: stringOption(parsedOptions, "resume"),
       });
     }
     if (argv.length === 0) {

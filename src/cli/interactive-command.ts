@@ -16,6 +16,8 @@ import type { Mode } from "../permissions/gate.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";
 import { createPromptIO } from "../ui/prompt-io.ts";
 import { runInteractive } from "../ui/interactive.ts";
+import { findSession, readSession } from "../session/store.ts";
+import type { SessionRecord } from "../session/records.ts";
 
 export interface InteractiveCommandOptions {
   readonly cwd: string;
@@ -24,6 +26,8 @@ export interface InteractiveCommandOptions {
   readonly baseUrl: string | undefined;
   readonly script: string | undefined;
   readonly permissionMode: string | undefined;
+  /** `agent --resume ID`: continue that session; its history is shown from the JSONL (TOOL-64, TOOL-65). */
+  readonly resume?: string | undefined;
 }
 
 const MODES: readonly Mode[] = ["default", "accept-edits", "readonly", "bypass"];
@@ -64,6 +68,15 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     }
     cleanStaleSpills(runtime.fs, runtime.platform.tmpdir);
 
+    let resume: { sessionId: string; records: SessionRecord[] } | undefined;
+    if (options.resume !== undefined) {
+      const path = findSession(runtime, loaded.home, options.resume);
+      if (path === undefined) throw new AgentError("config", `--resume: no session "${options.resume}" in ${loaded.home}/sessions`, { fix: "see agent sessions list" });
+      const read = readSession(runtime, path);
+      if (!read.ok) throw new AgentError("config", `--resume: ${read.error}`);
+      resume = { sessionId: options.resume, records: read.records };
+    }
+
     const settings = loaded.settings;
     const providerName = options.provider ?? (options.script !== undefined ? "script" : settings.provider) ?? "openai";
     const providerId = PROVIDERS.find((id) => id === providerName);
@@ -94,6 +107,7 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
       loaded,
       hooksOff,
       idleMs,
+      ...(resume !== undefined ? { resume } : {}),
       agent: {
         runtime,
         provider: created.provider,

@@ -8,6 +8,8 @@ import type { CliIO } from "../cli/io.ts";
 import type { AgentEvent, AgentOptions, NextInput, PermissionAnswer, PermissionAsk, PromptControl, SessionResult } from "../agent/types.ts";
 import { runAgent } from "../agent/session.ts";
 import { createRenderer } from "./renderer.ts";
+import { createActivityRenderer, historyLines } from "./hook-rows.ts";
+import type { SessionRecord } from "../session/records.ts";
 import type { PromptIO } from "./prompt-io.ts";
 import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
 import { checkTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
@@ -28,7 +30,9 @@ export const HELP_TEXT = [
 
 export interface InteractiveOptions {
   /** Everything `runAgent` needs but the interactive callbacks, signal and start source. */
-  readonly agent: Omit<AgentOptions, "nextPrompt" | "askPermission" | "turnSignal" | "startSource" | "signal" | "prompt">;
+  readonly agent: Omit<AgentOptions, "nextPrompt" | "askPermission" | "turnSignal" | "startSource" | "signal" | "prompt" | "resume" | "onLine">;
+  /** `agent --resume ID`: the first session continues this one (a `/clear` starts a fresh one). */
+  readonly resume?: { readonly sessionId: string; readonly records: readonly SessionRecord[] };
   readonly loaded: LoadedConfig;
   readonly hooksOff: boolean;
   /** Delay before the idle_prompt notification (DESIGN: 60 s; AGENT_IDLE_PROMPT_MS in tests). */
@@ -64,9 +68,15 @@ export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptI
   let source: "startup" | "clear" = "startup";
   let result: SessionResult;
   io.err("agent interactive session — /help for commands, /exit to quit\n");
+  let resume = options.resume;
+  if (resume !== undefined) {
+    // History is drawn from the JSONL only: no hook of the earlier session runs again (TOOL-64).
+    io.err(`agent: resuming session ${resume.sessionId}\n`);
+    for (const line of historyLines(resume.records, loaded.settings.hooks)) io.err(`${line}\n`);
+  }
   try {
     for (;;) {
-      const renderer = createRenderer(runtime, io, { format: "text" });
+      const renderer = createActivityRenderer(createRenderer(runtime, io, { format: "text" }), loaded.settings.hooks);
       const render = (events: readonly AgentEvent[]): void => {
         for (const event of events) renderer.event(event);
       };
@@ -143,6 +153,8 @@ export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptI
       const generator = runAgent({
         ...options.agent,
         prompt: "",
+        ...(resume !== undefined ? { resume } : {}),
+        onLine: (line) => renderer.observeLine(line),
         signal: session.signal,
         startSource: source,
         nextPrompt,
@@ -158,6 +170,7 @@ export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptI
       renderer.finish(result);
       if (ending.reason !== "clear" || result.stopReason !== "completed") break;
       source = "clear";
+      resume = undefined;
       ending.reason = "exit";
       io.err("agent: conversation cleared; new session\n");
     }

@@ -1,0 +1,208 @@
+/**
+ * Mission Control rows for the interactive session (seed 003 "Mission Control visibility", TOOL-64,
+ * TOOL-65): hook rows from `hook_lifecycle` records and provider-context-injection rows from
+ * `hook_context_injection` records, drawn as indented children of the tool (or message) activity.
+ * Display only: nothing here changes what runs or what the provider gets. The same formatting serves
+ * the live session (from `hook_record` events) and a resumed session's history (from the JSONL).
+ */
+import type { AgentEvent, SessionResult } from "../agent/types.ts";
+import type { RecordOf, SessionRecord } from "../session/records.ts";
+import { parseRecord } from "../session/records.ts";
+import { redactText } from "../hooks/redact.ts";
+import type { Renderer } from "./renderer.ts";
+
+export interface HookRowSettings {
+  readonly showInTui: boolean;
+  readonly injectedContent: { readonly showInTranscript: boolean; readonly showInActivityTree: boolean; readonly style: "content" | "metadata" };
+}
+
+const CHILD = "  ↳ ";
+const ROOT = "↳ ";
+const CONTENT_MAX_CHARS = 200;
+const STATUS_TEXT = { started: "running", success: "success", failed: "failed" } as const;
+
+/** `hook before_tool · audit · bash · running`; a failure adds its category and policy. */
+export function lifecycleRow(record: RecordOf<"hook_lifecycle">): string {
+  const parts = [`hook ${record.phase}`, record.label];
+  if (record.target_tool !== null) parts.push(record.target_tool);
+  parts.push(STATUS_TEXT[record.status]);
+  if (record.status === "failed") parts.push(record.category ?? "unknown", `policy ${record.policy}`);
+  return `${record.target_tool === null ? ROOT : CHILD}${parts.join(" · ")}`;
+}
+
+/** `provider context injection · memory-after · success · 1 item · 42 bytes` (TOOL-65). */
+export function injectionSummary(record: RecordOf<"hook_context_injection">): string {
+  const items = `${record.item_count} ${record.item_count === 1 ? "item" : "items"}`;
+  const bytes = `${record.byte_count} ${record.byte_count === 1 ? "byte" : "bytes"}`;
+  return `provider context injection · ${record.label} · ${record.status} · ${items} · ${bytes}`;
+}
+
+/** One injected item as a single redacted line, cut at CONTENT_MAX_CHARS. */
+export function contentLine(content: string): string {
+  const flat = redactText(content).replace(/\s+/g, " ").trim();
+  return flat.length > CONTENT_MAX_CHARS ? `${flat.slice(0, CONTENT_MAX_CHARS)}…` : flat;
+}
+
+/**
+ * Pairs each `hook_context_injection` record with the `provider_context_item` records written right
+ * after it (its items, in order). Any other record closes the open injections, so context items of
+ * other origins (session_start, prompt context) are never attributed to a hook.
+ */
+export class InjectionContents {
+  private readonly entries: { remaining: number; readonly contents: string[] }[] = [];
+
+  observe(record: SessionRecord): void {
+    if (record.type === "hook_context_injection") {
+      this.entries.push({ remaining: record.status === "success" ? record.item_count : 0, contents: [] });
+    } else if (record.type === "provider_context_item") {
+      const open = this.entries.find((entry) => entry.remaining > 0);
+      if (open === undefined) return;
+      open.contents.push(record.content);
+      open.remaining -= 1;
+    } else {
+      for (const entry of this.entries) entry.remaining = 0;
+    }
+  }
+
+  /** The items of the n-th injection record observed (0-based); [] while not known. */
+  contentsOf(ordinal: number): readonly string[] {
+    return this.entries[ordinal]?.contents ?? [];
+  }
+}
+
+/** The rows one injection record adds under the enabled surfaces; content lines only with style `content`. */
+export function injectionRows(record: RecordOf<"hook_context_injection">, contents: readonly string[], settings: HookRowSettings): string[] {
+  const { showInTranscript, showInActivityTree, style } = settings.injectedContent;
+  const summary = injectionSummary(record);
+  const withContent = (head: string, indent: string): string[] => [head, ...(style === "content" ? contents.map((text) => `${indent}  │ ${contentLine(text)}`) : [])];
+  const rows: string[] = [];
+  if (showInTranscript) rows.push(...withContent(summary, ""));
+  // A child of the related tool/message activity when there is one, else a root row.
+  if (showInActivityTree) rows.push(...withContent(`${record.target_tool === null ? ROOT : CHILD}${summary}`, record.target_tool === null ? "" : "  "));
+  return rows;
+}
+
+/**
+ * A resumed session's history, rebuilt from its records without running anything: prompts, replies,
+ * tool activity, every recorded hook row (persisted history does not depend on `show_in_tui`, seed
+ * 003) and, when a surface gate is on, the injection rows.
+ */
+export function historyLines(records: readonly SessionRecord[], settings: HookRowSettings): string[] {
+  const contents = new InjectionContents();
+  for (const record of records) contents.observe(record);
+  const lines: string[] = [];
+  let injections = 0;
+  for (const record of records) {
+    switch (record.type) {
+      case "user":
+        lines.push(`> ${record.content}`);
+        break;
+      case "assistant":
+        if (record.content.trim() !== "") lines.push(record.content.trimEnd());
+        break;
+      case "tool_call":
+        lines.push(`● ${record.tool_name}: ${typeof record.input === "string" ? record.input.slice(0, 120) : JSON.stringify(record.input).slice(0, 200)}`);
+        break;
+      case "tool_result": {
+        const first = record.content.split("\n").find((line) => line.trim() !== "") ?? "";
+        lines.push(`  ⎿ ${record.success ? "ok" : "error"}${first ? `: ${first.slice(0, 160)}` : ""}`);
+        break;
+      }
+      case "hook_lifecycle":
+        lines.push(lifecycleRow(record));
+        break;
+      case "hook_context_injection":
+        lines.push(...injectionRows(record, contents.contentsOf(injections), settings));
+        injections += 1;
+        break;
+      default:
+        break;
+    }
+  }
+  return lines;
+}
+
+export interface ActivityRenderer extends Renderer {
+  /** Every session line as written (AgentOptions.onLine): pairs injection records with their items. */
+  observeLine(line: string): void;
+}
+
+/**
+ * Wraps the line renderer with hook and injection rows, in the order of the session JSONL: a tool's
+ * pre-phase hooks run before its `tool_start` (which waits for the input the hooks settle), so their
+ * rows are held and printed right under the tool's line; its post-phase rows (and the D21 failure
+ * lines of its hooks) follow its result line. Rows of events without a tool print where they occur.
+ */
+export function createActivityRenderer(inner: Renderer, settings: HookRowSettings): ActivityRenderer {
+  const contents = new InjectionContents();
+  let injections = 0;
+  const started = new Set<string>();
+  const held = new Map<string, string[]>();
+  const ended = new Set<string>();
+  /** The tool call between its start and end line (calls other than `task` run one at a time). */
+  let open: string | null = null;
+  const print = (lines: readonly string[]): void => {
+    for (const text of lines) inner.event({ type: "notice", kind: "info", text });
+  };
+  const release = (callId: string): void => {
+    print(held.get(callId) ?? []);
+    held.delete(callId);
+  };
+  const rowsOf = (record: SessionRecord): string[] => {
+    if (record.type === "hook_lifecycle") return settings.showInTui ? [lifecycleRow(record)] : [];
+    if (record.type === "hook_context_injection") {
+      injections += 1;
+      return injectionRows(record, contents.contentsOf(injections - 1), settings);
+    }
+    // hook_diagnostic: failures are already shown by their D21 failure line.
+    return [];
+  };
+
+  return {
+    observeLine(line) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const parsed = parseRecord(value);
+      if (parsed.ok) contents.observe(parsed.record);
+    },
+    event(event: AgentEvent) {
+      switch (event.type) {
+        case "hook_record": {
+          const lines = rowsOf(event.record);
+          const callId = event.record.type === "hook_lifecycle" ? event.record.tool_call_id : null;
+          if (callId !== null && !ended.has(callId)) held.set(callId, [...(held.get(callId) ?? []), ...lines]);
+          else print(lines);
+          return;
+        }
+        case "notice":
+          if (event.kind === "failure" && open !== null) held.set(open, [...(held.get(open) ?? []), event.text]);
+          else inner.event(event);
+          return;
+        case "tool_start":
+          inner.event(event);
+          open = event.id;
+          started.add(event.id);
+          release(event.id);
+          return;
+        case "tool_end":
+          // A call that never started (invalid arguments) has no line of its own to sit under.
+          if (!started.has(event.id)) release(event.id);
+          inner.event(event);
+          ended.add(event.id);
+          if (open === event.id) open = null;
+          release(event.id);
+          return;
+        default:
+          inner.event(event);
+      }
+    },
+    finish(result: SessionResult) {
+      for (const callId of [...held.keys()]) release(callId);
+      inner.finish(result);
+    },
+  };
+}
