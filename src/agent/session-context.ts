@@ -45,6 +45,8 @@ export class SessionContext {
   turnIndex = 0;
   messageIndex = 0;
   private readonly queue: AgentEvent[] = [];
+  /** When set, events go straight to the UI instead of the queue (AgentOptions.onEvent). */
+  private readonly live: ((event: AgentEvent) => void) | undefined;
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
   private readonly configuredRules: RuleSet;
   /** Injection records held per tool call until its delivered result is written (D25); concurrent task calls each hold their own. */
@@ -55,6 +57,7 @@ export class SessionContext {
   private readonly onProjectSettingsWritten: (() => void) | undefined;
 
   constructor(options: {
+    live?: (event: AgentEvent) => void;
     runtime: Runtime;
     writer: SessionWriter;
     permissionMode: Mode;
@@ -68,6 +71,7 @@ export class SessionContext {
     child?: ChildRun;
   }) {
     this.runtime = options.runtime;
+    this.live = options.live;
     this.writer = options.writer;
     this.permissionMode = options.permissionMode;
     this.cwd = options.cwd;
@@ -87,7 +91,8 @@ export class SessionContext {
   }
 
   emit(event: AgentEvent): void {
-    this.queue.push(event);
+    if (this.live) this.live(event);
+    else this.queue.push(event);
   }
 
   drain(): AgentEvent[] {

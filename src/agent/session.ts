@@ -42,6 +42,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
     modelId: provider.model,
     ...(options.onProjectSettingsWritten ? { onProjectSettingsWritten: options.onProjectSettingsWritten } : {}),
     ...(options.child ? { child: options.child } : {}),
+    ...(options.onEvent && !options.child ? { live: options.onEvent } : {}),
   });
   // Interactive mode (several prompts, `/hooks reload`, per-turn Ctrl-C); never in a child.
   const interactive = options.child ? undefined : options.nextPrompt;

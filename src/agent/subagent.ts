@@ -162,6 +162,7 @@ export function createTaskRunner(parent: AgentOptions, s: SessionContext, runAge
         rules: s.rules(),
         resume: undefined,
         onLine: undefined,
+        onEvent: undefined,
         child,
       }),
       s,

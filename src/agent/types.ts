@@ -27,6 +27,11 @@ export interface AgentOptions {
   readonly persist: boolean;
   /** Receives every session line as written (`--output-format stream-json`). */
   readonly onLine?: (line: string) => void;
+  /**
+   * Receives tool lines, notices and hook rows the moment they happen (live UI), instead of through
+   * the generator after each step. Streamed text still comes through the generator, in order.
+   */
+  readonly onEvent?: (event: AgentEvent) => void;
   /** Resume: the earlier session's id and records (the same file is appended to). */
   readonly resume?: { readonly sessionId: string; readonly records: readonly SessionRecord[] };
   readonly signal: AbortSignal;

@@ -157,6 +157,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
     ...(resume ? { resume } : {}),
     signal: controller.signal,
+    onEvent: (event) => renderer.event(event),
     onProjectSettingsWritten: () => {
       const reloaded = loadConfig(runtime, { cwd: options.cwd });
       if (trustPersisted && reloaded.projectTrustMaterial) pinTrust(runtime, reloaded.home, reloaded.projectRoot, reloaded.projectTrustMaterial);

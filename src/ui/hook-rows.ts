@@ -158,6 +158,15 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
     return [];
   };
 
+  // An injection record is written before its provider_context_item records (D25), and live events
+  // arrive as records are written: its rows wait until the next event, when its items are known.
+  let pendingInjections: SessionRecord[] = [];
+  const flushInjections = (): void => {
+    const pending = pendingInjections;
+    pendingInjections = [];
+    for (const record of pending) print(rowsOf(record));
+  };
+
   return {
     observeLine(line) {
       let value: unknown;
@@ -170,6 +179,11 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
       if (parsed.ok) contents.observe(parsed.record);
     },
     event(event: AgentEvent) {
+      if (event.type === "hook_record" && event.record.type === "hook_context_injection") {
+        pendingInjections.push(event.record);
+        return;
+      }
+      flushInjections();
       switch (event.type) {
         case "hook_record": {
           const lines = rowsOf(event.record);
@@ -201,6 +215,7 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
       }
     },
     finish(result: SessionResult) {
+      flushInjections();
       for (const callId of [...held.keys()]) release(callId);
       inner.finish(result);
     },

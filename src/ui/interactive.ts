@@ -155,6 +155,7 @@ export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptI
         prompt: "",
         ...(resume !== undefined ? { resume } : {}),
         onLine: (line) => renderer.observeLine(line),
+        onEvent: (event) => renderer.event(event),
         signal: session.signal,
         startSource: source,
         nextPrompt,
