@@ -5,19 +5,13 @@
  */
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
-import { AgentError } from "../errors.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { checkTrust, pinTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
-import { createProvider } from "../providers/index.ts";
-import type { ProviderId } from "../providers/types.ts";
-import { parseRules } from "../permissions/rules.ts";
-import type { Mode } from "../permissions/gate.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";
 import { createPromptIO } from "../ui/prompt-io.ts";
 import { runInteractive } from "../ui/interactive.ts";
-import { findSession, readSession } from "../session/store.ts";
-import type { SessionRecord } from "../session/records.ts";
+import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "./session-setup.ts";
 
 export interface InteractiveCommandOptions {
   readonly cwd: string;
@@ -30,14 +24,10 @@ export interface InteractiveCommandOptions {
   readonly resume?: string | undefined;
 }
 
-const MODES: readonly Mode[] = ["default", "accept-edits", "readonly", "bypass"];
-const PROVIDERS: readonly ProviderId[] = ["openai", "anthropic", "script"];
 const DEFAULT_IDLE_MS = 60_000;
 
 export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options: InteractiveCommandOptions): Promise<number> {
-  if (options.permissionMode !== undefined && !MODES.some((mode) => mode === options.permissionMode)) {
-    throw new AgentError("usage", `--permission-mode: "${options.permissionMode}" is not one of ${MODES.join(", ")}`);
-  }
+  const permissionFlag = parsePermissionMode(options.permissionMode);
   const env = runtime.env();
   const hooksOff = (env.AGENT_HOOKS ?? "").trim().toLowerCase() === "off";
   const idleRaw = env.AGENT_IDLE_PROMPT_MS ?? "";
@@ -68,39 +58,12 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     }
     cleanStaleSpills(runtime.fs, runtime.platform.tmpdir);
 
-    let resume: { sessionId: string; records: SessionRecord[] } | undefined;
-    if (options.resume !== undefined) {
-      const path = findSession(runtime, loaded.home, options.resume);
-      if (path === undefined) throw new AgentError("config", `--resume: no session "${options.resume}" in ${loaded.home}/sessions`, { fix: "see agent sessions list" });
-      const read = readSession(runtime, path);
-      if (!read.ok) throw new AgentError("config", `--resume: ${read.error}`);
-      resume = { sessionId: options.resume, records: read.records };
-    }
-
+    const resume = options.resume === undefined ? undefined : loadResume(runtime, loaded.home, options.resume);
     const settings = loaded.settings;
-    const providerName = options.provider ?? (options.script !== undefined ? "script" : settings.provider) ?? "openai";
-    const providerId = PROVIDERS.find((id) => id === providerName);
-    if (providerId === undefined) throw new AgentError("usage", `--provider: "${providerName}" is not one of ${PROVIDERS.join(", ")}`);
-    const providerSettings = settings.providers[providerId];
-    const baseUrl = options.baseUrl ?? providerSettings?.baseUrl ?? settings.baseUrl;
-    const model = options.model ?? providerSettings?.model ?? settings.model;
-    const keyEnv = providerSettings?.apiKeyEnv;
-    const apiKey = providerSettings?.apiKey ?? (keyEnv ? env[keyEnv] : undefined);
-    const created = createProvider({
-      id: providerId,
-      runtime,
-      ...(model ? { model } : {}),
-      ...(baseUrl ? { baseUrl } : {}),
-      ...(apiKey ? { apiKey } : {}),
-      ...(options.script ? { scriptPath: options.script.startsWith("/") ? options.script : `${options.cwd}/${options.script}` } : {}),
-    });
-    if (!created.ok) throw new AgentError("config", created.error);
+    const provider = buildProvider(runtime, settings, options);
 
-    const permissionMode = MODES.find((mode) => mode === (options.permissionMode ?? settings.permissions.mode)) ?? "default";
-    const allow = parseRules(settings.permissions.allow);
-    const ask = parseRules(settings.permissions.ask);
-    const deny = parseRules(settings.permissions.deny);
-    for (const list of [allow, ask, deny]) for (const error of list.errors) io.err(`agent: permissions: ${error} (rule ignored)\n`);
+    const permissionMode = permissionFlag ?? settings.permissions.mode;
+    const rules = configuredRules(io, settings);
 
     handedOver = true;
     const result = await runInteractive(runtime, io, input, {
@@ -110,13 +73,13 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
       ...(resume !== undefined ? { resume } : {}),
       agent: {
         runtime,
-        provider: created.provider,
+        provider,
         hooks: hooksOff ? [] : loaded.hooks,
         home: loaded.home,
         cwd: options.cwd,
         projectDir: loaded.projectRoot,
         permissionMode,
-        rules: { allow: allow.rules, ask: ask.rules, deny: deny.rules },
+        rules,
         ...(settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
         stopBlockCap: settings.hooks.stopBlockCap,
         quietSuccessOutput: settings.hooks.quietSuccessOutput,

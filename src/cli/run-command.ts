@@ -10,11 +10,9 @@ import { AgentError } from "../errors.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { isProjectTrusted, requireTrust } from "./trust-gate.ts";
-import { createProvider } from "../providers/index.ts";
-import type { ProviderId } from "../providers/types.ts";
 import { parseRules } from "../permissions/rules.ts";
-import type { Mode } from "../permissions/gate.ts";
-import { findSession, listSessions, readSession } from "../session/store.ts";
+import { listSessions } from "../session/store.ts";
+import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "./session-setup.ts";
 import { runAgent } from "../agent/session.ts";
 import { createRenderer } from "../ui/renderer.ts";
 import { pinTrust } from "../hooks/trust.ts";
@@ -41,9 +39,7 @@ export interface RunOptions {
   readonly session: boolean;
 }
 
-const MODES: readonly Mode[] = ["default", "accept-edits", "readonly", "bypass"];
 const FORMATS = ["text", "json", "stream-json"] as const;
-const PROVIDERS: readonly ProviderId[] = ["openai", "anthropic", "script"];
 
 function positiveInt(flag: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -55,9 +51,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   // Every flag is checked before any hook can run (LOOP-35).
   const format = FORMATS.find((f) => f === options.outputFormat);
   if (format === undefined) throw new AgentError("usage", `--output-format: "${options.outputFormat}" is not one of ${FORMATS.join(", ")}`);
-  if (options.permissionMode !== undefined && !MODES.includes(options.permissionMode as Mode)) {
-    throw new AgentError("usage", `--permission-mode: "${options.permissionMode}" is not one of ${MODES.join(", ")}`);
-  }
+  const permissionFlag = parsePermissionMode(options.permissionMode);
   const maxTurns = positiveInt("--max-turns", options.maxTurns);
   const maxContextTokens = positiveInt("--max-context-tokens", options.maxContextTokens);
   const allowParsed = parseRules(options.allow);
@@ -89,43 +83,14 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or - to read it from stdin)` });
 
   const settings = loaded.settings;
-  const providerName = options.provider ?? (options.script !== undefined ? "script" : settings.provider) ?? "openai";
-  if (!PROVIDERS.includes(providerName as ProviderId)) throw new AgentError("usage", `--provider: "${providerName}" is not one of ${PROVIDERS.join(", ")}`);
-  const providerId = providerName as ProviderId;
-  const providerSettings = settings.providers[providerId];
-  const baseUrl = options.baseUrl ?? providerSettings?.baseUrl ?? settings.baseUrl;
-  const model = options.model ?? providerSettings?.model ?? settings.model;
-  const keyEnv = providerSettings?.apiKeyEnv;
-  const apiKey = providerSettings?.apiKey ?? (keyEnv ? env[keyEnv] : undefined);
-  const created = createProvider({
-    id: providerId,
-    runtime,
-    ...(model ? { model } : {}),
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(apiKey ? { apiKey } : {}),
-    ...(options.script ? { scriptPath: options.script.startsWith("/") ? options.script : `${options.cwd}/${options.script}` } : {}),
-  });
-  if (!created.ok) throw new AgentError("config", created.error);
+  const provider = buildProvider(runtime, settings, options);
 
-  const permissionMode = (options.permissionMode ?? settings.permissions.mode) as Mode;
-  const configured = {
-    allow: parseRules(settings.permissions.allow),
-    ask: parseRules(settings.permissions.ask),
-    deny: parseRules(settings.permissions.deny),
-  };
-  for (const list of [configured.allow, configured.ask, configured.deny]) for (const error of list.errors) io.err(`agent: permissions: ${error} (rule ignored)\n`);
-  const rules = { allow: [...configured.allow.rules, ...allowParsed.rules], ask: configured.ask.rules, deny: configured.deny.rules };
+  const permissionMode = permissionFlag ?? settings.permissions.mode;
+  const rules = configuredRules(io, settings, allowParsed.rules);
 
-  let resume: { sessionId: string; records: import("../session/records.ts").SessionRecord[] } | undefined;
   const resumeId = options.resume ?? (options.continue ? listSessions(runtime, loaded.home)[0]?.id : undefined);
   if (options.continue && resumeId === undefined) throw new AgentError("config", "--continue: there is no earlier session to continue");
-  if (resumeId !== undefined) {
-    const path = findSession(runtime, loaded.home, resumeId);
-    if (path === undefined) throw new AgentError("config", `--resume: no session "${resumeId}" in ${loaded.home}/sessions`, { fix: "see agent sessions list" });
-    const read = readSession(runtime, path);
-    if (!read.ok) throw new AgentError("config", `--resume: ${read.error}`);
-    resume = { sessionId: resumeId, records: read.records };
-  }
+  const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
 
   const controller = new AbortController();
   let interrupts = 0;
@@ -141,7 +106,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const renderer = createRenderer(runtime, io, { format });
   const generator = runAgent({
     runtime,
-    provider: created.provider,
+    provider,
     hooks: hooksOff !== null ? [] : loaded.hooks,
     home: loaded.home,
     cwd: options.cwd,

@@ -1,0 +1,74 @@
+/**
+ * What `agent run` and the interactive session both build before a session starts: the provider
+ * (flags over per-provider settings over top-level settings), the configured permission rules, and
+ * an earlier session's records for `--resume`. Throws AgentError with the flag or file to fix.
+ */
+import type { Runtime } from "../runtime/types.ts";
+import type { CliIO } from "./io.ts";
+import { AgentError } from "../errors.ts";
+import type { EffectiveSettings } from "../hooks/registry.ts";
+import { createProvider } from "../providers/index.ts";
+import type { Provider, ProviderId } from "../providers/types.ts";
+import { parseRules, type Rule } from "../permissions/rules.ts";
+import type { Mode, RuleSet } from "../permissions/gate.ts";
+import { findSession, readSession } from "../session/store.ts";
+import type { SessionRecord } from "../session/records.ts";
+
+export const PERMISSION_MODES: readonly Mode[] = ["default", "accept-edits", "readonly", "bypass"];
+export const PROVIDER_IDS: readonly ProviderId[] = ["openai", "anthropic", "script"];
+
+/** `--permission-mode`, checked; undefined when the flag was not given. */
+export function parsePermissionMode(raw: string | undefined): Mode | undefined {
+  if (raw === undefined) return undefined;
+  const mode = PERMISSION_MODES.find((candidate) => candidate === raw);
+  if (mode === undefined) throw new AgentError("usage", `--permission-mode: "${raw}" is not one of ${PERMISSION_MODES.join(", ")}`);
+  return mode;
+}
+
+export interface ProviderFlags {
+  readonly provider: string | undefined;
+  readonly model: string | undefined;
+  readonly baseUrl: string | undefined;
+  readonly script: string | undefined;
+  /** Relative `--script` paths resolve against this directory. */
+  readonly cwd: string;
+}
+
+export function buildProvider(runtime: Runtime, settings: EffectiveSettings, flags: ProviderFlags): Provider {
+  const name = flags.provider ?? (flags.script !== undefined ? "script" : settings.provider) ?? "openai";
+  const id = PROVIDER_IDS.find((candidate) => candidate === name);
+  if (id === undefined) throw new AgentError("usage", `--provider: "${name}" is not one of ${PROVIDER_IDS.join(", ")}`);
+  const perProvider = settings.providers[id];
+  const baseUrl = flags.baseUrl ?? perProvider?.baseUrl ?? settings.baseUrl;
+  const model = flags.model ?? perProvider?.model ?? settings.model;
+  const keyEnv = perProvider?.apiKeyEnv;
+  const apiKey = perProvider?.apiKey ?? (keyEnv ? runtime.env()[keyEnv] : undefined);
+  const created = createProvider({
+    id,
+    runtime,
+    ...(model ? { model } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    ...(flags.script ? { scriptPath: flags.script.startsWith("/") ? flags.script : `${flags.cwd}/${flags.script}` } : {}),
+  });
+  if (!created.ok) throw new AgentError("config", created.error);
+  return created.provider;
+}
+
+/** `permissions.allow|ask|deny` of the config plus extra allow rules (`--allow`); bad config rules are reported and skipped. */
+export function configuredRules(io: CliIO, settings: EffectiveSettings, extraAllow: readonly Rule[] = []): RuleSet {
+  const allow = parseRules(settings.permissions.allow);
+  const ask = parseRules(settings.permissions.ask);
+  const deny = parseRules(settings.permissions.deny);
+  for (const list of [allow, ask, deny]) for (const error of list.errors) io.err(`agent: permissions: ${error} (rule ignored)\n`);
+  return { allow: [...allow.rules, ...extraAllow], ask: ask.rules, deny: deny.rules };
+}
+
+/** The records of session `id` under `home`, for `--resume`. */
+export function loadResume(runtime: Runtime, home: string, id: string): { sessionId: string; records: SessionRecord[] } {
+  const path = findSession(runtime, home, id);
+  if (path === undefined) throw new AgentError("config", `--resume: no session "${id}" in ${home}/sessions`, { fix: "see agent sessions list" });
+  const read = readSession(runtime, path);
+  if (!read.ok) throw new AgentError("config", `--resume: ${read.error}`);
+  return { sessionId: id, records: read.records };
+}
