@@ -3,7 +3,7 @@
  * result: session_start → user_prompt_submit → [provider request → reasoning/assistant (+ message-phase
  * hooks) → tool calls | stop hooks]… → session_end, firing every hook event where the seeds place it.
  */
-import type { Message, ProviderEvent, ToolDefinition } from "../providers/types.ts";
+import type { Message, ToolDefinition } from "../providers/types.ts";
 import { toolJsonSchema } from "../tools/index.ts";
 import { BUILTIN_TOOLS } from "../tools/index.ts";
 import { createHookEngine } from "../hooks/engine.ts";
@@ -226,7 +226,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       const reply: TurnReply = { text: "", reasoning: "", toolCalls: [], error: null };
       const stream = provider.stream({ system, messages, tools, signal: turnSignal, purpose: "turn" });
       let first = true;
-      for await (const event of stream as AsyncIterable<ProviderEvent>) {
+      for await (const event of stream) {
         if (first) {
           yield { type: "waiting", waiting: false };
           first = false;

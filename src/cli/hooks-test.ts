@@ -93,8 +93,10 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   } else if (isToolEvent) {
     throw new AgentError("usage", `${named} needs --tool`, { fix: "e.g. --tool bash" });
   }
-  const toolInput = options.input === undefined ? {} : readJsonArgument(runtime, "--input", options.input, options.cwd);
-  if (toolInput === null || typeof toolInput !== "object" || Array.isArray(toolInput)) throw new AgentError("usage", "--input: must be a JSON object");
+  const rawInput = options.input === undefined ? {} : readJsonArgument(runtime, "--input", options.input, options.cwd);
+  const parsedInput = v.safeParse(v.record(v.string(), v.unknown()), rawInput);
+  if (!parsedInput.success) throw new AgentError("usage", "--input: must be a JSON object", { fix: `e.g. --input '{"command":"ls"}'` });
+  const toolInput: Record<string, unknown> = parsedInput.output;
 
   let result: ToolResultInfo | undefined;
   if (named === "post_tool" || named === "post_tool_failure") {
@@ -137,7 +139,7 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     cwd: options.cwd,
     projectDir: loaded.projectRoot,
     permissionMode: "default",
-    ...(tool ? { tool: { name: tool, callId: "call_test", input: toolInput as Record<string, unknown> } } : {}),
+    ...(tool ? { tool: { name: tool, callId: "call_test", input: toolInput } } : {}),
     ...(result ? { result } : {}),
     fields,
     context: {
