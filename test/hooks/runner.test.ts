@@ -163,10 +163,12 @@ describe("runProcess: deadlines and group kills", () => {
 
   test("RUN-21 SIGTERM to the group first, SIGKILL after the 500 ms grace", async () => {
     const cwd = workDir();
-    const result = await run(fixture("ignore-term.sh"), { cwd, timeoutMs: 1000 });
+    // A 2 s deadline (the case says 1 s): on a loaded machine the shell may not have installed its
+    // TERM trap within 1 s, and then SIGTERM's default action would end it before it can log.
+    const result = await run(fixture("ignore-term.sh"), { cwd, timeoutMs: 2000 });
     expect(result.kind).toBe("timeout");
-    expect(result.elapsedMs).toBeGreaterThanOrEqual(1400);
-    expect(result.elapsedMs).toBeLessThan(3000);
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(2400);
+    expect(result.elapsedMs).toBeLessThan(4500);
     expect(readFileSync(join(cwd, "t.log"), "utf8")).toContain("term");
     await expectGroupGone(result);
   });
