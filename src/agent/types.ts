@@ -117,6 +117,22 @@ export interface SessionResult {
   readonly message: string | null;
 }
 
+/** `agent run` and the interactive session exit with: 0 ok, 3 a hook ended it, 130 interrupted, else 1. */
+export function exitCodeForStop(reason: StopReason): number {
+  switch (reason) {
+    case "completed":
+    case "stop_block_cap":
+      return 0;
+    case "hook_blocked":
+    case "hook_failed":
+      return 3;
+    case "interrupted":
+      return 130;
+    default:
+      return 1;
+  }
+}
+
 export function isErrorStop(reason: StopReason): boolean {
   return !(reason === "completed" || reason === "stop_block_cap");
 }

@@ -9,7 +9,7 @@ import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
 import { canonicalEvent, CANONICAL_EVENTS, TOOL_EVENTS, type CanonicalEvent } from "../hooks/events.ts";
 import { canonicalTool, type ToolName } from "../tools/names.ts";
-import { EVENT_FIELD_DEFAULTS } from "../hooks/event-fields.ts";
+import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../hooks/event-fields.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import { createHookEngine } from "../hooks/engine.ts";
 import { joinContexts } from "../hooks/context.ts";
@@ -142,16 +142,7 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     ...(tool ? { tool: { name: tool, callId: "call_test", input: toolInput } } : {}),
     ...(result ? { result } : {}),
     fields,
-    context: {
-      sessionPath: null,
-      providerId: null,
-      modelId: null,
-      agentId: null,
-      invocationMode: "print",
-      turnId: "turn-0",
-      messageId: "message-0",
-      subagent: false,
-    },
+    context: STANDALONE_ENVELOPE_CONTEXT,
   };
   const outcome = await engine.fire(input);
   await engine.close();

@@ -4,6 +4,7 @@
  * and warnings (exit 0 when alone). Spawns nothing, trusted or not.
  */
 import { formatWarning } from "../config/warnings.ts";
+import { hooksOffByEnv } from "../config/paths.ts";
 import { checkCommandTargets, checkRunTarget } from "../hooks/command-words.ts";
 import { preflight } from "../hooks/preflight.ts";
 import { loadConfig } from "../hooks/registry.ts";
@@ -51,7 +52,7 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
   const errors = problems.filter((p) => p.severity === "error");
   const warnings = problems.filter((p) => p.severity === "warning");
   const lines: string[] = [];
-  if (loaded.hooksOff === null && (env.AGENT_HOOKS ?? "").trim().toLowerCase() === "off") {
+  if (loaded.hooksOff === null && hooksOffByEnv(env)) {
     lines.push("note: hooks are disabled (AGENT_HOOKS=off); validating anyway");
   }
   for (const problem of errors) lines.push(`error: ${formatWarning(problem, places)}`);

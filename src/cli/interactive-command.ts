@@ -4,6 +4,7 @@
  * builds the provider, then hands over to the line UI (src/ui/interactive.ts). Exit codes as `agent run`.
  */
 import type { Runtime } from "../runtime/types.ts";
+import { hooksOffByEnv } from "../config/paths.ts";
 import type { CliIO } from "./io.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import { formatWarning } from "../config/warnings.ts";
@@ -11,6 +12,7 @@ import { checkTrust, pinTrust, refusalMessage, trustListing } from "../hooks/tru
 import { cleanStaleSpills } from "../hooks/payload.ts";
 import { createPromptIO } from "../ui/prompt-io.ts";
 import { runInteractive } from "../ui/interactive.ts";
+import { exitCodeForStop } from "../agent/types.ts";
 import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "./session-setup.ts";
 
 export interface InteractiveCommandOptions {
@@ -29,7 +31,7 @@ const DEFAULT_IDLE_MS = 60_000;
 export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options: InteractiveCommandOptions): Promise<number> {
   const permissionFlag = parsePermissionMode(options.permissionMode);
   const env = runtime.env();
-  const hooksOff = (env.AGENT_HOOKS ?? "").trim().toLowerCase() === "off";
+  const hooksOff = hooksOffByEnv(env);
   const idleRaw = env.AGENT_IDLE_PROMPT_MS ?? "";
   const idleMs = /^\d+$/.test(idleRaw) ? Number(idleRaw) : DEFAULT_IDLE_MS;
   const input = createPromptIO(io);
@@ -90,18 +92,7 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         },
       },
     });
-    switch (result.stopReason) {
-      case "completed":
-      case "stop_block_cap":
-        return 0;
-      case "hook_blocked":
-      case "hook_failed":
-        return 3;
-      case "interrupted":
-        return 130;
-      default:
-        return 1;
-    }
+    return exitCodeForStop(result.stopReason);
   } finally {
     if (!handedOver) input.close();
   }

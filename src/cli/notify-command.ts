@@ -9,6 +9,7 @@ import { AgentError } from "../errors.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import { createHookEngine } from "../hooks/engine.ts";
 import { requireTrust } from "./trust-gate.ts";
+import { STANDALONE_ENVELOPE_CONTEXT } from "../hooks/event-fields.ts";
 
 export async function runNotifyCommand(runtime: Runtime, io: CliIO, options: { cwd: string; title: string | undefined; message: string }): Promise<number> {
   if (options.message.trim() === "") throw new AgentError("usage", "notify needs a MESSAGE", { fix: `agent notify --title Build "tests passed"` });
@@ -33,7 +34,7 @@ export async function runNotifyCommand(runtime: Runtime, io: CliIO, options: { c
         projectDir: loaded.projectRoot,
         permissionMode: "default",
         fields: { notification_type: "custom", title, message },
-        context: { sessionPath: null, providerId: null, modelId: null, agentId: null, invocationMode: "print", turnId: "turn-0", messageId: "message-0", subagent: false },
+        context: STANDALONE_ENVELOPE_CONTEXT,
       });
       await engine.close();
       for (const text of outcome.state.systemMessages) io.err(`${text}\n`);

@@ -5,6 +5,7 @@
  * session, 130 interrupted.
  */
 import type { Runtime } from "../runtime/types.ts";
+import { hooksOffByEnv } from "../config/paths.ts";
 import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
 import { loadConfig } from "../hooks/registry.ts";
@@ -18,7 +19,7 @@ import { createRenderer } from "../ui/renderer.ts";
 import { pinTrust } from "../hooks/trust.ts";
 import { killAllHookGroupsNow } from "../hooks/engine.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";
-import type { SessionResult } from "../agent/types.ts";
+import { exitCodeForStop, type SessionResult } from "../agent/types.ts";
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -59,7 +60,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   if (options.resume !== undefined && options.continue) throw new AgentError("usage", "--resume and --continue cannot be combined");
 
   const env = runtime.env();
-  const offByEnv = (env.AGENT_HOOKS ?? "").trim().toLowerCase() === "off";
+  const offByEnv = hooksOffByEnv(env);
   const hooksOff = !options.hooks ? "--no-hooks" : offByEnv ? "AGENT_HOOKS=off" : null;
   const loaded = loadConfig(runtime, { cwd: options.cwd, ...(hooksOff === "--no-hooks" ? { noHooks: true } : {}) });
   if (hooksOff !== null) {
@@ -136,16 +137,5 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   offSignal();
   const result: SessionResult = step.value;
   renderer.finish(result);
-  switch (result.stopReason) {
-    case "completed":
-    case "stop_block_cap":
-      return 0;
-    case "hook_blocked":
-    case "hook_failed":
-      return 3;
-    case "interrupted":
-      return 130;
-    default:
-      return 1;
-  }
+  return exitCodeForStop(result.stopReason);
 }

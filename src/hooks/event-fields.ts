@@ -4,6 +4,19 @@
  * manual, `notification_type` custom, `agent_name` general, everything else empty).
  */
 import type { CanonicalEvent } from "./events.ts";
+import type { EnvelopeContext } from "./dialects/types.ts";
+
+/** Envelope `context` of an event fired outside a session (`agent hooks test`, `agent notify`). */
+export const STANDALONE_ENVELOPE_CONTEXT: EnvelopeContext = {
+  sessionPath: null,
+  providerId: null,
+  modelId: null,
+  agentId: null,
+  invocationMode: "print",
+  turnId: "turn-0",
+  messageId: "message-0",
+  subagent: false,
+};
 
 const SUBAGENT_FIELDS = {
   parent_session_id: "",
