@@ -7,7 +7,7 @@
  * request skips the compaction with a warning and the session goes on uncompacted.
  */
 import type { Message, Provider, ToolDefinition } from "../providers/types.ts";
-import { hiddenContextMessage } from "../hooks/context.ts";
+import { hiddenContextMessage, joinContexts } from "../hooks/context.ts";
 import { compactionSummaryMessage } from "../session/replay.ts";
 import type { SessionContext } from "./session-context.ts";
 
@@ -69,7 +69,9 @@ export async function compactConversation(s: SessionContext, request: Compaction
     return { kind: "skipped" };
   }
 
-  const extra = [request.customInstructions, ...pre.state.contexts].map((text) => text.trim()).filter((text) => text !== "");
+  // Hook text is neutralised and capped like any other hook context (D19's 4096 bytes).
+  const hookText = joinContexts(pre.state.contexts.map((text) => text.trim()));
+  const extra = [request.customInstructions.trim(), hookText].filter((text) => text !== "");
   const instructions = extra.length > 0 ? `${COMPACTION_INSTRUCTIONS}\n\nAdditional instructions:\n${extra.join("\n\n")}` : COMPACTION_INSTRUCTIONS;
   let summary = "";
   let error: string | null = null;

@@ -8,6 +8,9 @@ import type { HookRun } from "./execute.ts";
 import type { HookSpec } from "./types.ts";
 import type { PermissionRuleUpdate } from "./dialects/types.ts";
 import type { ToolName } from "../tools/names.ts";
+import type { HookReply } from "./dialects/types.ts";
+import { boundReason } from "./context.ts";
+import { OUTPUT_MAX_BYTES } from "../tools/output.ts";
 
 export const LIST_BLOCK_MESSAGE = "Tool call blocked by local hook policy.";
 
@@ -174,11 +177,30 @@ function applyFailure(state: MergeState, run: HookRun, category: string, detail:
 }
 
 /**
+ * The reply with every hook-given text that can reach the model bounded (issue 9 item 8): the
+ * reasons (deny, block, stop, `continue: false`), the permission message and the claude feedback
+ * are neutralised and cut at HOOK_REASON_MAX_BYTES; an output rewrite is cut at the tools' own
+ * OUTPUT_MAX_BYTES (it replaces a tool result). Contexts are bounded where they are joined.
+ */
+function boundReply(reply: HookReply): HookReply {
+  const { reason, feedback, output, stopSession, permission } = reply;
+  return {
+    ...reply,
+    ...(reason !== undefined ? { reason: boundReason(reason) } : {}),
+    ...(feedback !== undefined ? { feedback: boundReason(feedback) } : {}),
+    ...(output !== undefined ? { output: boundReason(output, OUTPUT_MAX_BYTES) } : {}),
+    ...(stopSession !== undefined ? { stopSession: { reason: boundReason(stopSession.reason) } } : {}),
+    ...(permission?.message !== undefined ? { permission: { ...permission, message: boundReason(permission.message) } } : {}),
+  };
+}
+
+/**
  * Folds one run into the state. `halt` tells a sequential chain to skip the remaining hooks
  * (first deny/block wins, D13); the post phase ignores it (no stop cancels later post hooks).
  */
 export function step(state: MergeState, run: HookRun, options: MergeOptions): { state: MergeState; halt: boolean } {
-  const { reply, spec } = run;
+  const { spec } = run;
+  const reply = boundReply(run.reply);
   let next: MergeState = { ...state, warnings: [...state.warnings, ...reply.warnings] };
   let halt = false;
   let inputFailure: string | undefined;
