@@ -6,9 +6,9 @@
  */
 import { isInside, normalizePath, resolvePath } from "../config/path-utils.ts";
 import type { FileSystem } from "../runtime/types.ts";
+import { lexShell, type WordPart } from "./shell-words.ts";
 
 const PROJECT_VARS = new Set(["AGENT_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "VT_PROJECT_DIR"]);
-const OPERATORS = new Set([";", "&", "|", "(", ")", "<", ">"]);
 
 export interface CommandToken {
   readonly kind: "word" | "op";
@@ -18,79 +18,54 @@ export interface CommandToken {
   readonly dynamic: boolean;
 }
 
-/** Splits a command into words and operators the way `/bin/sh` would for these purposes. */
-export function tokenizeCommand(command: string, projectDir: string): CommandToken[] {
-  const tokens: CommandToken[] = [];
-  let word = "";
-  let inWord = false;
+const VARIABLE = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/y;
+
+/**
+ * The text of one part where bash expands (`bare` or `double`): project-dir variables become
+ * `projectDir`; any other `$`, a backtick, and in bare text a glob character or a leading `~` make
+ * the word dynamic.
+ */
+function expandPart(part: WordPart, projectDir: string, wordStart: boolean): { text: string; dynamic: boolean } {
+  const text = part.text;
+  let out = "";
   let dynamic = false;
-  const flush = (): void => {
-    if (inWord) tokens.push({ kind: "word", text: word, dynamic });
-    word = "";
-    inWord = false;
-    dynamic = false;
-  };
-  /** Reads `$NAME` or `${NAME}` at `i` (pointing at `$`); returns the index after it. */
-  const variable = (i: number): number => {
-    const braced = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(command.slice(i));
-    const bare = /^\$([A-Za-z_][A-Za-z0-9_]*)/.exec(command.slice(i));
-    const match = braced ?? bare;
-    if (match && PROJECT_VARS.has(match[1] ?? "")) {
-      word += projectDir;
-      return i + match[0].length;
-    }
-    dynamic = true;
-    word += "$";
-    return i + 1;
-  };
-  let i = 0;
-  while (i < command.length) {
-    const ch = command[i] ?? "";
-    if (/\s/.test(ch)) {
-      flush();
-      i++;
-    } else if (OPERATORS.has(ch)) {
-      flush();
-      tokens.push({ kind: "op", text: ch, dynamic: false });
-      i++;
-    } else if (ch === "'") {
-      inWord = true;
-      const end = command.indexOf("'", i + 1);
-      const stop = end < 0 ? command.length : end;
-      word += command.slice(i + 1, stop);
-      i = stop + 1;
-    } else if (ch === '"') {
-      inWord = true;
-      i++;
-      while (i < command.length && command[i] !== '"') {
-        const inner = command[i] ?? "";
-        if (inner === "\\" && i + 1 < command.length && '"\\$`'.includes(command[i + 1] ?? "")) {
-          word += command[i + 1];
-          i += 2;
-        } else if (inner === "$") i = variable(i);
-        else {
-          if (inner === "`") dynamic = true;
-          word += inner;
-          i++;
-        }
+  for (let i = 0; i < text.length; ) {
+    const ch = text[i] ?? "";
+    if (ch === "$") {
+      VARIABLE.lastIndex = i;
+      const match = VARIABLE.exec(text);
+      const name = match?.[1] ?? match?.[2];
+      if (match && name !== undefined && PROJECT_VARS.has(name)) {
+        out += projectDir;
+        i += match[0].length;
+        continue;
       }
-      i++;
-    } else if (ch === "\\") {
-      inWord = true;
-      word += command[i + 1] ?? "";
-      i += 2;
-    } else if (ch === "$") {
-      inWord = true;
-      i = variable(i);
-    } else {
-      if (ch === "`" || "*?[".includes(ch) || (ch === "~" && !inWord)) dynamic = true;
-      inWord = true;
-      word += ch;
-      i++;
-    }
+      dynamic = true;
+    } else if (ch === "`") dynamic = true;
+    else if (part.quoting === "bare" && ("*?[".includes(ch) || (ch === "~" && wordStart && i === 0))) dynamic = true;
+    out += ch;
+    i++;
   }
-  flush();
-  return tokens;
+  return { text: out, dynamic };
+}
+
+/** Splits a command into words and operators, quoted as bash quotes it (src/hooks/shell-words.ts). */
+export function tokenizeCommand(command: string, projectDir: string): CommandToken[] {
+  return lexShell(command).map((token): CommandToken => {
+    if (token.kind === "op") return { kind: "op", text: token.text, dynamic: false };
+    let text = "";
+    let dynamic = false;
+    token.parts.forEach((part, index) => {
+      if (part.quoting !== "bare" && part.quoting !== "double") {
+        text += part.text;
+        return;
+      }
+      const expanded = expandPart(part, projectDir, index === 0);
+      text += expanded.text;
+      dynamic ||= expanded.dynamic;
+    });
+    return { kind: "word", text, dynamic };
+  });
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
- * Envelope (tool-call list) command preflight, exactly D12. Pure: the verdict depends only on the
- * command string and `absolutePaths`, never on the host. The detail names the rule, never the
- * command text (it ends up in failure lines and records, SEC-08).
+ * Envelope (tool-call list) command preflight, exactly D12, with words split as bash quotes them.
+ * Pure: the verdict depends only on the command string and `absolutePaths`, never on the host.
+ * The detail names the rule, never the command text (it ends up in failure lines and records, SEC-08).
  */
+import { lexShell, wordRaw, wordValue } from "./shell-words.ts";
 
 export type PreflightRule = "$" | "~" | "`" | "{" | "}" | "control character" | "cd" | ".." | "absolute path";
 
@@ -15,9 +16,6 @@ const FORBIDDEN_CHARS: ReadonlyMap<string, PreflightRule> = new Map<string, Pref
   ["{", "{"],
   ["}", "}"],
 ]);
-/** Outside quotes each of these ends a word, like whitespace (D12 step 2). */
-const WORD_BREAKS: ReadonlySet<string> = new Set([";", "&", "|", "(", ")", "<", ">"]);
-const WHITESPACE = /\s/;
 const DRIVE_ABSOLUTE = /^[A-Za-z]:[\\/]/;
 
 function reject(rule: PreflightRule): PreflightResult {
@@ -29,33 +27,15 @@ function reject(rule: PreflightRule): PreflightResult {
   return { ok: false, rule, detail };
 }
 
-/** D12 step 2: split into words; quotes group and are removed, backslashes stay (see `unescape`). */
-export function splitWords(command: string): string[] {
-  const words: string[] = [];
-  let current = "";
-  let inWord = false;
-  let quote: string | null = null;
-  for (const ch of command) {
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-      else current += ch;
-      continue;
-    }
-    if (ch === "'" || ch === '"') {
-      quote = ch;
-      inWord = true;
-      continue;
-    }
-    if (WHITESPACE.test(ch) || WORD_BREAKS.has(ch)) {
-      if (inWord) words.push(current);
-      current = "";
-      inWord = false;
-      continue;
-    }
-    current += ch;
-    inWord = true;
-  }
-  if (inWord) words.push(current);
+/**
+ * D12 step 2 with bash's quoting (src/hooks/shell-words.ts): each word as D12's W (quotes removed,
+ * backslash escapes kept as written) and as the word bash actually builds. Splitting as bash
+ * quotes matters: `x\'` is a word holding a literal quote, not the start of a quoted run that
+ * would hide `; cd ..` from the checks.
+ */
+export function splitWords(command: string): { raw: string; value: string }[] {
+  const words: { raw: string; value: string }[] = [];
+  for (const token of lexShell(command)) if (token.kind === "word") words.push({ raw: wordRaw(token.parts), value: wordValue(token.parts) });
   return words;
 }
 
@@ -97,13 +77,14 @@ export function preflight(command: string, options: { absolutePaths: boolean }):
     const code = ch.codePointAt(0)!;
     if (code < 0x20 && code !== 0x09) return reject("control character");
   }
-  for (const word of splitWords(command)) {
-    const unescaped = unescape(word);
-    if (word === "cd" || unescaped === "cd") return reject("cd");
-    for (const form of [word, unescaped]) {
+  for (const { raw, value } of splitWords(command)) {
+    // W, W′ (D12) and the word bash runs: a rule that holds for any of them rejects.
+    const forms = [raw, unescape(raw), value];
+    if (forms.includes("cd")) return reject("cd");
+    for (const form of forms) {
       if (pieces(form).some(hasDotDotComponent)) return reject("..");
     }
-    if (!options.absolutePaths && pieces(word).some(isAbsolutePiece)) return reject("absolute path");
+    if (!options.absolutePaths && [raw, value].some((form) => pieces(form).some(isAbsolutePiece))) return reject("absolute path");
   }
   return { ok: true };
 }
