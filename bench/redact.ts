@@ -3,8 +3,12 @@
  * and 1 MiB adversarial inputs, median ms and MB/s, and the 2 MiB / 1 MiB time ratio that shows
  * linear growth. Run: `npx bun bench/redact.ts`. Prints a markdown table. Each input is redacted
  * WARMUP times untimed, then RUNS times timed; the table shows the median.
+ * `REDACT_MODULE=/abs/path/redact.ts` measures another copy of the code instead (a baseline copy
+ * of an older commit, run alternately with this one for a before/after table).
  */
-import { redactPayload, redactText } from "../src/hooks/redact.ts";
+export {};
+const redactModule: typeof import("../src/hooks/redact.ts") = await import(process.env.REDACT_MODULE ?? "../src/hooks/redact.ts");
+const { redactPayload, redactText } = redactModule;
 
 const MIB = 1024 * 1024;
 const RUNS = 11;
@@ -55,6 +59,11 @@ const adversarial: Record<string, (bytes: number) => string> = {
   // Many credential-named keys inside one long value: each separator would re-read the value.
   "1 KiB runs of `key=`": (b) => fill(`${"key=".repeat(255)} `, b),
   "1 KiB runs of `key=a1`": (b) => fill(`${"key=a1".repeat(170)} `, b),
+  // The netrc and Discord bot token rules (issue 9 item 10): their triggers, repeated.
+  "`password ` repeated": (b) => fill("password ", b),
+  "`login u password p ` repeated": (b) => fill("login u password p ", b),
+  "Discord-like `<id>.abcdef.` repeated": (b) => fill("MTIzNDU2Nzg5MDEyMzQ1Njc4.abcdef.", b),
+  "`a.b.` dotted words": (b) => fill("a.b.c.d.e.f.", b),
 };
 
 function medianMs(run: () => void): number {

@@ -1,7 +1,8 @@
 /**
  * Envelope `affected_paths` (D20, SEC-26..28, TOOL-51/52): a bounded allowlist built only from the
  * structured path field of `read`, `write`, `edit` and `grep`. Command text, output and prose are
- * never parsed. A path is sent as given or left out, never rewritten. Never throws.
+ * never parsed. A path is sent as given or left out, never normalised; in redacted mode it carries
+ * the same secret redaction as the request field it came from. Never throws.
  */
 import type { FileSystem } from "../runtime/types.ts";
 import type { ToolName } from "../tools/names.ts";
@@ -88,15 +89,26 @@ function isSafePath(fs: FileSystem, path: string, cwd: string): boolean {
   return staysInsideAfterSymlinks(fs, cwd, parts);
 }
 
+export interface AffectedPathsOptions {
+  /**
+   * Redacted payload mode: the text redaction that `request.file_path` / `request.path` get, so
+   * a token in a path never reaches the hook through `affected_paths` either. The safety checks
+   * run on the real path; the reported path is the redacted one (the same string as the request's).
+   */
+  readonly redact?: (path: string) => string;
+}
+
 export function affectedPaths(
   fs: FileSystem,
   tool: ToolName,
   input: Readonly<Record<string, unknown>>,
   cwd: string,
+  options: AffectedPathsOptions = {},
 ): AffectedPath[] {
   const rule = FIELD_BY_TOOL[tool];
   if (rule === undefined) return [];
   const value = input[rule.field];
   if (typeof value !== "string" || !isSafePath(fs, value, cwd)) return [];
-  return [{ path: value, kind: rule.kind, source: rule.field === "file_path" ? "request.file_path" : "request.path" }];
+  const path = options.redact ? options.redact(value) : value;
+  return [{ path, kind: rule.kind, source: rule.field === "file_path" ? "request.file_path" : "request.path" }];
 }

@@ -7,7 +7,7 @@ import type { FileSystem } from "../runtime/types.ts";
 import type { EncodeOptions, HookEventInput } from "./dialects/types.ts";
 import type { ListHookSpec } from "./types.ts";
 import { affectedPaths, type AffectedPath } from "./affected-paths.ts";
-import { redactPayload } from "./redact.ts";
+import { redactPayload, redactText } from "./redact.ts";
 
 export const ENVELOPE_SCHEMA = "agent.tool_hook";
 export const ENVELOPE_SCHEMA_VERSION = 1;
@@ -210,7 +210,7 @@ export function buildEnvelope(spec: ListHookSpec, input: HookEventInput, options
   const raw = rawBodies(spec, input);
   const bodies = mode === "full" ? raw : redactedBodies(raw, input.strippedEnvValues);
   const paths: AffectedPath[] =
-    isMessagePhase(spec.phase) || input.tool === undefined ? [] : affectedPaths(deps.fs, input.tool.name, input.tool.input, input.cwd);
+    isMessagePhase(spec.phase) || input.tool === undefined ? [] : affectedPaths(deps.fs, input.tool.name, input.tool.input, input.cwd, mode === "full" ? {} : { redact: (path) => redactText(path, input.strippedEnvValues) });
   const head: Record<string, unknown> = {
     schema: ENVELOPE_SCHEMA,
     schema_version: ENVELOPE_SCHEMA_VERSION,

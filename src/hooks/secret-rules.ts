@@ -18,6 +18,7 @@ export interface SecretRule {
 
 import {
   allOf,
+  charClass,
   inClass,
   isAlnum,
   isAlpha,
@@ -266,6 +267,68 @@ function telegramRule(): RuleImpl {
   };
 }
 
+/** The 6-bit value of a base64 / base64url character, or -1. */
+function base64Value(c: number): number {
+  if (c >= 65 && c <= 90) return c - 65;
+  if (c >= 97 && c <= 122) return c - 71;
+  if (c >= 48 && c <= 57) return c + 4;
+  if (c === 45 || c === 43) return 62;
+  if (c === 95 || c === 47) return 63;
+  return -1;
+}
+
+/** Does text[start, end) decode (base64, no padding) to 17..20 ASCII digits not starting with 0? */
+function decodesToSnowflake(text: string, start: number, end: number): boolean {
+  let bits = 0;
+  let width = 0;
+  let count = 0;
+  for (let i = start; i < end; i++) {
+    const value = base64Value(text.charCodeAt(i));
+    if (value < 0) return false;
+    bits = ((bits << 6) | value) & 0xffff;
+    width += 6;
+    if (width >= 8) {
+      width -= 8;
+      const byte = (bits >> width) & 0xff;
+      if (byte < 48 || byte > 57 || (count === 0 && byte === 48)) return false;
+      count++;
+    }
+  }
+  return count >= 17 && count <= 20;
+}
+
+function discordBotTokenRule(): RuleImpl {
+  const id = "discord_bot_token";
+  return {
+    id,
+    description: "Discord bot tokens: <base64 of the numeric bot id>.<6 chars>.<27..100 chars>",
+    scan(text, emit) {
+      // Driven by the dots: a candidate is a dot with another dot 7 characters on, the 6 between
+      // them token characters. The id before it is read back at most 28 characters and must
+      // decode to the digits of a Discord id (17..20, no leading 0): that keeps dotted names,
+      // versions and hostnames out at the cost of a few character reads per dot.
+      let dot = text.indexOf(".");
+      while (dot !== -1) {
+        let next = dot + 1;
+        const second = dot + 7;
+        if (text.charCodeAt(second) === 46 && allOf(text, dot + 1, second, isToken)) {
+          let start = dot;
+          while (start > 0 && dot - start < 28 && inClass(isToken, text.charCodeAt(start - 1))) start--;
+          const idLength = dot - start;
+          const leftOk = start === 0 || !inClass(isToken, text.charCodeAt(start - 1));
+          const end = runEnd(text, second + 1, isToken, 101);
+          const tail = end - (second + 1);
+          if (leftOk && idLength >= 23 && idLength <= 27 && tail >= 27 && tail <= 100 && decodesToSnowflake(text, start, dot)) {
+            emit(start, end, id);
+            next = end;
+          }
+        }
+        dot = text.indexOf(".", next);
+      }
+    },
+  };
+}
+
 /**
  * Runs a global regex of bounded width over `text` and calls `visit` per match; `visit` returns
  * where to resume, so a rule never re-reads the run it just consumed.
@@ -467,6 +530,83 @@ function cliRule(): RuleImpl {
   };
 }
 
+/** netrc keywords that may come between an entry's `machine h` (or `default`) and its `password`. */
+const NETRC_PAIR_KEYWORDS: ReadonlySet<string> = new Set(["login", "account"]);
+const isNetrcValue = charClass((c) => !(c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12));
+const isNetrcSpace = charClass((c) => c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12);
+const NETRC_TOKEN_MAX = 256;
+
+/** Start of the whitespace-delimited token ending at `end` (exclusive), reading back at most NETRC_TOKEN_MAX characters; -1 if longer or empty. */
+function tokenStartBefore(text: string, end: number): number {
+  let start = end;
+  while (start > 0 && end - start <= NETRC_TOKEN_MAX && inClass(isNetrcValue, text.charCodeAt(start - 1))) start--;
+  if (start === end || end - start > NETRC_TOKEN_MAX) return -1;
+  return start;
+}
+
+/** Start of the whitespace run ending at `end`, reading back at most 64; -1 when there is none. */
+function spaceStartBefore(text: string, end: number): number {
+  if (end <= 0) return -1;
+  let start = end;
+  while (start > 0 && end - start < 64 && inClass(isNetrcSpace, text.charCodeAt(start - 1))) start--;
+  return start === end ? -1 : start;
+}
+
+/**
+ * Is the `password` at `at` a netrc keyword? Reading back over `login u` / `account a` pairs (at
+ * most two) must reach the entry's start: a `machine h` pair or the word `default`. So
+ * `machine h login u password p` on one line and the multi-line layout count, while prose ("the
+ * password field", "the login page password reset") does not. Bounded look-back: at most three
+ * pairs of tokens of at most 256 characters each.
+ */
+function isNetrcPassword(text: string, at: number): boolean {
+  let pos = at;
+  for (let pair = 0; pair < 3; pair++) {
+    const valueEnd = spaceStartBefore(text, pos);
+    const valueStart = valueEnd < 0 ? -1 : tokenStartBefore(text, valueEnd);
+    if (valueStart < 0) return false;
+    if (valueEnd - valueStart === 7 && text.startsWith("default", valueStart)) return valueStart === 0 || inClass(isNetrcSpace, text.charCodeAt(valueStart - 1));
+    const keywordEnd = spaceStartBefore(text, valueStart);
+    const keywordStart = keywordEnd < 0 ? -1 : tokenStartBefore(text, keywordEnd);
+    if (keywordStart < 0 || keywordEnd - keywordStart > 7) return false;
+    const keyword = text.slice(keywordStart, keywordEnd);
+    if (keyword === "machine") return true;
+    if (!NETRC_PAIR_KEYWORDS.has(keyword)) return false;
+    pos = keywordStart;
+  }
+  return false;
+}
+
+function netrcRule(): RuleImpl {
+  const id = "netrc_password";
+  return {
+    id,
+    description: "The password of a netrc entry (`machine h login u password p`, on one line or several)",
+    scan(text, emit) {
+      let at = text.indexOf("password");
+      while (at !== -1) {
+        let next = at + 8;
+        const leftOk = at === 0 || inClass(isNetrcSpace, text.charCodeAt(at - 1));
+        const valueFrom = runEnd(text, at + 8, isNetrcSpace, 64);
+        if (leftOk && valueFrom > at + 8 && isNetrcPassword(text, at)) {
+          // netrc allows a value in double quotes (spaces inside); the quotes are not part of it.
+          const closing = text.charCodeAt(valueFrom) === 34 ? runEnd(text, valueFrom + 1, quotedBody[34]!, MAX_VALUE_CHARS + 1) : -1;
+          const quoted = closing >= 0 && text.charCodeAt(closing) === 34;
+          const valueEnd = quoted ? closing + 1 : runEnd(text, valueFrom, isNetrcValue, MAX_VALUE_CHARS + 1);
+          const start = quoted ? valueFrom + 1 : valueFrom;
+          const end = quoted ? closing : valueEnd;
+          const value = text.slice(start, end);
+          const first = text.charCodeAt(start);
+          // `password = x` / `password: x` are assignments (generic_assignment's), not netrc.
+          if (end > start && end - start <= MAX_VALUE_CHARS && first !== 61 && first !== 58 && !looksLikePlaceholder(value)) emit(start, end, id);
+          next = Math.max(next, valueEnd);
+        }
+        at = text.indexOf("password", next);
+      }
+    },
+  };
+}
+
 /** A credential key names one of these (case-insensitive). */
 const KEY_HINTS = /pass|pwd|secret|token|key|auth|cred|signature|value/i;
 /**
@@ -632,11 +772,13 @@ const RULE_IMPLS: readonly (RuleImpl & { readonly members?: readonly SecretRule[
   ]),
   jwtRule(),
   telegramRule(),
+  discordBotTokenRule(),
   bearerRule(),
   basicAuthRule(),
   urlCredentialsRule(),
   cookieRule(),
   cliRule(),
+  netrcRule(),
   assignmentRule(),
 ];
 
