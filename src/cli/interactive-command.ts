@@ -12,7 +12,7 @@ import { checkTrust, pinTrust, refusalMessage, trustListing } from "../hooks/tru
 import { cleanStaleSpills } from "../hooks/payload.ts";
 import { createPromptIO } from "../ui/prompt-io.ts";
 import { runInteractive } from "../ui/interactive.ts";
-import { exitCodeForStop } from "../agent/types.ts";
+import { exitCodeForStop } from "./exit-codes.ts";
 import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "./session-setup.ts";
 
 export interface InteractiveCommandOptions {
