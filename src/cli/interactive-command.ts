@@ -6,7 +6,7 @@
 import type { Runtime } from "../runtime/types.ts";
 import { hooksOffByEnv } from "../config/paths.ts";
 import type { CliIO } from "./io.ts";
-import { loadConfig } from "../hooks/registry.ts";
+import { loadConfig } from "../config/load.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { checkTrust, pinTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";

@@ -8,7 +8,7 @@ import type { Runtime } from "../runtime/types.ts";
 import { hooksOffByEnv } from "../config/paths.ts";
 import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
-import { loadConfig } from "../hooks/registry.ts";
+import { loadConfig } from "../config/load.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { isProjectTrusted, requireTrust } from "./trust-gate.ts";
 import { parseRules } from "../permissions/rules.ts";

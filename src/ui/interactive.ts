@@ -13,7 +13,7 @@ import { createRenderer } from "./renderer.ts";
 import { createActivityRenderer, historyLines } from "./hook-rows.ts";
 import type { SessionRecord } from "../session/records.ts";
 import type { PromptIO } from "./prompt-io.ts";
-import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
+import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import { checkTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { commandText, matcherText, policyText } from "../hooks/describe.ts";

@@ -19,13 +19,13 @@ function countedSignal(): { signal: AbortSignal; live: () => number } {
   const listeners = new Set<unknown>();
   const add = signal.addEventListener.bind(signal);
   const remove = signal.removeEventListener.bind(signal);
-  signal.addEventListener = (type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) => {
-    if (type === "abort" && listener !== null) listeners.add(listener);
-    add(type, listener, options);
+  signal.addEventListener = (...args: Parameters<AbortSignal["addEventListener"]>) => {
+    if (args[0] === "abort") listeners.add(args[1]);
+    add(...args);
   };
-  signal.removeEventListener = (type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions) => {
-    if (type === "abort") listeners.delete(listener);
-    remove(type, listener, options);
+  signal.removeEventListener = (...args: Parameters<AbortSignal["removeEventListener"]>) => {
+    if (args[0] === "abort") listeners.delete(args[1]);
+    remove(...args);
   };
   return { signal, live: () => listeners.size };
 }
