@@ -6,6 +6,7 @@
 import { displayPath, formatWarning } from "../config/warnings.ts";
 import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
 import type { HookSpec } from "../hooks/types.ts";
+import { commandText, matcherText, policyText } from "../hooks/describe.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
 import { isProjectTrusted } from "./trust-gate.ts";
@@ -18,9 +19,7 @@ export interface HooksListOptions {
   readonly isTrusted?: (loaded: LoadedConfig) => boolean;
 }
 
-/** The matcher column: hook-dir `match`, lifecycle regex source, or a list hook's filters. */
-import { commandText, matcherText, policyText } from "../hooks/describe.ts";
-
+// The columns' text lives beside the hook specs, so the interactive `/hooks` shows the same words.
 export { commandText, matcherText, policyText };
 
 export function formatTimeout(ms: number): string {

@@ -1,6 +1,7 @@
 /** How a hook spec is shown to people (`agent hooks list`, `/hooks`): its matcher, policy and command. */
 import type { HookSpec } from "./types.ts";
 
+/** The matcher column: hook-dir `match`, lifecycle regex source, or a list hook's filters. */
 export function matcherText(spec: HookSpec): string {
   switch (spec.form) {
     case "dir":
