@@ -6,6 +6,7 @@
 import { displayPath, formatWarning } from "../config/warnings.ts";
 import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
 import type { HookSpec } from "../hooks/types.ts";
+import { commandText, matcherText, policyText } from "../hooks/describe.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
 import { isProjectTrusted } from "./trust-gate.ts";
@@ -18,28 +19,8 @@ export interface HooksListOptions {
   readonly isTrusted?: (loaded: LoadedConfig) => boolean;
 }
 
-/** The matcher column: hook-dir `match`, lifecycle regex source, or a list hook's filters. */
-export function matcherText(spec: HookSpec): string {
-  switch (spec.form) {
-    case "dir":
-      return spec.match;
-    case "lifecycle":
-      return spec.matcher === undefined || spec.matcher === "" ? "*" : spec.matcher;
-    case "list": {
-      if (spec.phase === "after_assistant" || spec.phase === "after_reasoning") return "*";
-      const include = spec.includeTools.length > 0 ? spec.includeTools.join(",") : "*";
-      return spec.excludeTools.length > 0 ? `${include} except ${spec.excludeTools.join(",")}` : include;
-    }
-  }
-}
-
-export function policyText(spec: HookSpec): string {
-  return spec.form === "dir" ? (spec.failClosed ? "fail_closed" : "fail_open") : spec.failurePolicy;
-}
-
-export function commandText(spec: HookSpec): string {
-  return spec.form === "dir" ? spec.run : spec.command;
-}
+// The columns' text lives beside the hook specs, so the interactive `/hooks` shows the same words.
+export { commandText, matcherText, policyText };
 
 export function formatTimeout(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;

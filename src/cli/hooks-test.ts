@@ -144,8 +144,10 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     fields,
     context: STANDALONE_ENVELOPE_CONTEXT,
   };
-  const outcome = await engine.fire(input);
+  const fired = await engine.fire(input);
   await engine.close();
+  // Async hooks (D15) have ended by now: their rows follow the others.
+  const outcome = { ...fired, rows: [...fired.rows, ...(await fired.asyncRows)] };
   for (const line of failureLines) io.err(`${line}\n`);
   // Non-fatal hook warnings (D9's ignored hookSpecificOutput, …) reach stderr as in a session.
   for (const warning of outcome.state.warnings) io.err(`agent: ${warning}\n`);

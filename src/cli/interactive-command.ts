@@ -6,13 +6,13 @@
 import type { Runtime } from "../runtime/types.ts";
 import { hooksOffByEnv } from "../config/paths.ts";
 import type { CliIO } from "./io.ts";
-import { loadConfig } from "../hooks/registry.ts";
+import { loadConfig } from "../config/load.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { checkTrust, pinTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";
 import { createPromptIO } from "../ui/prompt-io.ts";
 import { runInteractive } from "../ui/interactive.ts";
-import { exitCodeForStop } from "../agent/types.ts";
+import { exitCodeForStop } from "./exit-codes.ts";
 import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "./session-setup.ts";
 
 export interface InteractiveCommandOptions {

@@ -8,18 +8,19 @@ import type { Runtime } from "../runtime/types.ts";
 import { hooksOffByEnv } from "../config/paths.ts";
 import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
-import { loadConfig } from "../hooks/registry.ts";
+import { loadConfig } from "../config/load.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { isProjectTrusted, requireTrust } from "./trust-gate.ts";
 import { parseRules } from "../permissions/rules.ts";
 import { listSessions } from "../session/store.ts";
 import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "./session-setup.ts";
-import { runAgent } from "../agent/session.ts";
+import { AgentSession } from "../agent/agent-session.ts";
+import type { EventStream } from "../agent/event-queue.ts";
 import { createRenderer } from "../ui/renderer.ts";
 import { pinTrust } from "../hooks/trust.ts";
 import { killAllHookGroupsNow } from "../hooks/engine.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";
-import { exitCodeForStop, type SessionResult } from "../agent/types.ts";
+import { exitCodeForStop } from "./exit-codes.ts";
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -105,14 +106,13 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     controller.abort();
   });
   const renderer = createRenderer(runtime, io, { format });
-  const generator = runAgent({
+  const session = new AgentSession({
     runtime,
     provider,
     hooks: hooksOff !== null ? [] : loaded.hooks,
     home: loaded.home,
     cwd: options.cwd,
     projectDir: loaded.projectRoot,
-    prompt,
     permissionMode,
     rules,
     ...(maxTurns !== undefined ? { maxTurns } : {}),
@@ -123,19 +123,19 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
     ...(resume ? { resume } : {}),
     signal: controller.signal,
-    onEvent: (event) => renderer.event(event),
     onProjectSettingsWritten: () => {
       const reloaded = loadConfig(runtime, { cwd: options.cwd });
       if (trustPersisted && reloaded.projectTrustMaterial) pinTrust(runtime, reloaded.home, reloaded.projectRoot, reloaded.projectTrustMaterial);
     },
   });
-  let step = await generator.next();
-  while (!step.done) {
-    renderer.event(step.value);
-    step = await generator.next();
-  }
+  const render = async <R>(stream: EventStream<R>): Promise<R> => {
+    for await (const event of stream) renderer.event(event);
+    return stream.result;
+  };
+  // One prompt, one turn; whatever ended the turn ends the session.
+  const stop = (await render(session.start())) ?? (await render(session.prompt(prompt)));
+  const result = await render(session.end({ stop }));
   offSignal();
-  const result: SessionResult = step.value;
   renderer.finish(result);
   return exitCodeForStop(result.stopReason);
 }

@@ -6,6 +6,7 @@
  */
 import * as v from "valibot";
 import { allEventNames } from "../hooks/events.ts";
+import { PERMISSION_MODES } from "../permissions/mode.ts";
 
 export function showValue(value: unknown): string {
   if (value === undefined) return "undefined";
@@ -42,7 +43,7 @@ export const toolList = v.array(stringField, (issue) => `${showValue(issue.input
 
 export const FAILURE_POLICIES = ["ignore", "warn", "block", "fail"] as const;
 export const PAYLOAD_MODES = ["redacted", "full"] as const;
-export const PERMISSION_MODES = ["default", "accept-edits", "readonly", "bypass"] as const;
+export { PERMISSION_MODES };
 export const LIST_KEYS = ["before_tool", "after_tool", "after_assistant", "after_reasoning"] as const;
 export type ListKey = (typeof LIST_KEYS)[number];
 

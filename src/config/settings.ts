@@ -24,7 +24,8 @@ import {
 } from "./schema.ts";
 import type { WarningSink } from "./warnings.ts";
 
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
+import type { PermissionMode } from "../permissions/mode.ts";
+export type { PermissionMode };
 
 /** Seed 003's list settings after defaults (TOOL-01). */
 export interface ListSettings {

@@ -11,6 +11,7 @@ import { executeHook, type ExecuteContext, type HookRun } from "./execute.ts";
 import { initialState, step, decisionOf, type MergeState, type MergeOptions, type FailureNote } from "./merge.ts";
 import { hookMatches } from "./match.ts";
 import { redactText } from "./redact.ts";
+import type { HookContextInjectionFields, HookDiagnosticFields, HookLifecycleFields, HOOK_PHASES, HOOK_TARGETS, HOOK_POLICIES } from "../session/records.ts";
 
 export interface HookRow {
   readonly label: string;
@@ -22,10 +23,18 @@ export interface HookRow {
   readonly elapsed_ms: number;
 }
 
-/** Local-only records (seed 003 allowlists; D25). `activity_id` equals the tool call id. */
+/**
+ * Local-only records (seed 003 allowlists; D25), typed by their session record schema where they
+ * are built, so the writer never has to validate them. `activity_id` equals the tool call id.
+ */
 export type HookRecord =
-  | { readonly type: "hook_lifecycle" | "hook_diagnostic"; readonly fields: Readonly<Record<string, unknown>> }
-  | { readonly type: "hook_context_injection"; readonly fields: Readonly<Record<string, unknown>> };
+  | { readonly type: "hook_lifecycle"; readonly fields: HookLifecycleFields }
+  | { readonly type: "hook_diagnostic"; readonly fields: HookDiagnosticFields }
+  | { readonly type: "hook_context_injection"; readonly fields: HookContextInjectionFields };
+
+type HookPhase = (typeof HOOK_PHASES)[number];
+type HookTarget = (typeof HOOK_TARGETS)[number];
+type HookPolicy = (typeof HOOK_POLICIES)[number];
 
 export interface DispatchSinks {
   /** One D21 failure line (already formatted, without trailing newline). */
@@ -46,12 +55,18 @@ export interface EventOutcome {
   readonly state: MergeState;
   readonly decision: ReturnType<typeof decisionOf>["decision"];
   readonly reason: string | null;
+  /** One row per hook that ran (or was skipped) before the outcome, in run order; async hooks excluded. */
   readonly rows: readonly HookRow[];
+  /**
+   * Rows of this event's async hooks (D15), resolved once every one of them ended (at the latest
+   * when the engine closes); [] when none was started. Never rejects.
+   */
+  readonly asyncRows: Promise<readonly HookRow[]>;
 }
 
 const FAILURE_CATEGORIES: readonly FailureCategory[] = ["exit", "timeout", "runner", "stdin", "output-limit"];
 
-const LIST_PHASE: Partial<Record<CanonicalEvent, string>> = {
+const LIST_PHASE: Partial<Record<CanonicalEvent, HookPhase>> = {
   pre_tool: "before_tool",
   post_tool: "after_tool",
   post_tool_failure: "after_tool",
@@ -106,28 +121,28 @@ export function planHooks(hooks: readonly HookSpec[], input: HookEventInput, rea
   });
 }
 
-function phaseOf(spec: HookSpec, event: CanonicalEvent): string {
+function phaseOf(spec: HookSpec, event: CanonicalEvent): HookPhase {
   return spec.form === "list" ? (LIST_PHASE[event] ?? event) : spec.event;
 }
 
-function policyName(spec: HookSpec): string {
+function policyName(spec: HookSpec): HookPolicy {
   return spec.form === "dir" ? (spec.failClosed ? "fail_closed" : "fail_open") : spec.failurePolicy;
 }
 
-function targetTool(input: HookEventInput): string | null {
+function targetTool(input: HookEventInput): HookTarget | null {
   if (input.tool) return input.tool.name;
   if (input.event === "after_assistant") return "assistant";
   if (input.event === "after_reasoning") return "reasoning";
   return null;
 }
 
-function lifecycleFields(spec: HookSpec, input: HookEventInput, hookIndex: number, extra: Record<string, unknown>): Record<string, unknown> {
+function lifecycleFields(spec: HookSpec, input: HookEventInput, hookIndex: number, extra: Partial<HookLifecycleFields> = {}): HookLifecycleFields {
   const callId = input.tool?.callId ?? null;
   return {
     phase: phaseOf(spec, input.event),
     label: spec.label,
     target_tool: targetTool(input),
-    status: "started",
+    status: "started" as const,
     policy: policyName(spec),
     category: null,
     target_ran: null,
@@ -174,12 +189,16 @@ function reportRun(ctx: DispatchContext, input: HookEventInput, run: HookRun, ta
   });
 }
 
+function categoryOf(category: string): FailureCategory {
+  return FAILURE_CATEGORIES.find((known) => known === category) ?? "exit";
+}
+
 function rowOf(spec: HookSpec, status: HookRow["status"], category: string | null, elapsedMs: number): HookRow {
   return { label: spec.label, scope: spec.scope, form: spec.form, dialect: spec.dialect, status, category, elapsed_ms: elapsedMs };
 }
 
 async function runTracked(ctx: DispatchContext, spec: HookSpec, input: HookEventInput, hookIndex: number): Promise<HookRun> {
-  ctx.sinks.record?.({ type: "hook_lifecycle", fields: lifecycleFields(spec, input, hookIndex, {}) });
+  ctx.sinks.record?.({ type: "hook_lifecycle", fields: lifecycleFields(spec, input, hookIndex) });
   return executeHook(ctx, spec, input, spec.form === "list" ? spec.index : hookIndex);
 }
 
@@ -191,7 +210,7 @@ function failedByMerge(run: HookRun, before: MergeState, after: MergeState): Hoo
   if (run.status !== "success" || after.failures.length <= before.failures.length) return run;
   const note = after.failures[after.failures.length - 1];
   if (!note || note.spec !== run.spec) return run;
-  const category = FAILURE_CATEGORIES.find((known) => known === note.category) ?? "exit";
+  const category = categoryOf(note.category);
   return { ...run, status: "failed", category, reply: { ...run.reply, failure: { category, detail: note.detail } } };
 }
 
@@ -200,6 +219,7 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
   const planned = planHooks(ctx.hooks, input, ctx.readonlyMode);
   let state = initialState(input.event, input.tool?.name, input.tool?.input);
   const rows: HookRow[] = [];
+  const asyncRows: Promise<HookRow>[] = [];
   const runs: HookRun[] = [];
   const isPost = input.event === "post_tool" || input.event === "post_tool_failure";
 
@@ -209,36 +229,8 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
     const syncDirs: Promise<HookRun>[] = [];
     for (const spec of dirs) {
       const index = planned.indexOf(spec);
-      const isAsync = spec.form === "dir" && spec.async;
-      // An async hook can be cancelled on its own at the exit grace, without touching other hooks.
-      const asyncCancel = isAsync ? new AbortController() : undefined;
-      if (asyncCancel && ctx.signal) {
-        if (ctx.signal.aborted) asyncCancel.abort();
-        else ctx.signal.addEventListener("abort", () => asyncCancel.abort(), { once: true });
-      }
-      const promise = runTracked(asyncCancel ? { ...ctx, signal: asyncCancel.signal } : ctx, spec, input, index);
-      if (asyncCancel) {
-        const tracked = promise.then((run) => {
-          reportRun(ctx, input, run, true);
-          if (run.reply.failure) {
-            const note: FailureNote = {
-              spec,
-              hookIndex: run.hookIndex,
-              category: run.reply.failure.category,
-              detail: run.reply.failure.detail,
-              outcome: "ignored (async)",
-              loud: true,
-              stderrFirstLine: run.stderrFirstLine,
-            };
-            emitFailure(ctx, input, note);
-          }
-          rows.push(rowOf(spec, run.status, run.category, run.elapsedMs));
-        });
-        ctx.asyncRuns.set(tracked, asyncCancel);
-        void tracked.finally(() => ctx.asyncRuns.delete(tracked));
-      } else {
-        syncDirs.push(promise);
-      }
+      if (spec.form === "dir" && spec.async) asyncRows.push(startAsync(ctx, spec, input, index));
+      else syncDirs.push(runTracked(ctx, spec, input, index));
     }
     // Concurrent hook dirs are recorded once all have ended; each sequential hook's terminal record
     // follows its own `started` record, so the JSONL reads started/terminal per hook (D25).
@@ -281,7 +273,7 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
   for (const diagnostic of state.diagnostics) {
     ctx.sinks.record?.({
       type: "hook_diagnostic",
-      fields: lifecycleFields(diagnostic.spec, input, diagnostic.hookIndex, { status: "warning", message: diagnostic.message }),
+      fields: { ...lifecycleFields(diagnostic.spec, input, diagnostic.hookIndex), status: "warning", message: diagnostic.message },
     });
   }
   for (const injection of state.injections) {
@@ -301,7 +293,33 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
     });
   }
   const { decision, reason } = decisionOf(state);
-  return { state, decision, reason, rows };
+  return { state, decision, reason, rows, asyncRows: Promise.all(asyncRows) };
+}
+
+/**
+ * Starts one async hook-dir hook (D15): it never delays the event, reports its own records and
+ * failure line when it ends, and can be cancelled on its own at the exit grace. Its listener on the
+ * engine's signal is removed when it ends, so a long session does not pile them up.
+ */
+function startAsync(ctx: DispatchContext, spec: HookSpec, input: HookEventInput, index: number): Promise<HookRow> {
+  const cancel = new AbortController();
+  const onAbort = (): void => cancel.abort();
+  if (ctx.signal?.aborted) cancel.abort();
+  else ctx.signal?.addEventListener("abort", onAbort, { once: true });
+  const tracked = runTracked({ ...ctx, signal: cancel.signal }, spec, input, index).then((run) => {
+    reportRun(ctx, input, run, true);
+    if (run.reply.failure) {
+      const { category, detail } = run.reply.failure;
+      emitFailure(ctx, input, { spec, hookIndex: run.hookIndex, category, detail, outcome: "ignored (async)", loud: true, stderrFirstLine: run.stderrFirstLine });
+    }
+    return rowOf(spec, run.status, run.category, run.elapsedMs);
+  });
+  const settled = tracked.finally(() => {
+    ctx.signal?.removeEventListener("abort", onAbort);
+    ctx.asyncRuns.delete(settled);
+  });
+  ctx.asyncRuns.set(settled, cancel);
+  return settled;
 }
 
 function emitFailure(ctx: DispatchContext, input: HookEventInput, note: FailureNote): void {
@@ -309,11 +327,7 @@ function emitFailure(ctx: DispatchContext, input: HookEventInput, note: FailureN
   if (!note.loud) return;
   ctx.sinks.record?.({
     type: "hook_diagnostic",
-    fields: lifecycleFields(note.spec, input, note.hookIndex, {
-      status: "failed",
-      category: note.category,
-      message: note.detail,
-    }),
+    fields: { ...lifecycleFields(note.spec, input, note.hookIndex), status: "failed", category: categoryOf(note.category), message: note.detail },
   });
   ctx.sinks.failureLine?.(formatFailureLine(note, input.event, input.strippedEnvValues));
 }

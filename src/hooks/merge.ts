@@ -6,7 +6,7 @@
 import type { CanonicalEvent } from "./events.ts";
 import type { HookRun } from "./execute.ts";
 import type { HookSpec } from "./types.ts";
-import type { PermissionRuleUpdate } from "./dialects/types.ts";
+import type { ContextItemsStatus, PermissionRuleUpdate } from "./dialects/types.ts";
 import type { ToolName } from "../tools/names.ts";
 import type { HookReply } from "./dialects/types.ts";
 import { boundReason } from "./context.ts";
@@ -29,7 +29,7 @@ export interface FailureNote {
 export interface ContextInjection {
   readonly spec: HookSpec;
   readonly hookIndex: number;
-  readonly status: string;
+  readonly status: ContextItemsStatus;
   readonly items: readonly { role: "user"; content: string }[];
   readonly byteCount: number;
 }
@@ -46,8 +46,11 @@ export interface MergeState {
   readonly blocked: { readonly reason: string } | undefined;
   /** post_tool stops of hook dirs (stop: true, exit 2, fail_closed failure), in declared order. */
   readonly stops: readonly string[];
-  /** `continue: false` or a `fail` policy failure: the session/turn ends once the event is merged. */
-  readonly stopSession: { readonly reason: string; readonly kind: "hook_blocked" | "hook_failed" | "continue_false" } | undefined;
+  /**
+   * `continue: false` or a `fail` policy failure: the session/turn ends once the event is merged,
+   * with `kind` as its stop reason (normalised here, so no caller folds kinds again).
+   */
+  readonly stopSession: { readonly reason: string; readonly kind: StopKind } | undefined;
   readonly contexts: readonly string[];
   readonly hidden: readonly string[];
   readonly output: string | undefined;
@@ -68,6 +71,13 @@ export interface MergeState {
   readonly warnings: readonly string[];
   readonly diagnostics: readonly { readonly spec: HookSpec; readonly hookIndex: number; readonly message: string }[];
 }
+
+/**
+ * How a hook ends the session: `hook_failed` for a failure under policy `fail` (D23), `completed`
+ * for `continue: false` on `stop` (the drafted reply stands, D8, LIFE-61), else `hook_blocked`
+ * (`continue: false` anywhere else, a permission `interrupt`; subagent_stop ends the parent's turn).
+ */
+export type StopKind = "hook_blocked" | "hook_failed" | "completed";
 
 export interface MergeOptions {
   /** `hooks.lifecycle.quiet_success_output` (LIFE-44). */
@@ -291,7 +301,7 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
       next = { ...next, blocked: next.blocked ?? { reason }, stopSession: next.stopSession ?? { reason, kind: "hook_blocked" } };
       halt = true;
     } else if (event === "stop" || event === "subagent_stop") {
-      next = { ...next, stopSession: next.stopSession ?? { reason, kind: "continue_false" } };
+      next = { ...next, stopSession: next.stopSession ?? { reason, kind: event === "stop" ? "completed" : "hook_blocked" } };
       halt = true;
     } else {
       next = { ...next, stopSession: next.stopSession ?? { reason, kind: "hook_blocked" } };

@@ -4,14 +4,13 @@
  * and `ask` are inputs here. Also the facts the gate shows to permission_request hooks and the
  * message for an ask with nobody to answer it (LOOP-13).
  */
-import type { PermissionMode, PermissionRuleUpdate } from "../hooks/dialects/types.ts";
+import type { PermissionMode } from "./mode.ts";
+import type { PermissionRuleUpdate } from "./rule-update.ts";
 import { CLAUDE_TOOL_NAMES, type ToolName } from "../tools/names.ts";
 import { findMatchingRule, formatRule, ruleSubject, type Rule } from "./rules.ts";
 
 export { applyPermissionUpdates } from "./updates.ts";
 export type { ApplyPermissionUpdatesOptions, ApplyPermissionUpdatesResult } from "./updates.ts";
-
-export type Mode = PermissionMode;
 
 export interface RuleSet {
   readonly allow: readonly Rule[];
@@ -20,7 +19,7 @@ export interface RuleSet {
 }
 
 export interface GateInput {
-  mode: Mode;
+  mode: PermissionMode;
   rules: RuleSet;
   tool: ToolName;
   input: Readonly<Record<string, unknown>>;
@@ -65,25 +64,11 @@ export function decideGate(gate: GateInput): GateDecision {
   return modeDefault(mode, tool);
 }
 
-function modeDefault(mode: Mode, tool: ToolName): GateDecision {
+function modeDefault(mode: PermissionMode, tool: ToolName): GateDecision {
   const asks = (mode === "default" && MUTATING.has(tool)) || (mode === "accept-edits" && MUTATING.has(tool) && !EDITS.has(tool));
   if (asks) return { decision: "ask", reason: `${tool} needs approval in ${mode} permission mode` };
   // readonly's denials were handled above; what is left of every mode allows.
   return { decision: "allow", reason: `${tool} is allowed in ${mode} permission mode` };
-}
-
-/** The `permission_mode` claude hooks see (D24 table). */
-export function claudePermissionMode(mode: Mode): "default" | "acceptEdits" | "plan" | "bypassPermissions" {
-  switch (mode) {
-    case "default":
-      return "default";
-    case "accept-edits":
-      return "acceptEdits";
-    case "readonly":
-      return "plan";
-    case "bypass":
-      return "bypassPermissions";
-  }
 }
 
 /**

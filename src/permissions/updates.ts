@@ -6,7 +6,7 @@
  * agent never edits the user's own configuration behind their back.
  */
 import * as v from "valibot";
-import type { PermissionRuleUpdate } from "../hooks/dialects/types.ts";
+import type { PermissionRuleUpdate } from "./rule-update.ts";
 import type { FileSystem } from "../runtime/types.ts";
 import { canonicalToolLoose } from "../tools/names.ts";
 import type { RuleSet } from "./gate.ts";

@@ -5,7 +5,7 @@
  * notices go to stderr.
  */
 import type { Runtime } from "../runtime/types.ts";
-import type { CliIO } from "../cli/io.ts";
+import type { TextOutput as CliIO } from "./output.ts";
 import type { AgentEvent, SessionResult } from "../agent/types.ts";
 
 const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];

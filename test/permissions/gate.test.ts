@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import {
-  claudePermissionMode,
   decideGate,
   nonInteractiveDenial,
   permissionRequestInfo,
   permissionSuggestions,
-  type Mode,
   type RuleSet,
 } from "../../src/permissions/gate.ts";
+import type { PermissionMode as Mode } from "../../src/permissions/mode.ts";
+import { CLAUDE_PERMISSION_MODES } from "../../src/hooks/dialects/claude.ts";
 import { parseRules } from "../../src/permissions/rules.ts";
 import type { ToolName } from "../../src/tools/names.ts";
 
@@ -110,7 +110,7 @@ describe("permission gate (D24)", () => {
   });
 
   test("LIFE-22 claude permission_mode names", () => {
-    expect(MODES.map(claudePermissionMode)).toEqual(["default", "acceptEdits", "plan", "bypassPermissions"]);
+    expect(MODES.map((mode) => CLAUDE_PERMISSION_MODES[mode])).toEqual(["default", "acceptEdits", "plan", "bypassPermissions"]);
   });
 
   test("LIFE-28 LOOP-12 permission_request info and suggestions as updatedPermissions entries", () => {

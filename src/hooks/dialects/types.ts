@@ -9,7 +9,8 @@ import type { ToolName } from "../../tools/names.ts";
 import type { ExitStatus } from "../../runtime/types.ts";
 import type { HookSpec } from "../types.ts";
 
-export type PermissionMode = "default" | "accept-edits" | "readonly" | "bypass";
+import type { PermissionMode } from "../../permissions/mode.ts";
+export type { PermissionMode };
 
 export interface ToolCallInfo {
   readonly name: ToolName;
@@ -82,12 +83,8 @@ export interface ProcessRun {
   readonly detail: string;
 }
 
-export interface PermissionRuleUpdate {
-  readonly type: string;
-  readonly rules: readonly { readonly toolName: string; readonly ruleContent?: string }[];
-  readonly behavior: "allow" | "deny" | "ask";
-  readonly destination: "session" | "projectSettings" | "userSettings" | "localSettings";
-}
+import type { PermissionRuleUpdate } from "../../permissions/rule-update.ts";
+export type { PermissionRuleUpdate };
 
 export type ContextItemsStatus =
   | "success"

@@ -1,7 +1,9 @@
 /**
- * The per-session services a turn uses: the session writer, the hook engine with the D25 record
- * ordering, the permission rules (configured plus the session's own), tool execution, and the event
- * queue the loop yields from. Owns no control flow; src/agent/session.ts drives it.
+ * The per-session services a turn uses: the session writer, hook firing with the D25 record
+ * ordering, the permission rules (configured plus the session's own), and tool execution. Owns no
+ * control flow and no per-turn state: the AgentSession (src/agent/agent-session.ts) passes the turn
+ * signal and counters with every call, so concurrent `task` calls share nothing mutable here but
+ * the per-call map of held injection records. Events go to the session's one queue through `emit`.
  */
 import type { Runtime } from "../runtime/types.ts";
 import type { ToolName } from "../tools/names.ts";
@@ -11,9 +13,9 @@ import type { HookEventInput, PermissionRuleUpdate, EnvelopeContext } from "../h
 import type { HookEngine } from "../hooks/engine.ts";
 import { dispatchEvent, type EventOutcome, type HookRecord } from "../hooks/dispatch.ts";
 import { decisionOf, initialState } from "../hooks/merge.ts";
-import { parseRecord } from "../session/records.ts";
 import type { SessionWriter } from "../session/store.ts";
-import { applyPermissionUpdates, type RuleSet, type Mode } from "../permissions/gate.ts";
+import { applyPermissionUpdates, type RuleSet } from "../permissions/gate.ts";
+import type { PermissionMode } from "../permissions/mode.ts";
 import type { AgentEvent, ChildRun, PermissionAnswer, PermissionAsk } from "./types.ts";
 
 export interface FireRequest {
@@ -25,58 +27,76 @@ export interface FireRequest {
   readonly transcriptPath?: string | null;
 }
 
+/** Where in the session an event fires: the envelope's `turn_id` and `message_id` come from it. */
+export interface FireScope {
+  readonly turnIndex: number;
+  /** Without a call id the envelope names message `message-<messageIndex>`. */
+  readonly messageIndex?: number;
+  readonly callId?: string;
+  /** post_tool: hold this call's injection records until its delivered result is written (D25). */
+  readonly deferInjections?: boolean;
+}
+
+/** What one tool call runs under: the turn's signal and index, and its own call id. */
+export interface CallScope {
+  readonly signal: AbortSignal;
+  readonly turnIndex: number;
+  readonly callId: string;
+}
+
 /** Runs one `task` call (src/agent/subagent.ts); set on sessions that may start subagents. */
-export type TaskRunner = (input: Record<string, unknown>, callId: string) => Promise<ToolResult>;
+export type TaskRunner = (input: Record<string, unknown>, scope: CallScope) => Promise<ToolResult>;
 
 // A child has no session or prompt events of its own: its parent fires subagent_start/subagent_stop.
 const CHILD_SKIPPED_EVENTS: ReadonlySet<string> = new Set(["session_start", "user_prompt_submit", "session_end"]);
 
-export class SessionContext {
+export interface SessionServicesOptions {
   readonly runtime: Runtime;
   readonly writer: SessionWriter;
-  readonly permissionMode: Mode;
+  readonly permissionMode: PermissionMode;
   readonly cwd: string;
   readonly projectDir: string;
-  /** Replaced per prompt in an interactive session (Ctrl-C cancels one turn). */
-  signal: AbortSignal;
-  engine!: HookEngine;
+  readonly rules: RuleSet;
+  readonly providerId: string;
+  readonly modelId: string;
+  /** The session's current engine (replaced by `/hooks reload` and after a cancelled turn). */
+  readonly engine: () => HookEngine;
+  readonly emit: (event: AgentEvent) => void;
+  readonly askPermission?: (request: PermissionAsk) => Promise<PermissionAnswer>;
+  readonly onProjectSettingsWritten?: () => void;
+  readonly child?: ChildRun;
+  /** Builds the `task` tool of this session (top-level sessions only; children do not nest). */
+  readonly taskRunner?: (services: SessionServices) => TaskRunner;
+}
+
+export class SessionServices {
+  readonly runtime: Runtime;
+  readonly writer: SessionWriter;
+  readonly permissionMode: PermissionMode;
+  readonly cwd: string;
+  readonly projectDir: string;
   /** Interactive: asks the user when no hook decided a permission ask. */
-  askPermission: ((request: PermissionAsk) => Promise<PermissionAnswer>) | undefined;
-  turnIndex = 0;
-  messageIndex = 0;
-  private readonly queue: AgentEvent[] = [];
-  /** When set, events go straight to the UI instead of the queue (AgentOptions.onEvent). */
-  private readonly live: ((event: AgentEvent) => void) | undefined;
+  readonly askPermission: ((request: PermissionAsk) => Promise<PermissionAnswer>) | undefined;
+  readonly taskRunner: TaskRunner | undefined;
+  readonly emit: (event: AgentEvent) => void;
+  private readonly engine: () => HookEngine;
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
   private readonly configuredRules: RuleSet;
   /** Injection records held per tool call until its delivered result is written (D25); concurrent task calls each hold their own. */
   private readonly deferred = new Map<string, HookRecord[]>();
   private readonly child: ChildRun | undefined;
-  taskRunner: TaskRunner | undefined;
   private readonly envelope: Omit<EnvelopeContext, "turnId" | "messageId">;
   private readonly onProjectSettingsWritten: (() => void) | undefined;
 
-  constructor(options: {
-    live?: (event: AgentEvent) => void;
-    runtime: Runtime;
-    writer: SessionWriter;
-    permissionMode: Mode;
-    cwd: string;
-    projectDir: string;
-    signal: AbortSignal;
-    rules: RuleSet;
-    providerId: string;
-    modelId: string;
-    onProjectSettingsWritten?: () => void;
-    child?: ChildRun;
-  }) {
+  constructor(options: SessionServicesOptions) {
     this.runtime = options.runtime;
-    this.live = options.live;
     this.writer = options.writer;
     this.permissionMode = options.permissionMode;
     this.cwd = options.cwd;
     this.projectDir = options.projectDir;
-    this.signal = options.signal;
+    this.askPermission = options.askPermission;
+    this.emit = options.emit;
+    this.engine = options.engine;
     this.configuredRules = options.rules;
     this.onProjectSettingsWritten = options.onProjectSettingsWritten;
     this.child = options.child;
@@ -88,15 +108,7 @@ export class SessionContext {
       invocationMode: options.child ? "subagent" : "print",
       subagent: options.child !== undefined,
     };
-  }
-
-  emit(event: AgentEvent): void {
-    if (this.live) this.live(event);
-    else this.queue.push(event);
-  }
-
-  drain(): AgentEvent[] {
-    return this.queue.splice(0, this.queue.length);
+    this.taskRunner = options.taskRunner?.(this);
   }
 
   rules(): RuleSet {
@@ -121,11 +133,14 @@ export class SessionContext {
       held.push(record);
       return;
     }
-    const parsed = parseRecord({ type: record.type, timestamp: new Date().toISOString(), ...record.fields });
-    if (parsed.ok) {
-      this.writer.write(parsed.record);
-      this.emit({ type: "hook_record", record: parsed.record });
-    } else this.emit({ type: "notice", kind: "warning", text: `agent: dropped a malformed ${record.type} record (${parsed.error})` });
+    // Typed where dispatch built it (src/hooks/dispatch.ts), so it is written as is, never re-validated.
+    const written =
+      record.type === "hook_lifecycle"
+        ? this.writer.append("hook_lifecycle", record.fields).record
+        : record.type === "hook_diagnostic"
+          ? this.writer.append("hook_diagnostic", record.fields).record
+          : this.writer.append("hook_context_injection", record.fields).record;
+    this.emit({ type: "hook_record", record: written });
   }
 
   /** Writes the held injection records of `callId` (of every call when omitted). */
@@ -146,18 +161,20 @@ export class SessionContext {
     if (!CHILD_SKIPPED_EVENTS.has(request.event)) return undefined;
     const base = initialState(request.event);
     const state = request.event === "user_prompt_submit" ? { ...base, hidden: [...child.promptContext] } : base;
-    return Promise.resolve({ state, ...decisionOf(state), rows: [] });
+    return Promise.resolve({ state, ...decisionOf(state), rows: [], asyncRows: Promise.resolve([]) });
   }
 
-  async fire(request: FireRequest, callId?: string, options: { deferInjections?: boolean } = {}): Promise<EventOutcome> {
+  async fire(request: FireRequest, scope: FireScope): Promise<EventOutcome> {
     const replaced = this.childEvent(request);
     if (replaced) return replaced;
-    const deferKey = options.deferInjections ? (callId ?? "") : undefined;
+    const { callId } = scope;
+    const deferKey = scope.deferInjections ? (callId ?? "") : undefined;
     if (deferKey !== undefined && !this.deferred.has(deferKey)) this.deferred.set(deferKey, []);
+    const engine = this.engine();
     // Records go through a per-fire sink so each call's injection records are held for that call only.
-    const context = { ...this.engine.context, sinks: { ...this.engine.context.sinks, record: (record: HookRecord) => this.record(record, deferKey) } };
+    const context = { ...engine.context, sinks: { ...engine.context.sinks, record: (record: HookRecord) => this.record(record, deferKey) } };
     const outcome = await dispatchEvent(context, {
-      strippedEnvValues: this.engine.strippedValues,
+      strippedEnvValues: engine.strippedValues,
       event: request.event,
       sessionId: this.writer.id,
       transcriptPath: request.transcriptPath !== undefined ? request.transcriptPath : this.writer.path,
@@ -167,7 +184,7 @@ export class SessionContext {
       ...(request.tool ? { tool: request.tool } : {}),
       ...(request.result ? { result: request.result } : {}),
       fields: request.fields ?? {},
-      context: { ...this.envelope, turnId: `turn-${this.turnIndex}`, messageId: callId ? `tool-${callId}` : `message-${this.messageIndex}` },
+      context: { ...this.envelope, turnId: `turn-${scope.turnIndex}`, messageId: callId ? `tool-${callId}` : `message-${scope.messageIndex ?? 0}` },
     });
     for (const text of outcome.state.infos) this.emit({ type: "notice", kind: "info", text });
     for (const text of outcome.state.systemMessages) this.emit({ type: "notice", kind: "system", text });
@@ -175,16 +192,16 @@ export class SessionContext {
     return outcome;
   }
 
-  async execute(tool: ToolName, input: Record<string, unknown>, callId = ""): Promise<ToolResult> {
-    if (tool === "task" && this.taskRunner) return this.taskRunner(input, callId);
+  async execute(tool: ToolName, input: Record<string, unknown>, scope: CallScope): Promise<ToolResult> {
+    if (tool === "task" && this.taskRunner) return this.taskRunner(input, scope);
     const implementation = getTool(tool);
     if (implementation === undefined) return { success: false, content: `the ${tool} tool is not available in this build` };
     return implementation.execute(input, {
       runtime: this.runtime,
       cwd: this.cwd,
       workspaceRoot: this.projectDir,
-      env: { ...this.engine.baseEnv },
-      signal: this.signal,
+      env: { ...this.engine().baseEnv },
+      signal: scope.signal,
     });
   }
 }
