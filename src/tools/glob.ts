@@ -7,7 +7,8 @@
  */
 import type { ToolContext, ToolResult } from "./types.ts";
 import { globInputSchema, type GlobInput } from "./schemas.ts";
-import { displayPath, resolvePosix, resolveInWorkspace } from "./paths.ts";
+import { displayPath, resolveInWorkspace } from "./paths.ts";
+import { resolvePath } from "../config/path-utils.ts";
 import { failure, joinCapped } from "./output.ts";
 import { compileGlob, splitGlobBase } from "./glob-match.ts";
 import { walkFiles } from "./walk.ts";
@@ -28,7 +29,7 @@ async function findFiles(input: GlobInput, ctx: ToolContext): Promise<ToolResult
   if (!resolved.ok) return failure(resolved.message);
   const root = resolved.path;
   const stat = fs.stat(root);
-  const metadata = (count: number) => ({ path: resolvePosix(ctx.cwd, base), count });
+  const metadata = (count: number) => ({ path: resolvePath(ctx.cwd, base), count });
   if (stat === undefined) return { success: true, content: "No files found", metadata: metadata(0) };
   if (stat.kind !== "dir") {
     return failure(`not a directory: ${start}`, { path: root });

@@ -6,7 +6,7 @@
  * budget ends the walk at the next entry.
  */
 import type { FileSystem } from "../runtime/types.ts";
-import { isInside } from "./paths.ts";
+import { isInside } from "../config/path-utils.ts";
 import type { Pacer } from "./pacer.ts";
 
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
@@ -55,7 +55,7 @@ export async function walkFiles(
       } else if (stat.kind === "symlink") {
         const target = fs.stat(path);
         const real = fs.realpath(path);
-        if (target?.kind === "file" && real !== undefined && isInside(options.realRoot, real)) {
+        if (target?.kind === "file" && real !== undefined && isInside(real, options.realRoot)) {
           if (!(await options.onFile({ path, relative: rel }))) return false;
         }
       }

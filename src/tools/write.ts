@@ -2,7 +2,8 @@
 import type { ToolContext, ToolResult } from "./types.ts";
 import { defineTool } from "./define-tool.ts";
 import { writeInputSchema, type WriteInput } from "./schemas.ts";
-import { dirname, resolveInWorkspace } from "./paths.ts";
+import { resolveInWorkspace } from "./paths.ts";
+import { dirnamePath } from "../config/path-utils.ts";
 import { describeError, failure, utf8Bytes } from "./output.ts";
 
 function writeFile(input: WriteInput, ctx: ToolContext): ToolResult {
@@ -12,7 +13,7 @@ function writeFile(input: WriteInput, ctx: ToolContext): ToolResult {
   const path = resolved.path;
   if (fs.stat(path)?.kind === "dir") return failure(`is a directory, not a file: ${input.file_path}`, { path });
   try {
-    fs.mkdir(dirname(path), { recursive: true });
+    fs.mkdir(dirnamePath(path), { recursive: true });
     fs.writeText(path, input.content);
   } catch (error) {
     return failure(`cannot write ${input.file_path}: ${describeError(error)}`, { path });
