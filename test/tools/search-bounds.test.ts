@@ -3,21 +3,15 @@
 // search with a bounded result. No timings are asserted: aborts are triggered by what the tool
 // reads, and the budget is crossed by a runtime whose clock jumps.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { createRuntime } from "../../src/runtime/index.ts";
 import type { Runtime } from "../../src/runtime/types.ts";
 import { GREP_MAX_MATCHES, GREP_TIME_BUDGET_MS, grepTool } from "../../src/tools/grep.ts";
 import { globTool } from "../../src/tools/glob.ts";
 import { compileSearchRegex, riskyShape } from "../../src/tools/regex-guard.ts";
-import { makeContext, makeWorkspace, type Workspace } from "./helpers.ts";
+import { makeContext, makeWorkspace, putFile, type Workspace } from "./helpers.ts";
 
 let ws: Workspace;
-function put(path: string, content: string): void {
-  const full = join(ws.root, path);
-  mkdirSync(join(full, ".."), { recursive: true });
-  writeFileSync(full, content);
-}
+const put = (path: string, content: string | Uint8Array): void => putFile(ws.root, path, content);
 beforeEach(() => {
   ws = makeWorkspace();
 });
