@@ -7,7 +7,7 @@
 import type { Runtime } from "../runtime/types.ts";
 
 /** Longest stretch of work between two yields to the event loop. */
-export const PACER_SLICE_MS = 10;
+export const PACER_SLICE_MS = 25;
 
 export type PacerState = "running" | "aborted" | "over-budget";
 
