@@ -35,3 +35,8 @@ export class AgentError extends Error {
     return this.fix ? `${line} (${this.fix})` : line;
   }
 }
+
+/** The message of a caught value (an `Error`'s message, anything else as text). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -15,7 +15,7 @@ import { createHookEngine } from "../hooks/engine.ts";
 import { joinContexts } from "../hooks/context.ts";
 import { requireTrust } from "./trust-gate.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";
-import { jsonErrorPosition } from "./json-position.ts";
+import { jsonErrorPosition } from "../config/json-position.ts";
 import type { HookEventInput, ToolResultInfo } from "../hooks/dialects/types.ts";
 
 export interface HooksTestOptions {

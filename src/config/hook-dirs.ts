@@ -12,6 +12,7 @@ import { isRecord, parseJson } from "./parse.ts";
 import { joinPath, resolvePath } from "./path-utils.ts";
 import { HOOK_JSON_KEYS, showValue } from "./schema.ts";
 import type { WarningSink } from "./warnings.ts";
+import { errorMessage } from "../errors.ts";
 
 const VALID_EVENTS = ["pre_tool", "pre_tool_use", "before_tool", "PreToolUse", "post_tool", "post_tool_use", "after_tool", "PostToolUse"];
 
@@ -138,7 +139,7 @@ function scanScope(fs: FileSystem, root: string, scope: Scope, sink: WarningSink
       text = fs.readText(file);
     } catch (error) {
       manifests.push(file);
-      sink.error(file, "", `could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      sink.error(file, "", `could not be read: ${errorMessage(error)}`);
       continue;
     }
     if (text === undefined) continue;

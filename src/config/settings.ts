@@ -23,6 +23,7 @@ import {
   stringField,
 } from "./schema.ts";
 import type { WarningSink } from "./warnings.ts";
+import { errorMessage } from "../errors.ts";
 
 import type { PermissionMode } from "../permissions/mode.ts";
 export type { PermissionMode };
@@ -102,7 +103,7 @@ export function readSettingsFile(fs: FileSystem, file: SettingsFile, sink: Warni
   try {
     text = fs.readText(file.path);
   } catch (error) {
-    sink.error(file.path, "", `could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    sink.error(file.path, "", `could not be read: ${errorMessage(error)}`);
     return { file, present: true, data: undefined };
   }
   if (text === undefined) return { file, present: false, data: undefined };

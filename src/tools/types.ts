@@ -25,7 +25,7 @@ export interface ToolContext {
   workspaceRoot: string;
   /** Environment for `bash`, already stripped by the caller (D18); bash drops BASH_ENV/ENV/BASH_FUNC_* again. */
   env: Record<string, string>;
-  /** Cancels the call: `bash` kills its process group. */
+  /** Cancels the call: `bash` kills its process group; `grep` and `glob` stop at the next file or line. */
   signal?: AbortSignal;
 }
 
