@@ -14,6 +14,7 @@ import { decisionOf, initialState } from "../hooks/merge.ts";
 import { parseRecord } from "../session/records.ts";
 import type { SessionWriter } from "../session/store.ts";
 import { applyPermissionUpdates, type RuleSet, type Mode } from "../permissions/gate.ts";
+import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { AgentEvent, ChildRun, PermissionAnswer, PermissionAsk } from "./types.ts";
 
 export interface FireRequest {
@@ -54,7 +55,7 @@ export class SessionContext {
   private readonly child: ChildRun | undefined;
   taskRunner: TaskRunner | undefined;
   private readonly envelope: Omit<EnvelopeContext, "turnId" | "messageId">;
-  private readonly onProjectSettingsWritten: (() => void) | undefined;
+  private readonly onProjectSettingsWritten: ((applied: ApplyPermissionUpdatesResult) => void) | undefined;
 
   constructor(options: {
     live?: (event: AgentEvent) => void;
@@ -67,7 +68,7 @@ export class SessionContext {
     rules: RuleSet;
     providerId: string;
     modelId: string;
-    onProjectSettingsWritten?: () => void;
+    onProjectSettingsWritten?: (applied: ApplyPermissionUpdatesResult) => void;
     child?: ChildRun;
   }) {
     this.runtime = options.runtime;
@@ -111,7 +112,7 @@ export class SessionContext {
     const applied = applyPermissionUpdates({ runtime: this.runtime, projectDir: this.projectDir, session: this.sessionRules, updates });
     this.sessionRules = applied.session;
     for (const warning of applied.warnings) this.emit({ type: "notice", kind: "warning", text: `agent: ${warning}` });
-    if (applied.projectSettingsPath !== null) this.onProjectSettingsWritten?.();
+    if (applied.projectSettingsPath !== null) this.onProjectSettingsWritten?.(applied);
   }
 
   /** Writes a hook record, or holds an injection record of a deferring call until its delivered result is written (D25). */

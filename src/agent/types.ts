@@ -4,6 +4,7 @@ import type { Provider } from "../providers/types.ts";
 import type { HookSpec } from "../hooks/types.ts";
 import type { RuleSet, Mode } from "../permissions/gate.ts";
 import type { SessionRecord } from "../session/records.ts";
+import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { EventOutcome } from "../hooks/dispatch.ts";
 
 export type StopReason = "completed" | "max_turns" | "hook_blocked" | "hook_failed" | "stop_block_cap" | "error" | "interrupted";
@@ -36,8 +37,8 @@ export interface AgentOptions {
   readonly resume?: { readonly sessionId: string; readonly records: readonly SessionRecord[] };
   readonly signal: AbortSignal;
   readonly systemPrompt?: string;
-  /** Re-pins project trust after the agent itself wrote a project rule (D17, LIFE-57). */
-  readonly onProjectSettingsWritten?: () => void;
+  /** Re-pins the written rules in project trust after the agent itself wrote a project rule (D17, LIFE-57). */
+  readonly onProjectSettingsWritten?: (applied: ApplyPermissionUpdatesResult) => void;
   /** Set when this run is a subagent started by the `task` tool (src/agent/subagent.ts). */
   readonly child?: ChildRun;
   /**

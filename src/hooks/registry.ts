@@ -7,25 +7,17 @@
 import { loadHookDirs } from "../config/hook-dirs.ts";
 import { loadLifecycle } from "../config/lifecycle.ts";
 import { loadListHooks } from "../config/list-hooks.ts";
-import { isRecord } from "../config/parse.ts";
-import { isInside } from "../config/path-utils.ts";
 import { hookDirRoots, hooksOffByEnv, locateConfig } from "../config/paths.ts";
-import { mergeSettings, readSettingsFile, type EffectiveSettings, type ParsedSettingsFile } from "../config/settings.ts";
+import { mergeSettings, readSettingsFile, type EffectiveSettings } from "../config/settings.ts";
 import { WarningSink } from "../config/warnings.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { referencedFiles } from "./command-words.ts";
+import { buildTrustMaterial, type ProjectTrustMaterial } from "../config/trust-material.ts";
 import type { HookSpec, LoadWarning, Scope } from "./types.ts";
 
 export type { EffectiveSettings } from "../config/settings.ts";
 
-export interface ProjectTrustMaterial {
-  /** Canonical JSON-ready form of each project hook spec, disabled ones included (PLUS-09). */
-  readonly hooks: unknown[];
-  /** Project `hooks.*` globals, `tools.bash.absolute_paths` and `permissions.*`, flattened to dotted keys, as written. */
-  readonly settings: Record<string, unknown>;
-  /** Absolute paths of existing files inside the project that the project hooks run or name (SEC-32). */
-  readonly scripts: string[];
-}
+export type { ProjectTrustMaterial } from "../config/trust-material.ts";
+export { canonicalSpec } from "../config/trust-material.ts";
 
 export interface LoadedConfig {
   /** `$AGENT_HOME` (default `~/.agent`). */
@@ -40,7 +32,10 @@ export interface LoadedConfig {
   readonly settings: EffectiveSettings;
   readonly hooks: readonly HookSpec[];
   readonly warnings: readonly LoadWarning[];
-  /** Canonical material of the project's hooks and trust-relevant settings (D17); null when the project defines none. */
+  /**
+   * Canonical material of the project's hooks and trust-relevant settings (D17); null when the
+   * project defines none. With hooks off it holds only the request-routing settings.
+   */
   readonly projectTrustMaterial: ProjectTrustMaterial | null;
 }
 
@@ -57,61 +52,6 @@ function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value)) deepFreeze(inner);
   }
   return value;
-}
-
-/** A spec as plain data (the compiled RegExp dropped; its source stays in `matcher`). */
-export function canonicalSpec(spec: HookSpec): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(spec).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (key === "matcherRegex") continue;
-    out[key] = value === undefined ? null : value;
-  }
-  return out;
-}
-
-/** Flattens a table into dotted keys; empty tables and arrays set nothing (D17). */
-function flatten(prefix: string, value: unknown, out: Record<string, unknown>): void {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return;
-    const existing = out[prefix];
-    out[prefix] = Array.isArray(existing) ? [...existing, ...value] : value;
-  } else if (typeof value === "object" && value !== null) {
-    for (const [key, inner] of Object.entries(value)) flatten(`${prefix}.${key}`, inner, out);
-  } else if (value !== undefined) out[prefix] = value;
-}
-
-const HOOK_ARRAYS = new Set(["before_tool", "after_tool", "after_assistant", "after_reasoning", "lifecycle"]);
-
-function projectSettingsMaterial(files: readonly ParsedSettingsFile[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const { file, data } of files) {
-    if (file.scope !== "project" || !data) continue;
-    if (isRecord(data.hooks)) {
-      for (const [key, value] of Object.entries(data.hooks)) {
-        if (key === "lifecycle" && isRecord(value)) flatten("hooks.lifecycle.quiet_success_output", value.quiet_success_output, out);
-        if (!HOOK_ARRAYS.has(key)) flatten(`hooks.${key}`, value, out);
-      }
-    }
-    if (isRecord(data.tools) && isRecord(data.tools.bash)) flatten("tools.bash.absolute_paths", data.tools.bash.absolute_paths, out);
-    if (data.permissions !== undefined) flatten("permissions", data.permissions, out);
-  }
-  return out;
-}
-
-function trustMaterial(hooks: readonly HookSpec[], files: readonly ParsedSettingsFile[], runtime: Runtime, root: string, cwd: string): ProjectTrustMaterial | null {
-  const projectHooks = hooks.filter((spec) => spec.scope === "project");
-  const settings = projectSettingsMaterial(files);
-  if (projectHooks.length === 0 && Object.keys(settings).length === 0) return null;
-  const scripts: string[] = [];
-  const add = (path: string): void => {
-    if (!scripts.includes(path)) scripts.push(path);
-  };
-  for (const spec of projectHooks) {
-    if (spec.form === "dir") {
-      if (isInside(spec.run, root) && runtime.fs.stat(spec.run)?.kind === "file") add(spec.run);
-    } else for (const path of referencedFiles(spec.command, root, cwd, runtime.fs)) add(path);
-  }
-  return { hooks: projectHooks.map(canonicalSpec), settings, scripts };
 }
 
 /**
@@ -169,7 +109,9 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     settings: merged.settings,
     hooks,
     warnings: hooksOff === null ? sink.items : [],
-    projectTrustMaterial: hooksOff === null && location.projectScope ? trustMaterial(hooks, parsed, runtime, location.projectRoot, location.cwd) : null,
+    projectTrustMaterial: location.projectScope
+      ? buildTrustMaterial({ fs: runtime.fs, hooks, files: parsed, root: location.projectRoot, cwd: location.cwd, hooksOff: hooksOff !== null })
+      : null,
   };
   return deepFreeze(loaded);
 }

@@ -12,7 +12,7 @@ import { createActivityRenderer, historyLines } from "./hook-rows.ts";
 import type { SessionRecord } from "../session/records.ts";
 import type { PromptIO } from "./prompt-io.ts";
 import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
-import { checkTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
+import { trustDecision } from "../cli/trust-gate.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { commandText, matcherText, policyText } from "../cli/hooks-list.ts";
 import { killAllHookGroupsNow } from "../hooks/engine.ts";
@@ -200,10 +200,9 @@ function hooksListing(loaded: LoadedConfig, hooksOff: boolean): string {
 function reloadConfig(runtime: Runtime, io: CliIO, previous: LoadedConfig, hooksOff: boolean): LoadedConfig | null {
   const loaded = loadConfig(runtime, { cwd: previous.cwd, ...(hooksOff ? { noHooks: true } : {}) });
   if (hooksOff) return loaded;
-  const material = loaded.projectScope ? loaded.projectTrustMaterial : null;
-  const state = checkTrust(runtime, loaded.home, loaded.projectRoot, material);
-  if (state.status === "untrusted" || state.status === "changed") {
-    io.err(`${refusalMessage(state, loaded.projectRoot, trustListing(loaded.hooks, material ?? { hooks: [], settings: {}, scripts: [] }))}\n`);
+  const decision = trustDecision(runtime, loaded);
+  if (!decision.ok) {
+    io.err(`${decision.message}\n`);
     io.err("agent: hooks not reloaded; the previous hooks stay in force\n");
     return null;
   }
