@@ -7,7 +7,8 @@
  */
 import { outsideFiles, referencedFiles } from "../hooks/command-words.ts";
 import type { HookSpec } from "../hooks/types.ts";
-import type { FileSystem } from "../runtime/types.ts";
+import type { FileSystem, Runtime } from "../runtime/types.ts";
+import type { HookDirShadow } from "./hook-dirs.ts";
 import { isRecord } from "./parse.ts";
 import { isInside, joinPath } from "./path-utils.ts";
 import type { ParsedSettingsFile } from "./settings.ts";
@@ -21,10 +22,14 @@ export interface ProjectTrustMaterial {
   readonly scripts: string[];
   /** Every other pinned file under `<project>/.agent/` (see AGENT_TREE_BOUNDS). */
   readonly tree: string[];
+  /** Every pinned file → SHA-256 hex of its bytes at load (`missing` when gone), hashed once. */
+  readonly fileHashes: Record<string, string>;
   /** Symlinked directories under `.agent/` (not descended): path → where it points. */
   readonly links: Record<string, string>;
   /** Project hooks that run or name an existing file outside the project: listed, not pinned. */
   readonly outside: { readonly hook: string; readonly path: string }[];
+  /** Project hook dirs named like a user hook dir (issue 9 item 7): listed in the review. */
+  readonly shadows: readonly HookDirShadow[];
   /** Why the material cannot be pinned (the `.agent/` tree is over its bound); undefined when it can. */
   readonly unpinnable: string | undefined;
 }
@@ -154,18 +159,20 @@ export function scanAgentTree(fs: FileSystem, root: string): TreeScan {
  * only the request-routing settings count: no hook can run, but requests still go somewhere.
  */
 export function buildTrustMaterial(options: {
-  fs: FileSystem;
+  runtime: Pick<Runtime, "fs" | "sha256Hex">;
   hooks: readonly HookSpec[];
   files: readonly ParsedSettingsFile[];
   root: string;
   cwd: string;
   hooksOff: boolean;
+  shadows?: readonly HookDirShadow[];
 }): ProjectTrustMaterial | null {
-  const { fs, root, cwd } = options;
+  const { root, cwd } = options;
+  const fs = options.runtime.fs;
   const routing = projectRoutingSettings(options.files);
   if (options.hooksOff) {
     if (Object.keys(routing).length === 0) return null;
-    return { hooks: [], settings: routing, scripts: [], tree: [], links: {}, outside: [], unpinnable: undefined };
+    return { hooks: [], settings: routing, scripts: [], tree: [], fileHashes: {}, links: {}, outside: [], shadows: [], unpinnable: undefined };
   }
   const projectHooks = options.hooks.filter((spec) => spec.scope === "project");
   const settings = { ...projectHookSettings(options.files), ...routing };
@@ -186,13 +193,23 @@ export function buildTrustMaterial(options: {
     for (const path of outsideFiles(spec.command, root, cwd, fs)) outside.push({ hook: spec.label, path });
   }
   const tree = scanAgentTree(fs, root);
+  const treeFiles = tree.files.filter((path) => !scripts.includes(path));
+  const fileHashes: Record<string, string> = {};
+  if (tree.overBound === undefined) {
+    for (const path of [...scripts, ...treeFiles]) {
+      const bytes = fs.readBytes(path);
+      fileHashes[path] = bytes === undefined ? "missing" : options.runtime.sha256Hex(bytes);
+    }
+  }
   return {
     hooks: projectHooks.map(canonicalSpec),
     settings,
     scripts,
-    tree: tree.files.filter((path) => !scripts.includes(path)),
+    tree: treeFiles,
+    fileHashes,
     links: tree.links,
     outside,
+    shadows: options.shadows ?? [],
     unpinnable: tree.overBound,
   };
 }

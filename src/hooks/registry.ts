@@ -4,13 +4,14 @@
  * commands in file load order, then list hooks), plus the merged settings and load warnings.
  * `loadConfig` never throws: every problem is a LoadWarning (D21).
  */
-import { loadHookDirs } from "../config/hook-dirs.ts";
+import { loadHookDirs, type HookDirShadow } from "../config/hook-dirs.ts";
 import { loadLifecycle } from "../config/lifecycle.ts";
 import { loadListHooks } from "../config/list-hooks.ts";
 import { hookDirRoots, hooksOffByEnv, locateConfig } from "../config/paths.ts";
 import { mergeSettings, readSettingsFile, type EffectiveSettings } from "../config/settings.ts";
 import { WarningSink } from "../config/warnings.ts";
 import type { Runtime } from "../runtime/types.ts";
+import { createTrustGuard } from "./trust-guard.ts";
 import { buildTrustMaterial, type ProjectTrustMaterial } from "../config/trust-material.ts";
 import type { HookSpec, LoadWarning, Scope } from "./types.ts";
 
@@ -54,6 +55,11 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+function withTrustGuard(hooks: readonly HookSpec[], material: ProjectTrustMaterial, root: string, runtime: Runtime): HookSpec[] {
+  const trustCheck = createTrustGuard(runtime, { root, files: material.fileHashes, tree: material.tree, links: material.links });
+  return hooks.map((spec) => (spec.scope === "project" ? { ...spec, trustCheck } : spec));
+}
+
 /**
  * Reads every config source for `options.cwd`. Environment comes from `runtime.env()`, so tests
  * point it at a temp home with a runtime wrapper. Creates `$AGENT_HOME/hooks/` when missing (DIR-05)
@@ -76,6 +82,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
 
   const hooks: HookSpec[] = [];
   let manifests: string[] = [];
+  let shadows: HookDirShadow[] = [];
   if (hooksOff === null) {
     const roots = hookDirRoots(location);
     const userRoot = roots[0];
@@ -88,6 +95,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     }
     const dirs = loadHookDirs(runtime.fs, roots, sink);
     manifests = dirs.manifests;
+    shadows = dirs.shadows;
     for (const scope of ["user", "project"] as const) {
       hooks.push(...dirs.hooks.filter((spec) => spec.scope === scope));
       const scoped = parsed.filter((file) => file.file.scope === scope);
@@ -98,6 +106,12 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     }
   }
 
+  const material = location.projectScope
+    ? buildTrustMaterial({ runtime, hooks, files: parsed, root: location.projectRoot, cwd: location.cwd, hooksOff: hooksOff !== null, shadows })
+    : null;
+  // Project hooks re-check the trusted bytes right before each spawn (issue 9 item 4).
+  const guarded = material !== null && material.unpinnable === undefined ? withTrustGuard(hooks, material, location.projectRoot, runtime) : hooks;
+
   const loaded: LoadedConfig = {
     home: location.agentHome,
     cwd: location.cwd,
@@ -107,11 +121,9 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     manifests,
     hooksOff,
     settings: merged.settings,
-    hooks,
+    hooks: guarded,
     warnings: hooksOff === null ? sink.items : [],
-    projectTrustMaterial: location.projectScope
-      ? buildTrustMaterial({ fs: runtime.fs, hooks, files: parsed, root: location.projectRoot, cwd: location.cwd, hooksOff: hooksOff !== null })
-      : null,
+    projectTrustMaterial: material,
   };
   return deepFreeze(loaded);
 }

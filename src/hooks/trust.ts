@@ -14,7 +14,7 @@ import type { HookSpec } from "./types.ts";
 
 export type TrustMaterial = ProjectTrustMaterial;
 
-export const EMPTY_MATERIAL: TrustMaterial = { hooks: [], settings: {}, scripts: [], tree: [], links: {}, outside: [], unpinnable: undefined };
+export const EMPTY_MATERIAL: TrustMaterial = { hooks: [], settings: {}, scripts: [], tree: [], fileHashes: {}, links: {}, outside: [], shadows: [], unpinnable: undefined };
 
 const TrustFileSchema = v.object({
   version: v.literal(1),
@@ -63,8 +63,10 @@ export function trustItems(runtime: Runtime, material: TrustMaterial): Record<st
   for (const [key, value] of Object.entries(material.settings).sort(([a], [b]) => (a < b ? -1 : 1))) {
     items[`setting ${key}`] = settingDigest(runtime, value);
   }
-  for (const path of [...pinnedFiles(material)].sort()) items[`file ${path}`] = fileDigest(runtime, path);
+  for (const path of [...pinnedFiles(material)].sort()) items[`file ${path}`] = material.fileHashes[path] ?? fileDigest(runtime, path);
   for (const [path, target] of Object.entries(material.links)) items[`link ${path}`] = runtime.sha256Hex(target);
+  // Which user hooks the project switches off is part of what was reviewed (issue 9 item 7).
+  for (const shadow of material.shadows) items[`replaces user hook ${shadow.name}`] = runtime.sha256Hex(canonicalJson(shadow));
   return items;
 }
 
@@ -238,6 +240,10 @@ export function trustListing(hooks: readonly HookSpec[], material: TrustMaterial
     lines.push(escapeControls(`  ${spec.form} ${spec.event} ${spec.label}${spec.disabled ? " (disabled)" : ""}: ${what}`));
   }
   for (const [key, value] of Object.entries(material.settings)) lines.push(escapeControls(`  setting ${key} = ${JSON.stringify(value)}`));
+  for (const shadow of material.shadows) {
+    const what = shadow.userFailClosed ? "your fail_closed hook" : "your hook";
+    lines.push(escapeControls(`  hook ${shadow.name} REPLACES ${what} ${shadow.name} (${shadow.userRun}): yours will not run in this project`));
+  }
   for (const { hook, path } of material.outside) {
     lines.push(escapeControls(`  outside the project (not pinned; a change to it is not noticed): hook ${hook} runs or names ${path}`));
   }

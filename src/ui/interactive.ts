@@ -14,6 +14,7 @@ import type { PromptIO } from "./prompt-io.ts";
 import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
 import { trustDecision } from "../cli/trust-gate.ts";
 import { formatWarning } from "../config/warnings.ts";
+import { escapeControls } from "../config/escape.ts";
 import { commandText, matcherText, policyText } from "../cli/hooks-list.ts";
 import { killAllHookGroupsNow } from "../hooks/engine.ts";
 
@@ -187,7 +188,7 @@ function hooksListing(loaded: LoadedConfig, hooksOff: boolean): string {
   if (hooksOff) return "hooks disabled";
   const lines = loaded.hooks.length === 0 ? ["no hooks loaded"] : [`${loaded.hooks.length} hooks loaded:`];
   for (const spec of loaded.hooks) {
-    lines.push(`  ${spec.event} ${spec.label} (${spec.scope} ${spec.form}, matcher ${matcherText(spec)}, ${policyText(spec)}${spec.disabled ? ", disabled" : ""}): ${commandText(spec)}`);
+    lines.push(escapeControls(`  ${spec.event} ${spec.label} (${spec.scope} ${spec.form}, matcher ${matcherText(spec)}, ${policyText(spec)}${spec.disabled ? ", disabled" : ""}): ${commandText(spec)}`));
   }
   if (loaded.warnings.length > 0) {
     lines.push(`${loaded.warnings.length} load warnings:`);
