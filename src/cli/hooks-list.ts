@@ -9,7 +9,7 @@ import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
 import type { HookSpec } from "../hooks/types.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
-import { isProjectTrusted } from "./trust-gate.ts";
+import { trustDecision } from "./trust-gate.ts";
 
 export interface HooksListOptions {
   readonly cwd: string;
@@ -71,7 +71,10 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
     return 0;
   }
   const projectHooks = loaded.hooks.some((spec) => spec.scope === "project");
-  const trusted = projectHooks ? (options.isTrusted ?? ((config: LoadedConfig) => isProjectTrusted(runtime, config)))(loaded) : true;
+  const decision = projectHooks && options.isTrusted === undefined ? trustDecision(runtime, loaded) : undefined;
+  const trusted = projectHooks ? (options.isTrusted ? options.isTrusted(loaded) : decision?.ok === true) : true;
+  // An unreadable trust.json (or a tree over its bound) is said here too, not only as "untrusted".
+  const trustProblem = decision !== undefined && !decision.ok && !decision.askable ? decision.message : undefined;
   const places = { projectRoot: loaded.projectRoot, userHome: runtime.env().HOME ?? runtime.platform.homedir };
 
   if (options.json) {
@@ -123,7 +126,7 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
     const rendered = table(rows);
     lines.push(rendered[0] ?? "");
     rendered.slice(1).forEach((row, index) => lines.push(row, ...(details[index] ?? [])));
-    if (projectHooks && !trusted) lines.push("", "project hooks are untrusted: review them above, then run `agent hooks trust`");
+    if (projectHooks && !trusted) lines.push("", trustProblem ?? "project hooks are untrusted: review them above, then run `agent hooks trust`");
   }
   if (loaded.warnings.length > 0) {
     lines.push("", `${loaded.warnings.length} load warning${loaded.warnings.length === 1 ? "" : "s"}:`);
