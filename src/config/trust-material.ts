@@ -7,7 +7,7 @@
  */
 import { outsideFiles, referencedFiles } from "../hooks/command-words.ts";
 import type { HookSpec } from "../hooks/types.ts";
-import type { FileSystem, Runtime } from "../runtime/types.ts";
+import type { FileStat, FileSystem, Runtime } from "../runtime/types.ts";
 import type { HookDirShadow } from "./hook-dirs.ts";
 import { isRecord } from "./parse.ts";
 import { isInside, joinPath } from "./path-utils.ts";
@@ -112,6 +112,8 @@ function projectHookSettings(files: readonly ParsedSettingsFile[]): Record<strin
 
 interface TreeScan {
   readonly files: string[];
+  /** The (followed) stat of each file, so a re-check needs no second stat call. */
+  readonly stats: Map<string, FileStat>;
   readonly links: Record<string, string>;
   readonly overBound: string | undefined;
 }
@@ -120,6 +122,7 @@ interface TreeScan {
 export function scanAgentTree(fs: FileSystem, root: string): TreeScan {
   const top = joinPath(root, ".agent");
   const files: string[] = [];
+  const stats = new Map<string, FileStat>();
   const links: Record<string, string> = {};
   let bytes = 0;
   let overBound: string | undefined;
@@ -145,13 +148,14 @@ export function scanAgentTree(fs: FileSystem, root: string): TreeScan {
         continue;
       }
       files.push(path);
+      if (followed !== undefined) stats.set(path, followed);
       bytes += followed?.size ?? 0;
       if (files.length > AGENT_TREE_BOUNDS.maxFiles) overBound = `${top} holds more than ${AGENT_TREE_BOUNDS.maxFiles} files`;
       else if (bytes > AGENT_TREE_BOUNDS.maxTotalBytes) overBound = `${top} holds more than ${AGENT_TREE_BOUNDS.maxTotalBytes / (1024 * 1024)} MiB`;
     }
   };
   if (fs.stat(top)?.kind === "dir") walk(top, 0);
-  return { files, links, overBound };
+  return { files, stats, links, overBound };
 }
 
 /**

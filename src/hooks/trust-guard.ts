@@ -12,7 +12,7 @@
  */
 import { scanAgentTree } from "../config/trust-material.ts";
 import { escapeControls } from "../config/escape.ts";
-import type { Runtime } from "../runtime/types.ts";
+import type { FileStat, Runtime } from "../runtime/types.ts";
 
 /** Coarser than any file system's mtime granularity we run on (FAT: 2 s). */
 export const RACY_MS = 2500;
@@ -43,8 +43,8 @@ export function createTrustGuard(runtime: Pick<Runtime, "fs" | "sha256Hex">, bas
   const inTree = new Set(baseline.tree);
   const pinnedTree = new Set(Object.keys(baseline.files));
 
-  const unchanged = (path: string, trusted: string): boolean => {
-    const stat = runtime.fs.stat(path);
+  const unchanged = (path: string, trusted: string, known: FileStat | undefined): boolean => {
+    const stat = known ?? runtime.fs.stat(path);
     if (stat === undefined) return trusted === "missing";
     const seen = cache.get(path);
     if (seen !== undefined && seen.size === stat.size && seen.mtimeMs === stat.mtimeMs && stat.mtimeMs < seen.checkedAt - RACY_MS) return true;
@@ -58,10 +58,10 @@ export function createTrustGuard(runtime: Pick<Runtime, "fs" | "sha256Hex">, bas
 
   return () => {
     const problems: string[] = [];
-    for (const [path, trusted] of Object.entries(baseline.files)) {
-      if (!unchanged(path, trusted)) problems.push(`changed: ${path}`);
-    }
     const scan = scanAgentTree(runtime.fs, baseline.root);
+    for (const [path, trusted] of Object.entries(baseline.files)) {
+      if (!unchanged(path, trusted, scan.stats.get(path))) problems.push(`changed: ${path}`);
+    }
     for (const path of scan.files) if (!inTree.has(path) && !pinnedTree.has(path)) problems.push(`added: ${path}`);
     for (const [path, target] of Object.entries(scan.links)) if (baseline.links[path] !== target) problems.push(`changed: link ${path}`);
     if (scan.overBound !== undefined) problems.push(scan.overBound);
