@@ -23,14 +23,6 @@ export function escapeControls(text: string): string {
   return text.replace(UNSAFE, (ch) => NAMED[ch] ?? hex(ch.codePointAt(0) ?? 0));
 }
 
-/** True when `text` holds a character `escapeControls` would change. */
-export function hasControls(text: string): boolean {
-  UNSAFE.lastIndex = 0;
-  const found = UNSAFE.test(text);
-  UNSAFE.lastIndex = 0;
-  return found;
-}
-
 /**
  * JSON text for a terminal: JSON.stringify already escapes C0, but not DEL, C1 or the format
  * characters; this escapes those too as `\uXXXX`, so the text still parses to the same value.
