@@ -16,6 +16,7 @@ import { decisionOf, initialState } from "../hooks/merge.ts";
 import type { SessionWriter } from "../session/store.ts";
 import { applyPermissionUpdates, type RuleSet } from "../permissions/gate.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
+import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { AgentEvent, ChildRun, PermissionAnswer, PermissionAsk } from "./types.ts";
 
 export interface FireRequest {
@@ -63,7 +64,7 @@ export interface SessionServicesOptions {
   readonly engine: () => HookEngine;
   readonly emit: (event: AgentEvent) => void;
   readonly askPermission?: (request: PermissionAsk) => Promise<PermissionAnswer>;
-  readonly onProjectSettingsWritten?: () => void;
+  readonly onProjectSettingsWritten?: (applied: ApplyPermissionUpdatesResult) => void;
   readonly child?: ChildRun;
   /** Builds the `task` tool of this session (top-level sessions only; children do not nest). */
   readonly taskRunner?: (services: SessionServices) => TaskRunner;
@@ -86,7 +87,7 @@ export class SessionServices {
   private readonly deferred = new Map<string, HookRecord[]>();
   private readonly child: ChildRun | undefined;
   private readonly envelope: Omit<EnvelopeContext, "turnId" | "messageId">;
-  private readonly onProjectSettingsWritten: (() => void) | undefined;
+  private readonly onProjectSettingsWritten: ((applied: ApplyPermissionUpdatesResult) => void) | undefined;
 
   constructor(options: SessionServicesOptions) {
     this.runtime = options.runtime;
@@ -123,7 +124,7 @@ export class SessionServices {
     const applied = applyPermissionUpdates({ runtime: this.runtime, projectDir: this.projectDir, session: this.sessionRules, updates });
     this.sessionRules = applied.session;
     for (const warning of applied.warnings) this.emit({ type: "notice", kind: "warning", text: `agent: ${warning}` });
-    if (applied.projectSettingsPath !== null) this.onProjectSettingsWritten?.();
+    if (applied.projectSettingsPath !== null) this.onProjectSettingsWritten?.(applied);
   }
 
   /** Writes a hook record, or holds an injection record of a deferring call until its delivered result is written (D25). */

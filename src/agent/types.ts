@@ -5,6 +5,7 @@ import type { HookSpec } from "../hooks/types.ts";
 import type { RuleSet } from "../permissions/gate.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
 import type { SessionRecord } from "../session/records.ts";
+import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { EventOutcome } from "../hooks/dispatch.ts";
 
 export type StopReason = "completed" | "max_turns" | "hook_blocked" | "hook_failed" | "stop_block_cap" | "error" | "interrupted";
@@ -33,8 +34,8 @@ export interface AgentSessionOptions {
   /** The session's signal: aborted, it cancels every hook and ends the session as interrupted (130). */
   readonly signal: AbortSignal;
   readonly systemPrompt?: string;
-  /** Re-pins project trust after the agent itself wrote a project rule (D17, LIFE-57). */
-  readonly onProjectSettingsWritten?: () => void;
+  /** Re-pins the written rules in project trust after the agent itself wrote a project rule (D17, LIFE-57). */
+  readonly onProjectSettingsWritten?: (applied: ApplyPermissionUpdatesResult) => void;
   /** Set when this run is a subagent started by the `task` tool (src/agent/subagent.ts). */
   readonly child?: ChildRun;
   /** Interactive: answers a permission ask no hook decided (without it the ask is denied, LOOP-13). */

@@ -3,13 +3,14 @@
  * form, dialect, matcher, policy and source, marked disabled or untrusted, then the load warnings.
  * Runs nothing. Exit 0 whatever the warnings.
  */
+import { escapeControls, escapeJsonText } from "../config/escape.ts";
 import { displayPath, formatWarning } from "../config/warnings.ts";
 import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
 import type { HookSpec } from "../hooks/types.ts";
 import { commandText, matcherText, policyText } from "../hooks/describe.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
-import { isProjectTrusted } from "./trust-gate.ts";
+import { trustDecision } from "./trust-gate.ts";
 
 export interface HooksListOptions {
   readonly cwd: string;
@@ -26,6 +27,18 @@ export function formatTimeout(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;
 }
 
+/** What the review must say about a project hook beyond its command (issue 9 items 5 and 7). */
+function reviewNotes(spec: HookSpec, loaded: LoadedConfig): string[] {
+  if (spec.scope !== "project") return [];
+  const material = loaded.projectTrustMaterial;
+  const notes = (material?.outside ?? []).filter((entry) => entry.hook === spec.label).map((entry) => `    outside the project (not pinned): ${entry.path}`);
+  for (const shadow of material?.shadows ?? []) {
+    if (shadow.name !== spec.label || spec.form !== "dir") continue;
+    notes.push(`    replaces your ${shadow.userFailClosed ? "fail_closed " : ""}hook ${shadow.name} (${shadow.userRun}), which does not run in this project`);
+  }
+  return notes;
+}
+
 function table(rows: string[][]): string[] {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length))) ?? [];
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join("  "));
@@ -39,7 +52,10 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
     return 0;
   }
   const projectHooks = loaded.hooks.some((spec) => spec.scope === "project");
-  const trusted = projectHooks ? (options.isTrusted ?? ((config: LoadedConfig) => isProjectTrusted(runtime, config)))(loaded) : true;
+  const decision = projectHooks && options.isTrusted === undefined ? trustDecision(runtime, loaded) : undefined;
+  const trusted = projectHooks ? (options.isTrusted ? options.isTrusted(loaded) : decision?.ok === true) : true;
+  // An unreadable trust.json (or a tree over its bound) is said here too, not only as "untrusted".
+  const trustProblem = decision !== undefined && !decision.ok && !decision.askable ? decision.message : undefined;
   const places = { projectRoot: loaded.projectRoot, userHome: runtime.env().HOME ?? runtime.platform.homedir };
 
   if (options.json) {
@@ -60,7 +76,7 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       disabled: spec.disabled,
     }));
     const warnings = loaded.warnings.map((w) => ({ severity: w.severity, file: w.file, field: w.field, message: w.message }));
-    io.out(`${JSON.stringify({ enabled: true, hooks, warnings }, null, 2)}\n`);
+    io.out(`${escapeJsonText(JSON.stringify({ enabled: true, hooks, warnings }, null, 2))}\n`);
     return 0;
   }
 
@@ -71,7 +87,7 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
     const details: string[][] = [];
     for (const spec of loaded.hooks) {
       const status = [spec.scope === "project" && !trusted ? "untrusted" : "", spec.disabled ? "disabled" : ""].filter(Boolean).join(",") || "active";
-      rows.push([
+      const row = [
         spec.label,
         spec.scope,
         spec.form,
@@ -82,14 +98,16 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
         spec.form === "dir" && spec.async ? "yes" : "no",
         formatTimeout(spec.timeoutMs),
         status,
-      ]);
+      ];
+      // Config text is escaped cell by cell, so a `\r` or ESC in a label or command cannot redraw the table.
+      rows.push(row.map(escapeControls));
       const source = spec.field === "" ? displayPath(spec.source, places) : `${displayPath(spec.source, places)} ${spec.field}`;
-      details.push([`    source: ${source}`, `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}`]);
+      details.push([`    source: ${source}`, `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}`, ...reviewNotes(spec, loaded)].map(escapeControls));
     }
     const rendered = table(rows);
     lines.push(rendered[0] ?? "");
     rendered.slice(1).forEach((row, index) => lines.push(row, ...(details[index] ?? [])));
-    if (projectHooks && !trusted) lines.push("", "project hooks are untrusted: review them above, then run `agent hooks trust`");
+    if (projectHooks && !trusted) lines.push("", trustProblem ?? "project hooks are untrusted: review them above, then run `agent hooks trust`");
   }
   if (loaded.warnings.length > 0) {
     lines.push("", `${loaded.warnings.length} load warning${loaded.warnings.length === 1 ? "" : "s"}:`);

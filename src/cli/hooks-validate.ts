@@ -3,6 +3,7 @@
  * checks of what the hooks would run (targets, interpreters, preflight), sorted into errors (exit 1)
  * and warnings (exit 0 when alone). Spawns nothing, trusted or not.
  */
+import { escapeControls } from "../config/escape.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { hooksOffByEnv } from "../config/paths.ts";
 import { checkCommandTargets, checkRunTarget } from "../hooks/command-words.ts";
@@ -62,10 +63,10 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
   const counts = `${hookCount} hook${hookCount === 1 ? "" : "s"} in ${fileCount} file${fileCount === 1 ? "" : "s"}`;
   if (errors.length > 0) {
     lines.push(`${errors.length} error${errors.length === 1 ? "" : "s"}, ${warnings.length} warning${warnings.length === 1 ? "" : "s"} (${counts})`);
-    io.out(`${lines.join("\n")}\n`);
+    io.out(`${lines.map(escapeControls).join("\n")}\n`);
     return 1;
   }
   lines.push(`ok: ${counts}${warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? "" : "s"})` : ""}`);
-  io.out(`${lines.join("\n")}\n`);
+  io.out(`${lines.map(escapeControls).join("\n")}\n`);
   return 0;
 }

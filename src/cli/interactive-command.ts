@@ -8,7 +8,9 @@ import { hooksOffByEnv } from "../config/paths.ts";
 import type { CliIO } from "./io.ts";
 import { loadConfig } from "../config/load.ts";
 import { formatWarning } from "../config/warnings.ts";
-import { checkTrust, pinTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
+import { pinTrust } from "../hooks/trust.ts";
+import { trustDecision } from "./trust-gate.ts";
+import { repinAfterRuleWrite } from "./trust-repin.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";
 import { createPromptIO } from "../ui/prompt-io.ts";
 import { runInteractive } from "../ui/interactive.ts";
@@ -42,21 +44,20 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     else if (loaded.warnings.length > 0) io.err(`agent: ${loaded.warnings.length} hook load warning(s); /hooks lists them\n`);
     for (const w of (env.AGENT_DEBUG ?? "") === "1" ? loaded.warnings : []) io.err(`agent: hook load warning: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
 
-    if (!hooksOff) {
-      // SEC-41: ask before anything of the project runs; the answer is read from the terminal.
-      const material = loaded.projectScope ? loaded.projectTrustMaterial : null;
-      const state = checkTrust(runtime, loaded.home, loaded.projectRoot, material);
-      if (material !== null && (state.status === "untrusted" || state.status === "changed")) {
-        io.err(`${refusalMessage(state, loaded.projectRoot, trustListing(loaded.hooks, material))}\n`);
-        const answer = ((await input.read("trust this project and run its hooks? [y/N] ")) ?? "").trim().toLowerCase();
-        if (answer !== "y" && answer !== "yes") {
-          io.err("agent: project not trusted; nothing ran\n");
-          return 1;
-        }
-        pinTrust(runtime, loaded.home, loaded.projectRoot, material);
-        io.err("agent: project trusted\n");
-        loaded = loadConfig(runtime, { cwd: options.cwd });
+    // SEC-41: ask before anything of the project runs; the answer is read from the terminal. With
+    // hooks off the project's request-routing settings still need trust (issue 9 item 1).
+    const decision = trustDecision(runtime, loaded);
+    if (!decision.ok) {
+      io.err(`${decision.message}\n`);
+      if (!decision.askable) return 1;
+      const answer = ((await input.read("trust this project and run its hooks? [y/N] ")) ?? "").trim().toLowerCase();
+      if (answer !== "y" && answer !== "yes") {
+        io.err("agent: project not trusted; nothing ran\n");
+        return 1;
       }
+      pinTrust(runtime, loaded.home, loaded.projectRoot, decision.material);
+      io.err("agent: project trusted\n");
+      loaded = loadConfig(runtime, { cwd: options.cwd });
     }
     cleanStaleSpills(runtime.fs, runtime.platform.tmpdir);
 
@@ -86,10 +87,7 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         stopBlockCap: settings.hooks.stopBlockCap,
         quietSuccessOutput: settings.hooks.quietSuccessOutput,
         persist: true,
-        onProjectSettingsWritten: () => {
-          const reloaded = loadConfig(runtime, { cwd: options.cwd });
-          if (!hooksOff && reloaded.projectTrustMaterial) pinTrust(runtime, reloaded.home, reloaded.projectRoot, reloaded.projectTrustMaterial);
-        },
+        onProjectSettingsWritten: (applied) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
       },
     });
     return exitCodeForStop(result.stopReason);

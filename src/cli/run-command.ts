@@ -17,7 +17,7 @@ import { buildProvider, configuredRules, loadResume, parsePermissionMode } from 
 import { AgentSession } from "../agent/agent-session.ts";
 import type { EventStream } from "../agent/event-queue.ts";
 import { createRenderer } from "../ui/renderer.ts";
-import { pinTrust } from "../hooks/trust.ts";
+import { repinAfterRuleWrite } from "./trust-repin.ts";
 import { killAllHookGroupsNow } from "../hooks/engine.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";
 import { exitCodeForStop } from "./exit-codes.ts";
@@ -74,7 +74,8 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       io.err(n === 1 ? "agent: 1 hook load warning (set AGENT_DEBUG=1 or run agent hooks list to see it)\n" : `agent: ${n} hook load warnings (set AGENT_DEBUG=1 or run agent hooks list to see them)\n`);
     }
   }
-  if (hooksOff === null && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
+  // With hooks off the gate still covers the project's request-routing settings (issue 9 item 1).
+  if (!requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
   // Only a persisted trust is re-pinned after the agent writes a project rule (D17): `--trust` is for
   // one run and must not turn into lasting trust of everything else the project ships.
   const trustPersisted = hooksOff === null && isProjectTrusted(runtime, loaded);
@@ -123,9 +124,8 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
     ...(resume ? { resume } : {}),
     signal: controller.signal,
-    onProjectSettingsWritten: () => {
-      const reloaded = loadConfig(runtime, { cwd: options.cwd });
-      if (trustPersisted && reloaded.projectTrustMaterial) pinTrust(runtime, reloaded.home, reloaded.projectRoot, reloaded.projectTrustMaterial);
+    onProjectSettingsWritten: (applied) => {
+      if (trustPersisted) repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied });
     },
   });
   const render = async <R>(stream: EventStream<R>): Promise<R> => {

@@ -4,28 +4,21 @@
  * commands in file load order, then list hooks), plus the merged settings and load warnings.
  * `loadConfig` never throws: every problem is a LoadWarning (D21).
  */
-import { loadHookDirs } from "./hook-dirs.ts";
+import { loadHookDirs, type HookDirShadow } from "./hook-dirs.ts";
 import { loadLifecycle } from "./lifecycle.ts";
 import { loadListHooks } from "./list-hooks.ts";
-import { isRecord } from "./parse.ts";
-import { isInside } from "./path-utils.ts";
 import { hookDirRoots, hooksOffByEnv, locateConfig } from "./paths.ts";
-import { mergeSettings, readSettingsFile, type EffectiveSettings, type ParsedSettingsFile } from "./settings.ts";
+import { mergeSettings, readSettingsFile, type EffectiveSettings } from "./settings.ts";
 import { WarningSink } from "./warnings.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { referencedFiles } from "../hooks/command-words.ts";
+import { createTrustGuard } from "../hooks/trust-guard.ts";
+import { buildTrustMaterial, type ProjectTrustMaterial } from "./trust-material.ts";
 import type { HookSpec, LoadWarning, Scope } from "../hooks/types.ts";
 
 export type { EffectiveSettings } from "./settings.ts";
 
-export interface ProjectTrustMaterial {
-  /** Canonical JSON-ready form of each project hook spec, disabled ones included (PLUS-09). */
-  readonly hooks: unknown[];
-  /** Project `hooks.*` globals, `tools.bash.absolute_paths` and `permissions.*`, flattened to dotted keys, as written. */
-  readonly settings: Record<string, unknown>;
-  /** Absolute paths of existing files inside the project that the project hooks run or name (SEC-32). */
-  readonly scripts: string[];
-}
+export type { ProjectTrustMaterial } from "./trust-material.ts";
+export { canonicalSpec } from "./trust-material.ts";
 
 export interface LoadedConfig {
   /** `$AGENT_HOME` (default `~/.agent`). */
@@ -40,7 +33,10 @@ export interface LoadedConfig {
   readonly settings: EffectiveSettings;
   readonly hooks: readonly HookSpec[];
   readonly warnings: readonly LoadWarning[];
-  /** Canonical material of the project's hooks and trust-relevant settings (D17); null when the project defines none. */
+  /**
+   * Canonical material of the project's hooks and trust-relevant settings (D17); null when the
+   * project defines none. With hooks off it holds only the request-routing settings.
+   */
   readonly projectTrustMaterial: ProjectTrustMaterial | null;
 }
 
@@ -59,59 +55,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** A spec as plain data (the compiled RegExp dropped; its source stays in `matcher`). */
-export function canonicalSpec(spec: HookSpec): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(spec).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (key === "matcherRegex") continue;
-    out[key] = value === undefined ? null : value;
-  }
-  return out;
-}
-
-/** Flattens a table into dotted keys; empty tables and arrays set nothing (D17). */
-function flatten(prefix: string, value: unknown, out: Record<string, unknown>): void {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return;
-    const existing = out[prefix];
-    out[prefix] = Array.isArray(existing) ? [...existing, ...value] : value;
-  } else if (typeof value === "object" && value !== null) {
-    for (const [key, inner] of Object.entries(value)) flatten(`${prefix}.${key}`, inner, out);
-  } else if (value !== undefined) out[prefix] = value;
-}
-
-const HOOK_ARRAYS = new Set(["before_tool", "after_tool", "after_assistant", "after_reasoning", "lifecycle"]);
-
-function projectSettingsMaterial(files: readonly ParsedSettingsFile[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const { file, data } of files) {
-    if (file.scope !== "project" || !data) continue;
-    if (isRecord(data.hooks)) {
-      for (const [key, value] of Object.entries(data.hooks)) {
-        if (key === "lifecycle" && isRecord(value)) flatten("hooks.lifecycle.quiet_success_output", value.quiet_success_output, out);
-        if (!HOOK_ARRAYS.has(key)) flatten(`hooks.${key}`, value, out);
-      }
-    }
-    if (isRecord(data.tools) && isRecord(data.tools.bash)) flatten("tools.bash.absolute_paths", data.tools.bash.absolute_paths, out);
-    if (data.permissions !== undefined) flatten("permissions", data.permissions, out);
-  }
-  return out;
-}
-
-function trustMaterial(hooks: readonly HookSpec[], files: readonly ParsedSettingsFile[], runtime: Runtime, root: string, cwd: string): ProjectTrustMaterial | null {
-  const projectHooks = hooks.filter((spec) => spec.scope === "project");
-  const settings = projectSettingsMaterial(files);
-  if (projectHooks.length === 0 && Object.keys(settings).length === 0) return null;
-  const scripts: string[] = [];
-  const add = (path: string): void => {
-    if (!scripts.includes(path)) scripts.push(path);
-  };
-  for (const spec of projectHooks) {
-    if (spec.form === "dir") {
-      if (isInside(spec.run, root) && runtime.fs.stat(spec.run)?.kind === "file") add(spec.run);
-    } else for (const path of referencedFiles(spec.command, root, cwd, runtime.fs)) add(path);
-  }
-  return { hooks: projectHooks.map(canonicalSpec), settings, scripts };
+function withTrustGuard(hooks: readonly HookSpec[], material: ProjectTrustMaterial, root: string, runtime: Runtime): HookSpec[] {
+  const trustCheck = createTrustGuard(runtime, { root, files: material.fileHashes, tree: material.tree, links: material.links });
+  return hooks.map((spec) => (spec.scope === "project" ? { ...spec, trustCheck } : spec));
 }
 
 /**
@@ -136,6 +82,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
 
   const hooks: HookSpec[] = [];
   let manifests: string[] = [];
+  let shadows: HookDirShadow[] = [];
   if (hooksOff === null) {
     const roots = hookDirRoots(location);
     const userRoot = roots[0];
@@ -148,6 +95,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     }
     const dirs = loadHookDirs(runtime.fs, roots, sink);
     manifests = dirs.manifests;
+    shadows = dirs.shadows;
     for (const scope of ["user", "project"] as const) {
       hooks.push(...dirs.hooks.filter((spec) => spec.scope === scope));
       const scoped = parsed.filter((file) => file.file.scope === scope);
@@ -158,6 +106,12 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     }
   }
 
+  const material = location.projectScope
+    ? buildTrustMaterial({ runtime, hooks, files: parsed, root: location.projectRoot, cwd: location.cwd, hooksOff: hooksOff !== null, shadows })
+    : null;
+  // Project hooks re-check the trusted bytes right before each spawn (issue 9 item 4).
+  const guarded = material !== null && material.unpinnable === undefined ? withTrustGuard(hooks, material, location.projectRoot, runtime) : hooks;
+
   const loaded: LoadedConfig = {
     home: location.agentHome,
     cwd: location.cwd,
@@ -167,9 +121,9 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     manifests,
     hooksOff,
     settings: merged.settings,
-    hooks,
+    hooks: guarded,
     warnings: hooksOff === null ? sink.items : [],
-    projectTrustMaterial: hooksOff === null && location.projectScope ? trustMaterial(hooks, parsed, runtime, location.projectRoot, location.cwd) : null,
+    projectTrustMaterial: material,
   };
   return deepFreeze(loaded);
 }

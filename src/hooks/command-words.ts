@@ -84,6 +84,33 @@ const WRITE_ONLY_PROGRAMS = new Set(["touch", "mkdir", "rm", "rmdir", "tee", "tr
 export function referencedFiles(command: string, projectDir: string, cwd: string, fs?: FileSystem): string[] {
   const root = normalizePath(projectDir);
   const out: string[] = [];
+  for (const candidate of namedPaths(command, root, cwd)) {
+    if (!isInside(candidate, root) || candidate === root || out.includes(candidate)) continue;
+    if (fs && fs.stat(candidate)?.kind !== "file") continue;
+    out.push(candidate);
+  }
+  return out;
+}
+
+/**
+ * Existing files outside `projectDir` that the command's words run or name (an absolute
+ * `/opt/x.sh`, a `../tool.sh`): the trust digest cannot pin them, so the review lists them as
+ * outside the project (issue 9 item 5). Outputs are left out as in `referencedFiles`.
+ */
+export function outsideFiles(command: string, projectDir: string, cwd: string, fs: FileSystem): string[] {
+  const root = normalizePath(projectDir);
+  const out: string[] = [];
+  for (const candidate of namedPaths(command, root, cwd)) {
+    if (isInside(candidate, root) || out.includes(candidate)) continue;
+    if (fs.stat(candidate)?.kind !== "file") continue;
+    out.push(candidate);
+  }
+  return out;
+}
+
+/** Every absolute path a non-output word (or the part after an `=`) could name, in order. */
+function namedPaths(command: string, root: string, cwd: string): string[] {
+  const out: string[] = [];
   let outputTarget = false;
   let segmentStart = true;
   let writeOnly = false;
@@ -110,12 +137,7 @@ export function referencedFiles(command: string, projectDir: string, cwd: string
     const pieces = [token.text, ...token.text.split("=").slice(1)].filter((piece) => piece !== "");
     for (const piece of pieces) {
       const bases = piece.startsWith("/") ? [""] : [cwd, root];
-      for (const base of bases) {
-        const candidate = base === "" ? normalizePath(piece) : resolvePath(base, piece);
-        if (!isInside(candidate, root) || candidate === root || out.includes(candidate)) continue;
-        if (fs && fs.stat(candidate)?.kind !== "file") continue;
-        out.push(candidate);
-      }
+      for (const base of bases) out.push(base === "" ? normalizePath(piece) : resolvePath(base, piece));
     }
   }
   return out;

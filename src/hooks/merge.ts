@@ -140,7 +140,8 @@ function labelOf(spec: HookSpec): string {
 /** Applies the form's failure policy (D2, D21, D23, seed 003). */
 function applyFailure(state: MergeState, run: HookRun, category: string, detail: string): { state: MergeState; halt: boolean } {
   const { spec } = run;
-  const policy = policyOf(spec);
+  // A changed trusted file fails closed whatever the policy: the session stops (issue 9 item 4).
+  const policy = run.reply.failure?.closed ? "fail" : policyOf(spec);
   const event = state.event;
   const note = (outcome: string, loud = true): FailureNote => ({
     spec,

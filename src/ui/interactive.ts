@@ -14,8 +14,9 @@ import { createActivityRenderer, historyLines } from "./hook-rows.ts";
 import type { SessionRecord } from "../session/records.ts";
 import type { PromptIO } from "./prompt-io.ts";
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
-import { checkTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
+import { trustDecision } from "../hooks/trust-decision.ts";
 import { formatWarning } from "../config/warnings.ts";
+import { escapeControls } from "../config/escape.ts";
 import { commandText, matcherText, policyText } from "../hooks/describe.ts";
 import { killAllHookGroupsNow } from "../hooks/engine.ts";
 
@@ -216,7 +217,7 @@ function hooksListing(loaded: LoadedConfig, hooksOff: boolean): string {
   if (hooksOff) return "hooks disabled";
   const lines = loaded.hooks.length === 0 ? ["no hooks loaded"] : [`${loaded.hooks.length} hooks loaded:`];
   for (const spec of loaded.hooks) {
-    lines.push(`  ${spec.event} ${spec.label} (${spec.scope} ${spec.form}, matcher ${matcherText(spec)}, ${policyText(spec)}${spec.disabled ? ", disabled" : ""}): ${commandText(spec)}`);
+    lines.push(escapeControls(`  ${spec.event} ${spec.label} (${spec.scope} ${spec.form}, matcher ${matcherText(spec)}, ${policyText(spec)}${spec.disabled ? ", disabled" : ""}): ${commandText(spec)}`));
   }
   if (loaded.warnings.length > 0) {
     lines.push(`${loaded.warnings.length} load warnings:`);
@@ -229,10 +230,9 @@ function hooksListing(loaded: LoadedConfig, hooksOff: boolean): string {
 function reloadConfig(runtime: Runtime, io: CliIO, previous: LoadedConfig, hooksOff: boolean): LoadedConfig | null {
   const loaded = loadConfig(runtime, { cwd: previous.cwd, ...(hooksOff ? { noHooks: true } : {}) });
   if (hooksOff) return loaded;
-  const material = loaded.projectScope ? loaded.projectTrustMaterial : null;
-  const state = checkTrust(runtime, loaded.home, loaded.projectRoot, material);
-  if (state.status === "untrusted" || state.status === "changed") {
-    io.err(`${refusalMessage(state, loaded.projectRoot, trustListing(loaded.hooks, material ?? { hooks: [], settings: {}, scripts: [] }))}\n`);
+  const decision = trustDecision(runtime, loaded);
+  if (!decision.ok) {
+    io.err(`${decision.message}\n`);
     io.err("agent: hooks not reloaded; the previous hooks stay in force\n");
     return null;
   }

@@ -138,7 +138,12 @@ export interface HookReply {
    * failures (invalid JSON, schema, unknown action, non-zero exit) or the ProcessRun kind.
    * Fields above may still be set when a failure keeps an effect (claude: schema-valid JSON with exit 1, D6).
    */
-  readonly failure?: { readonly category: "exit" | "timeout" | "runner" | "stdin" | "output-limit"; readonly detail: string };
+  readonly failure?: {
+    readonly category: "exit" | "timeout" | "runner" | "stdin" | "output-limit";
+    readonly detail: string;
+    /** Fails closed whatever the hook's policy (a pinned file changed, issue 9 item 4). */
+    readonly closed?: boolean;
+  };
 }
 
 export interface Dialect {
