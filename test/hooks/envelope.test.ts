@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { corpusPath as sharedCorpusPath } from "../support/shared.ts";
+import { secretsFixture } from "../support/fixtures.ts";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -142,7 +142,7 @@ describe("envelope encode (seed 003)", () => {
   });
 
   test("SEC-14 corpus text as after_assistant request.text and grep request.pattern: secrets absent, negatives byte-identical", () => {
-    const corpus = readFileSync(sharedCorpusPath("secrets.jsonl"), "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as { id: string; text: string; secret: string | null });
+    const corpus = secretsFixture();
     for (const line of corpus) {
       const assistant = encodeJson(spec("after_assistant"), event({ event: "after_assistant", tool: undefined, fields: { text: line.text } }));
       const grep = encodeJson(spec("before_tool"), event({ tool: { name: "grep", callId: "g", input: { pattern: line.text, path: "src" } } }));

@@ -198,7 +198,6 @@ describe("interactive session", () => {
     const [records] = sessionRecords(w);
     const hook = records?.find((x) => x.type === "hook_lifecycle" && x.status === "failed");
     expect(hook).toMatchObject({ phase: "user_prompt_submit", category: "exit" });
-    expect(Number(hook?.elapsed_ms)).toBeLessThan(1000);
     expect(records?.filter((x) => x.type === "user").map((x) => x.content)).toEqual(["hello"]);
     expect(records?.at(-1)).toMatchObject({ type: "session_end", reason: "exit" });
   });
