@@ -14,7 +14,7 @@ import { loadConfig } from "../hooks/registry.ts";
 import { createHookEngine } from "../hooks/engine.ts";
 import { joinContexts } from "../hooks/context.ts";
 import { requireTrust } from "./trust-gate.ts";
-import { cleanStaleSpills } from "../hooks/payload.ts";
+import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { jsonErrorPosition } from "./json-position.ts";
 import type { HookEventInput, ToolResultInfo } from "../hooks/dialects/types.ts";
 
@@ -123,7 +123,8 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   const loaded = loadConfig(runtime, { cwd: options.cwd });
   const hooks = loaded.hooksOff ? [] : loaded.hooks;
   if (!loaded.hooksOff && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
-  cleanStaleSpills(runtime.fs, runtime.platform.tmpdir); // leftovers of a crashed run (D14)
+  const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
+  if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
   const failureLines: string[] = [];
   const engine = createHookEngine(runtime, {

@@ -9,7 +9,7 @@ import type { CliIO } from "./io.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { checkTrust, pinTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
-import { cleanStaleSpills } from "../hooks/payload.ts";
+import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { createPromptIO } from "../ui/prompt-io.ts";
 import { runInteractive } from "../ui/interactive.ts";
 import { exitCodeForStop } from "../agent/types.ts";
@@ -58,7 +58,8 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         loaded = loadConfig(runtime, { cwd: options.cwd });
       }
     }
-    cleanStaleSpills(runtime.fs, runtime.platform.tmpdir);
+    const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform);
+    if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
     const resume = options.resume === undefined ? undefined : loadResume(runtime, loaded.home, options.resume);
     const settings = loaded.settings;

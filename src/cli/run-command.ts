@@ -18,7 +18,7 @@ import { runAgent } from "../agent/session.ts";
 import { createRenderer } from "../ui/renderer.ts";
 import { pinTrust } from "../hooks/trust.ts";
 import { killAllHookGroupsNow } from "../hooks/engine.ts";
-import { cleanStaleSpills } from "../hooks/payload.ts";
+import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { exitCodeForStop, type SessionResult } from "../agent/types.ts";
 
 export interface RunOptions {
@@ -77,7 +77,8 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   // Only a persisted trust is re-pinned after the agent writes a project rule (D17): `--trust` is for
   // one run and must not turn into lasting trust of everything else the project ships.
   const trustPersisted = hooksOff === null && isProjectTrusted(runtime, loaded);
-  cleanStaleSpills(runtime.fs, runtime.platform.tmpdir); // leftovers of a crashed run (D14)
+  const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
+  if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
   let prompt = options.prompt.join(" ");
   if (prompt === "-") prompt = (await runtime.readStdin()).replace(/\n$/, "");

@@ -55,7 +55,7 @@ export function createHookEngine(runtime: Runtime, options: HookEngineOptions): 
   const context: DispatchContext = {
     runtime,
     baseEnv: stripped.env,
-    spill: createSpiller(runtime.fs, runtime.platform.tmpdir, () => runtime.randomId(8)),
+    spill: createSpiller(runtime.fs, runtime.platform, () => runtime.randomId(8)),
     groups: ALL_GROUPS,
     dialectFor: createDialects({ fs: runtime.fs, sha256Hex: (data) => runtime.sha256Hex(data) }),
     signal: controller.signal,

@@ -10,7 +10,7 @@ import type { FileStat, FileSystem, PlatformFacts } from "./types.ts";
 
 function toStat(stats: nodeFs.Stats): FileStat {
   const kind = stats.isFile() ? "file" : stats.isDirectory() ? "dir" : stats.isSymbolicLink() ? "symlink" : "other";
-  return { kind, mode: stats.mode & 0o7777, size: stats.size, mtimeMs: stats.mtimeMs };
+  return { kind, mode: stats.mode & 0o7777, size: stats.size, mtimeMs: stats.mtimeMs, uid: stats.uid };
 }
 
 function isMissing(error: unknown): boolean {
@@ -101,7 +101,7 @@ export const nodeFileSystem: FileSystem = {
 
 export function platformFacts(): PlatformFacts {
   const tmp = process.env.TMPDIR && process.env.TMPDIR.length > 0 ? process.env.TMPDIR : process.platform === "win32" ? os.tmpdir() : "/tmp";
-  return { os: process.platform, arch: process.arch, tmpdir: tmp.replace(/\/+$/, "") || "/", homedir: process.env.HOME || os.homedir() };
+  return { os: process.platform, arch: process.arch, tmpdir: tmp.replace(/\/+$/, "") || "/", homedir: process.env.HOME || os.homedir(), uid: typeof process.getuid === "function" ? process.getuid() : null };
 }
 
 export function envSnapshot(): Record<string, string> {

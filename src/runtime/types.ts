@@ -13,6 +13,8 @@ export interface PlatformFacts {
   /** Directory for temporary files: `$TMPDIR`, else `/tmp` on Unix. */
   readonly tmpdir: string;
   readonly homedir: string;
+  /** The agent's uid (`process.getuid()`); null on Windows. Owner checks of private directories. */
+  readonly uid: number | null;
 }
 
 export interface ExitStatus {
@@ -62,6 +64,8 @@ export interface FileStat {
   readonly mode: number;
   readonly size: number;
   readonly mtimeMs: number;
+  /** Owner's uid (0 on Windows, where it means nothing). Absent in fakes that do not care. */
+  readonly uid?: number;
 }
 
 /** File-system calls. Reads return undefined for a missing path; writes throw an Error with `code`. */
