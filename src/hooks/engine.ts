@@ -10,17 +10,11 @@ import { dispatchEvent, settleAsyncHooks, type DispatchContext, type DispatchSin
 import { stripEnv } from "./env.ts";
 import { createSpiller } from "./payload.ts";
 import { createDialects } from "./dialects/index.ts";
-import { ProcessGroups } from "./runner.ts";
+import { liveGroups } from "../runtime/process-groups.ts";
 
-/**
- * Every hook process group of every engine in this process. Module state on purpose: the one thing
- * an immediate exit (a second Ctrl-C) must do is SIGKILL all of them, wherever they were started.
- */
-const ALL_GROUPS = new ProcessGroups();
-
-/** SIGKILLs every live hook process group now (synchronous; for `exit` paths that cannot wait). */
+/** SIGKILLs every live process group now, hooks and `bash` calls alike (for exits that cannot wait). */
 export function killAllHookGroupsNow(): void {
-  ALL_GROUPS.killNow();
+  liveGroups.killNow();
 }
 import { validateToolInput } from "../tools/schemas.ts";
 
@@ -56,7 +50,7 @@ export function createHookEngine(runtime: Runtime, options: HookEngineOptions): 
     runtime,
     baseEnv: stripped.env,
     spill: createSpiller(runtime.fs, runtime.platform, () => runtime.randomId(8)),
-    groups: ALL_GROUPS,
+    groups: liveGroups,
     dialectFor: createDialects({ fs: runtime.fs, sha256Hex: (data) => runtime.sha256Hex(data) }),
     signal: controller.signal,
     hooks: options.hooks,
