@@ -13,6 +13,8 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) printLin
 
 const { createRuntime } = await import("./runtime/index.ts");
 const runtime = createRuntime();
+const signals = await import("./runtime/signals.ts");
+signals.installSignalExits(runtime);
 const { runCli } = await import("./cli/index.ts");
 const { AgentError } = await import("./errors.ts");
 
@@ -29,7 +31,11 @@ try {
     code = 1;
   }
 }
-runtime.exit(code);
+// A SIGTERM or SIGHUP that stopped the session decides the exit code (143, 129), like Ctrl-C's 130.
+const terminated = signals.terminationSignal();
+if (terminated !== null) code = signals.SIGNAL_EXIT_CODES[terminated];
+// Waits for stdout/stderr to drain: a slow reader on a pipe gets every byte (issue 10 item 2).
+await runtime.exit(code);
 
 function exitCodeFor(code: InstanceType<typeof AgentError>["code"], command: string | undefined): number {
   switch (code) {

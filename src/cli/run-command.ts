@@ -17,7 +17,7 @@ import { buildProvider, configuredRules, loadResume, parsePermissionMode } from 
 import { runAgent } from "../agent/session.ts";
 import { createRenderer } from "../ui/renderer.ts";
 import { pinTrust } from "../hooks/trust.ts";
-import { killAllHookGroupsNow } from "../hooks/engine.ts";
+import { STOP_SIGNALS, watchStopSignals } from "../runtime/signals.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { exitCodeForStop, type SessionResult } from "../agent/types.ts";
 
@@ -95,16 +95,9 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
 
   const controller = new AbortController();
-  let interrupts = 0;
-  const offSignal = runtime.onSignal("SIGINT", () => {
-    interrupts += 1;
-    if (interrupts > 1) {
-      // A second Ctrl-C exits at once, and takes the session_end hooks (or any other hook) with it.
-      killAllHookGroupsNow();
-      runtime.exit(130);
-    }
-    controller.abort();
-  });
+  // Ctrl-C, SIGTERM and SIGHUP: stop the session (session_end runs, stop reason interrupted) and
+  // kill every hook and bash group; a second one exits at once (main.ts maps TERM/HUP to 143/129).
+  const offSignal = watchStopSignals(runtime, STOP_SIGNALS, () => controller.abort());
   const renderer = createRenderer(runtime, io, { format });
   const generator = runAgent({
     runtime,

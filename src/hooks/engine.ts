@@ -11,11 +11,6 @@ import { stripEnv } from "./env.ts";
 import { createSpiller } from "./payload.ts";
 import { createDialects } from "./dialects/index.ts";
 import { liveGroups } from "../runtime/process-groups.ts";
-
-/** SIGKILLs every live process group now, hooks and `bash` calls alike (for exits that cannot wait). */
-export function killAllHookGroupsNow(): void {
-  liveGroups.killNow();
-}
 import { validateToolInput } from "../tools/schemas.ts";
 
 /** Env variables the providers read their keys from; always stripped before hooks and bash (D18). */

@@ -112,9 +112,13 @@ export interface Runtime {
   writeStderr(text: string): void;
   readStdin(): Promise<string>;
   isTTY(stream: "stdout" | "stderr" | "stdin"): boolean;
-  /** Registers a handler for SIGINT/SIGTERM; returns an unsubscribe function. */
-  onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): () => void;
-  /** Only `src/main.ts` calls this. */
-  exit(code: number): never;
+  /** Registers a handler for SIGINT/SIGTERM/SIGHUP; returns an unsubscribe function. */
+  onSignal(signal: "SIGINT" | "SIGTERM" | "SIGHUP", handler: () => void): () => void;
+  /**
+   * Waits until stdout and stderr have drained (at most `drainWithinMs` when given: exits forced by
+   * a signal), kills what is left of the agent's descendants, then exits. New spawns are refused
+   * from the call on. Only `src/main.ts` and the signal paths call this.
+   */
+  exit(code: number, options?: { drainWithinMs?: number }): Promise<never>;
   sleep(ms: number): Promise<void>;
 }

@@ -15,7 +15,7 @@ import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
 import { checkTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { commandText, matcherText, policyText } from "../cli/hooks-list.ts";
-import { killAllHookGroupsNow } from "../hooks/engine.ts";
+import { exitNow, watchStopSignals } from "../runtime/signals.ts";
 
 export const HELP_TEXT = [
   "commands:",
@@ -59,8 +59,17 @@ export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptI
       turn.abort();
       return;
     }
-    killAllHookGroupsNow();
-    runtime.exit(130);
+    exitNow(runtime, "SIGINT");
+  });
+
+  // SIGTERM/SIGHUP end the whole session like /exit after a cancelled turn: every group is killed,
+  // session_end runs, and main.ts exits 143/129. A second one exits at once.
+  let terminated = false;
+  const offStop = watchStopSignals(runtime, ["SIGTERM", "SIGHUP"], () => {
+    terminated = true;
+    turn?.abort();
+    session.abort();
+    input.cancel();
   });
 
   let loaded = options.loaded;
@@ -83,6 +92,7 @@ export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptI
       const nextPrompt = async (control: PromptControl): Promise<NextInput> => {
         turn = null;
         for (;;) {
+          if (terminated) return { type: "end", reason: "exit" };
           const line = await input.read("> ", {
             idleMs: options.idleMs,
             onIdle: async () => {
@@ -91,7 +101,7 @@ export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptI
               if (notified.shown) io.err(`\n${notified.shown.title}: ${notified.shown.message}\n> `);
             },
           });
-          if (line === null) {
+          if (line === null || terminated) {
             ending.reason = "exit";
             return { type: "end", reason: "exit" };
           }
@@ -169,7 +179,7 @@ export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptI
       }
       result = step.value;
       renderer.finish(result);
-      if (ending.reason !== "clear" || result.stopReason !== "completed") break;
+      if (terminated || ending.reason !== "clear" || result.stopReason !== "completed") break;
       source = "clear";
       resume = undefined;
       ending.reason = "exit";
@@ -177,6 +187,7 @@ export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptI
     }
   } finally {
     offSignal();
+    offStop();
     input.close();
   }
   return result;
