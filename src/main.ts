@@ -15,6 +15,9 @@ const { createRuntime } = await import("./runtime/index.ts");
 const runtime = createRuntime();
 const signals = await import("./runtime/signals.ts");
 signals.installSignalExits(runtime);
+// Linux + Bun: orphaned descendants (`setsid -f …` from a hook or bash) come back to the agent and
+// are killed at exit (issue 9 item 11). Elsewhere a no-op that `hooks validate` reports.
+await (await import("./runtime/subreaper.ts")).becomeSubreaper();
 const { runCli } = await import("./cli/index.ts");
 const { AgentError } = await import("./errors.ts");
 
