@@ -11,6 +11,10 @@ import { bootArgs, printLineAndExit } from "./runtime/boot.ts";
 const args = bootArgs();
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) printLineAndExit(`agent ${pkg.version}`);
 
+// Credentials leave the initial environment before anything else runs: with a key present, this
+// re-execs the agent (same pid) without it, so no child reads it from /proc/<pid>/environ.
+const { isCredentialEnv } = await import("./hooks/env.ts");
+await (await import("./runtime/credentials.ts")).isolateCredentials((name, value) => isCredentialEnv(name, value));
 const { createRuntime } = await import("./runtime/index.ts");
 const runtime = createRuntime();
 const signals = await import("./runtime/signals.ts");

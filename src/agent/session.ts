@@ -52,6 +52,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       hooks,
       readonlyMode,
       quietSuccessOutput: options.quietSuccessOutput,
+      ...(options.providerKeyVars ? { providerKeyVars: options.providerKeyVars } : {}),
       sinks: { failureLine: (text) => s.emit({ type: "notice", kind: "failure", text }), record: (record) => s.record(record) },
     });
   s.engine = makeEngine(options.permissionMode === "readonly");

@@ -11,7 +11,7 @@ import { canonicalEvent, CANONICAL_EVENTS, TOOL_EVENTS, type CanonicalEvent } fr
 import { canonicalTool, type ToolName } from "../tools/names.ts";
 import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../hooks/event-fields.ts";
 import { loadConfig } from "../hooks/registry.ts";
-import { createHookEngine } from "../hooks/engine.ts";
+import { createHookEngine, providerKeyVarsFor } from "../hooks/engine.ts";
 import { joinContexts } from "../hooks/context.ts";
 import { requireTrust } from "./trust-gate.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
@@ -131,6 +131,7 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     hooks,
     readonlyMode: false,
     quietSuccessOutput: loaded.settings.hooks.quietSuccessOutput,
+    providerKeyVars: providerKeyVarsFor(loaded.settings.providers),
     sinks: { failureLine: (line) => failureLines.push(line) },
   });
   const input: Omit<HookEventInput, "strippedEnvValues"> = {

@@ -10,6 +10,7 @@ import { loadConfig } from "../hooks/registry.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { checkTrust, pinTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
+import { providerKeyVarsFor } from "../hooks/engine.ts";
 import { createPromptIO } from "../ui/prompt-io.ts";
 import { runInteractive } from "../ui/interactive.ts";
 import { exitCodeForStop } from "../agent/types.ts";
@@ -86,6 +87,7 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         ...(settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
         stopBlockCap: settings.hooks.stopBlockCap,
         quietSuccessOutput: settings.hooks.quietSuccessOutput,
+        providerKeyVars: providerKeyVarsFor(settings.providers),
         persist: true,
         onProjectSettingsWritten: () => {
           const reloaded = loadConfig(runtime, { cwd: options.cwd });

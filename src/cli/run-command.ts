@@ -17,6 +17,7 @@ import { buildProvider, configuredRules, loadResume, parsePermissionMode } from 
 import { runAgent } from "../agent/session.ts";
 import { createRenderer } from "../ui/renderer.ts";
 import { pinTrust } from "../hooks/trust.ts";
+import { providerKeyVarsFor } from "../hooks/engine.ts";
 import { STOP_SIGNALS, watchStopSignals } from "../runtime/signals.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { exitCodeForStop, type SessionResult } from "../agent/types.ts";
@@ -113,6 +114,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     ...(maxContextTokens !== undefined ? { maxContextTokens } : settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
     stopBlockCap: settings.hooks.stopBlockCap,
     quietSuccessOutput: settings.hooks.quietSuccessOutput,
+    providerKeyVars: providerKeyVarsFor(settings.providers),
     persist: options.session,
     ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
     ...(resume ? { resume } : {}),

@@ -16,6 +16,13 @@ import { validateToolInput } from "../tools/schemas.ts";
 /** Env variables the providers read their keys from; always stripped before hooks and bash (D18). */
 export const PROVIDER_KEY_VARS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"] as const;
 
+/** The default key variables plus every configured `providers.*.api_key_env` (issue 9 item 6): all stripped. */
+export function providerKeyVarsFor(providers: Readonly<Record<string, { readonly apiKeyEnv?: string }>>): string[] {
+  const names = new Set<string>(PROVIDER_KEY_VARS);
+  for (const provider of Object.values(providers)) if (provider.apiKeyEnv) names.add(provider.apiKeyEnv);
+  return [...names];
+}
+
 /** D15: async hooks get at most this long after the final reply (or after `hooks test`'s sync hooks). */
 export const ASYNC_EXIT_GRACE_MS = 2000;
 

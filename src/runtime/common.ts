@@ -7,6 +7,7 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import type { FileStat, FileSystem, PlatformFacts } from "./types.ts";
+import { heldCredentials } from "./credentials.ts";
 
 function toStat(stats: nodeFs.Stats): FileStat {
   const kind = stats.isFile() ? "file" : stats.isDirectory() ? "dir" : stats.isSymbolicLink() ? "symlink" : "other";
@@ -104,10 +105,11 @@ export function platformFacts(): PlatformFacts {
   return { os: process.platform, arch: process.arch, tmpdir: tmp.replace(/\/+$/, "") || "/", homedir: process.env.HOME || os.homedir(), uid: typeof process.getuid === "function" ? process.getuid() : null };
 }
 
+/** `process.env` plus the credentials held in memory only (credentials.ts). */
 export function envSnapshot(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (typeof value === "string") out[key] = value;
-  return out;
+  return { ...out, ...heldCredentials() };
 }
 
 /** PATH lookup without spawning. On Windows also tries PATHEXT-less `.exe` names. */
