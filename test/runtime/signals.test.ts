@@ -135,3 +135,32 @@ describe("SIGTERM and SIGHUP stop agent run like Ctrl-C", () => {
     }
   });
 });
+
+describe("SIGTERM in the interactive session", () => {
+  test("SIGTERM while a bash command runs kills its group, ends the session with session_end, exits 143", async () => {
+    const w = makeWorld();
+    const pidFile = join(w.root, "bash-pid");
+    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `sleep 300 & echo $$ > '${pidFile}'; sleep 300` } }] }, { text: "never" }]);
+    w.file(join(w.agentHome, "settings.json"), JSON.stringify({ hooks: { lifecycle: { session_end: [group([logTo(w, "end.log")])] } } }));
+    const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), "--script", "script.json", "--permission-mode", "bypass"], {
+      cwd: w.project,
+      env: w.env({ AGENT_INTERACTIVE: "1" }),
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk.toString()));
+    child.stdout.on("data", () => undefined);
+    const done = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    child.stdin.write("go\n");
+    const pgid = Number(await waitForFile(pidFile));
+    try {
+      child.kill("SIGTERM");
+      expect(await done).toBe(143);
+      expect(await waitGroupGone(pgid)).toEqual([]);
+      expect(readLog(w, "end.log")).toHaveLength(1);
+      expect(stderr).not.toContain("internal error");
+    } finally {
+      killGroup(pgid);
+      child.stdin.destroy();
+    }
+  });
+});
