@@ -172,6 +172,21 @@ const POSITIVES: Record<string, Positive> = {
       { name: "sts", text: `Credentials: {"AccessKeyId": "${b}"}`, secret: b },
     ];
   },
+  discord_bot_token: (g) => {
+    // The first part is a base64 Discord id (17–20 digits, no leading 0).
+    const id = `${1 + g.int(9)}${g.chars(DIGITS, 17)}`;
+    const head = Buffer.from(id).toString("base64").replace(/=+$/, "");
+    const a = `${head}.${g.chars(TOKEN, 6)}.${g.chars(TOKEN, 30)}`;
+    return [{ name: "env", text: `client.login("${a}")`, secret: a }];
+  },
+  netrc_password: (g) => {
+    const a = g.chars(ALNUM, 14);
+    const b = g.chars(ALNUM, 12);
+    return [
+      { name: "one-line", text: `machine api.example.org login ci password ${a}`, secret: a },
+      { name: "multi-line", text: `machine git.example.org\n  login deploy\n  password ${b}`, secret: b },
+    ];
+  },
   google_api_key: (g) => {
     const a = `AIza${g.chars(TOKEN, 35)}`;
     return [{ name: "url", text: `GET https://maps.example.com/api/geocode/json?address=Paris&key=${a} 200`, secret: a }];

@@ -208,6 +208,7 @@ export class AgentSession {
       hooks: this.hooks,
       readonlyMode: this.options.permissionMode === "readonly",
       quietSuccessOutput: this.options.quietSuccessOutput,
+      ...(this.options.providerKeyVars ? { providerKeyVars: this.options.providerKeyVars } : {}),
       sinks: { failureLine: (text) => this.emit({ type: "notice", kind: "failure", text }), record: (record) => this.services.record(record) },
     });
   }

@@ -25,6 +25,8 @@ export interface AgentSessionOptions {
   readonly maxContextTokens?: number;
   readonly stopBlockCap: number;
   readonly quietSuccessOutput: boolean;
+  /** Env variables holding provider keys (defaults plus configured `api_key_env`); stripped before hooks and bash (D18). */
+  readonly providerKeyVars?: readonly string[];
   /** false with `--no-session`. */
   readonly persist: boolean;
   /** Receives every session line as written (`--output-format stream-json`). */

@@ -11,10 +11,10 @@ import { canonicalEvent, CANONICAL_EVENTS, TOOL_EVENTS, type CanonicalEvent } fr
 import { canonicalTool, type ToolName } from "../tools/names.ts";
 import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../hooks/event-fields.ts";
 import { loadConfig } from "../hooks/registry.ts";
-import { createHookEngine } from "../hooks/engine.ts";
+import { createHookEngine, providerKeyVarsFor } from "../hooks/engine.ts";
 import { joinContexts } from "../hooks/context.ts";
 import { requireTrust } from "./trust-gate.ts";
-import { cleanStaleSpills } from "../hooks/payload.ts";
+import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { jsonErrorPosition } from "../config/json-position.ts";
 import type { HookEventInput, ToolResultInfo } from "../hooks/dialects/types.ts";
 
@@ -123,13 +123,15 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   const loaded = loadConfig(runtime, { cwd: options.cwd });
   const hooks = loaded.hooksOff ? [] : loaded.hooks;
   if (!loaded.hooksOff && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
-  cleanStaleSpills(runtime.fs, runtime.platform.tmpdir); // leftovers of a crashed run (D14)
+  const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
+  if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
   const failureLines: string[] = [];
   const engine = createHookEngine(runtime, {
     hooks,
     readonlyMode: false,
     quietSuccessOutput: loaded.settings.hooks.quietSuccessOutput,
+    providerKeyVars: providerKeyVarsFor(loaded.settings.providers),
     sinks: { failureLine: (line) => failureLines.push(line) },
   });
   const input: Omit<HookEventInput, "strippedEnvValues"> = {

@@ -11,6 +11,7 @@ import { preflight } from "../hooks/preflight.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import type { LoadWarning } from "../hooks/types.ts";
 import type { Runtime } from "../runtime/types.ts";
+import { subreaperStatus } from "../runtime/subreaper.ts";
 import type { CliIO } from "./io.ts";
 
 export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { cwd: string }): Promise<number> {
@@ -55,6 +56,11 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
   const lines: string[] = [];
   if (loaded.hooksOff === null && hooksOffByEnv(env)) {
     lines.push("note: hooks are disabled (AGENT_HOOKS=off); validating anyway");
+  }
+  const reaper = subreaperStatus();
+  if (loaded.hooks.length > 0 && !reaper.active) {
+    // Issue 9 item 11: say where a `setsid` escape from a hook's group cannot be cleaned up.
+    lines.push(`note: a hook's descendant that leaves its process group (setsid) is not killed when the agent exits here: ${reaper.reason}`);
   }
   for (const problem of errors) lines.push(`error: ${formatWarning(problem, places)}`);
   for (const problem of warnings) lines.push(`warning: ${formatWarning(problem, places)}`);

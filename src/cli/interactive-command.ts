@@ -11,7 +11,8 @@ import { formatWarning } from "../config/warnings.ts";
 import { pinTrust } from "../hooks/trust.ts";
 import { trustDecision } from "./trust-gate.ts";
 import { repinAfterRuleWrite } from "./trust-repin.ts";
-import { cleanStaleSpills } from "../hooks/payload.ts";
+import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
+import { providerKeyVarsFor } from "../hooks/engine.ts";
 import { createPromptIO } from "../ui/prompt-io.ts";
 import { runInteractive } from "../ui/interactive.ts";
 import { exitCodeForStop } from "./exit-codes.ts";
@@ -59,7 +60,8 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
       io.err("agent: project trusted\n");
       loaded = loadConfig(runtime, { cwd: options.cwd });
     }
-    cleanStaleSpills(runtime.fs, runtime.platform.tmpdir);
+    const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform);
+    if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
     const resume = options.resume === undefined ? undefined : loadResume(runtime, loaded.home, options.resume);
     const settings = loaded.settings;
@@ -86,6 +88,7 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         ...(settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
         stopBlockCap: settings.hooks.stopBlockCap,
         quietSuccessOutput: settings.hooks.quietSuccessOutput,
+        providerKeyVars: providerKeyVarsFor(settings.providers),
         persist: true,
         onProjectSettingsWritten: (applied) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
       },

@@ -18,8 +18,9 @@ import { AgentSession } from "../agent/agent-session.ts";
 import type { EventStream } from "../agent/event-queue.ts";
 import { createRenderer } from "../ui/renderer.ts";
 import { repinAfterRuleWrite } from "./trust-repin.ts";
-import { killAllHookGroupsNow } from "../hooks/engine.ts";
-import { cleanStaleSpills } from "../hooks/payload.ts";
+import { providerKeyVarsFor } from "../hooks/engine.ts";
+import { STOP_SIGNALS, watchStopSignals } from "../runtime/signals.ts";
+import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { exitCodeForStop } from "./exit-codes.ts";
 
 export interface RunOptions {
@@ -79,7 +80,8 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   // Only a persisted trust is re-pinned after the agent writes a project rule (D17): `--trust` is for
   // one run and must not turn into lasting trust of everything else the project ships.
   const trustPersisted = hooksOff === null && isProjectTrusted(runtime, loaded);
-  cleanStaleSpills(runtime.fs, runtime.platform.tmpdir); // leftovers of a crashed run (D14)
+  const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
+  if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
   let prompt = options.prompt.join(" ");
   if (prompt === "-") prompt = (await runtime.readStdin()).replace(/\n$/, "");
@@ -96,16 +98,9 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
 
   const controller = new AbortController();
-  let interrupts = 0;
-  const offSignal = runtime.onSignal("SIGINT", () => {
-    interrupts += 1;
-    if (interrupts > 1) {
-      // A second Ctrl-C exits at once, and takes the session_end hooks (or any other hook) with it.
-      killAllHookGroupsNow();
-      runtime.exit(130);
-    }
-    controller.abort();
-  });
+  // Ctrl-C, SIGTERM and SIGHUP: stop the session (session_end runs, stop reason interrupted) and
+  // kill every hook and bash group; a second one exits at once (main.ts maps TERM/HUP to 143/129).
+  const offSignal = watchStopSignals(runtime, STOP_SIGNALS, () => controller.abort());
   const renderer = createRenderer(runtime, io, { format });
   const session = new AgentSession({
     runtime,
@@ -120,6 +115,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     ...(maxContextTokens !== undefined ? { maxContextTokens } : settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
     stopBlockCap: settings.hooks.stopBlockCap,
     quietSuccessOutput: settings.hooks.quietSuccessOutput,
+    providerKeyVars: providerKeyVarsFor(settings.providers),
     persist: options.session,
     ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
     ...(resume ? { resume } : {}),

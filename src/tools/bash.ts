@@ -1,14 +1,17 @@
 /**
  * `bash`: runs `/bin/bash -c <command>` (not a login shell) in the agent cwd, as the leader of a new
  * process group, with the caller's already-stripped env (D18) minus BASH_ENV, ENV and exported
- * functions (RUN-11). On timeout or cancel the group gets SIGTERM, then SIGKILL after
- * BASH_KILL_GRACE_MS. Once bash exits, pipes get BASH_DRAIN_GRACE_MS to drain and then the whole
- * group is SIGKILLed, so a background `sleep 300 &` never outlives the call or holds it open.
+ * functions (RUN-11), through the runtime's process wrapper (`runInGroup`, shared with hooks): on
+ * timeout or cancel the group gets SIGTERM, then SIGKILL after BASH_KILL_GRACE_MS; once bash exits,
+ * pipes get BASH_DRAIN_GRACE_MS to drain and the rest of the group is killed the same way, so a
+ * background `sleep 300 &` never outlives the call or holds it open. The group is in the live
+ * registry meanwhile, so a second Ctrl-C, SIGTERM or SIGHUP kills it too.
  */
 import type { Tool, ToolContext, ToolResult } from "./types.ts";
 import { BASH_TIMEOUT_DEFAULT_MS, bashInputSchema, toolJsonSchema, validateWith, type BashInput } from "./schemas.ts";
 import { describeError, failure } from "./output.ts";
 import { OutputCollector } from "./bash-output.ts";
+import { runInGroup } from "../runtime/run-group.ts";
 
 export const BASH_PATH = "/bin/bash";
 export const BASH_KILL_GRACE_MS = 500;
@@ -24,63 +27,32 @@ export function bashEnv(env: Readonly<Record<string, string>>): Record<string, s
   return out;
 }
 
-/** Reads `stream` into `sink`; registers a canceller so a pipe held by a dead group can be dropped. */
-async function pump(stream: ReadableStream<Uint8Array> | null, sink: OutputCollector, cancels: Array<() => void>): Promise<void> {
-  if (stream === null) return;
-  const reader = stream.getReader();
-  cancels.push(() => {
-    reader.cancel().catch(() => undefined);
-  });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      if (value !== undefined) sink.push(value);
-    }
-  } catch {
-    // A cancelled or broken pipe just ends the output.
-  }
-}
-
 async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
   const timeoutMs = input.timeout ?? BASH_TIMEOUT_DEFAULT_MS;
   if (ctx.signal?.aborted) return failure("[command cancelled before it started]", { exit_code: null, cancelled: true });
-  const spawned = await ctx.runtime.spawn({
+  const output = new OutputCollector();
+  // stdout and stderr combined in arrival order; the collector bounds memory, so it never refuses.
+  const sink = {
+    push: (chunk: Uint8Array): boolean => {
+      output.push(chunk);
+      return true;
+    },
+  };
+  const run = await runInGroup(ctx.runtime, {
     argv: [BASH_PATH, "-c", input.command],
     cwd: ctx.cwd,
     env: bashEnv(ctx.env),
-    newGroup: true,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+    stdin: null,
+    timeoutMs,
+    stdout: sink,
+    stderr: sink,
+    killGraceMs: BASH_KILL_GRACE_MS,
+    drainGraceMs: BASH_DRAIN_GRACE_MS,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
-  if (!spawned.ok) return failure(`cannot start ${BASH_PATH}: ${spawned.code}: ${spawned.message}`, { exit_code: null });
-  const child = spawned.child;
-  const output = new OutputCollector();
-  const cancels: Array<() => void> = [];
-  const pumps = Promise.all([pump(child.stdout, output, cancels), pump(child.stderr, output, cancels)]);
-
-  let stopped: "timeout" | "cancelled" | undefined;
-  let killTimer: ReturnType<typeof setTimeout> | undefined;
-  const stop = (reason: "timeout" | "cancelled") => {
-    if (stopped !== undefined) return;
-    stopped = reason;
-    child.kill("SIGTERM");
-    // Always follow with SIGKILL: a SIGTERM-ignoring child must not keep the call alive.
-    killTimer = setTimeout(() => child.kill("SIGKILL"), BASH_KILL_GRACE_MS);
-  };
-  const timer = setTimeout(() => stop("timeout"), timeoutMs);
-  const onAbort = () => stop("cancelled");
-  ctx.signal?.addEventListener("abort", onAbort, { once: true });
-
-  const status = await child.exited;
-  clearTimeout(timer);
-  ctx.signal?.removeEventListener("abort", onAbort);
-  await Promise.race([pumps, ctx.runtime.sleep(BASH_DRAIN_GRACE_MS)]);
-  child.kill("SIGKILL");
-  if (killTimer !== undefined) clearTimeout(killTimer);
-  await Promise.race([pumps, ctx.runtime.sleep(BASH_DRAIN_GRACE_MS)]);
-  for (const cancel of cancels) cancel();
+  if (run.stop === "spawn") return failure(`cannot start ${BASH_PATH}: ${run.code}: ${run.message}`, { exit_code: null });
+  const stopped = run.stop === "timeout" ? "timeout" : run.stop === "cancelled" ? "cancelled" : undefined;
+  const status = run.exit ?? { code: null, signal: null };
 
   const text = output.text();
   const notes: string[] = [];

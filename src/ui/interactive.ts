@@ -18,7 +18,7 @@ import { trustDecision } from "../hooks/trust-decision.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { escapeControls } from "../config/escape.ts";
 import { commandText, matcherText, policyText } from "../hooks/describe.ts";
-import { killAllHookGroupsNow } from "../hooks/engine.ts";
+import { exitNow, watchStopSignals } from "../runtime/signals.ts";
 
 export const HELP_TEXT = [
   "commands:",
@@ -53,11 +53,23 @@ interface Repl {
   turn: AbortController | null;
   /** A permission question is waiting. */
   asking: boolean;
+  /** The whole REPL's controller: SIGTERM/SIGHUP abort it and end the session. */
+  readonly session: AbortController;
+  /** SIGTERM or SIGHUP arrived: end after the current session_end. */
+  terminated: boolean;
 }
 
 export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptIO, options: InteractiveOptions): Promise<SessionResult> {
-  const repl: Repl = { runtime, io, input, options, loaded: options.loaded, turn: null, asking: false };
+  const repl: Repl = { runtime, io, input, options, loaded: options.loaded, turn: null, asking: false, session: new AbortController(), terminated: false };
   const offSignal = runtime.onSignal("SIGINT", () => onInterrupt(repl));
+  // SIGTERM/SIGHUP end the whole session like /exit after a cancelled turn: every group is killed,
+  // session_end runs, and main.ts exits 143/129. A second one exits at once.
+  const offStop = watchStopSignals(runtime, ["SIGTERM", "SIGHUP"], () => {
+    repl.terminated = true;
+    repl.turn?.abort();
+    repl.session.abort();
+    input.cancel();
+  });
   io.err("agent interactive session — /help for commands, /exit to quit\n");
   let resume = options.resume;
   if (resume !== undefined) {
@@ -69,13 +81,14 @@ export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptI
   try {
     for (;;) {
       const { result, ending } = await runOneSession(repl, source, resume);
-      if (ending !== "clear" || result.stopReason !== "completed") return result;
+      if (repl.terminated || ending !== "clear" || result.stopReason !== "completed") return result;
       source = "clear";
       resume = undefined;
       io.err("agent: conversation cleared; new session\n");
     }
   } finally {
     offSignal();
+    offStop();
     input.close();
   }
 }
@@ -96,8 +109,7 @@ function onInterrupt(repl: Repl): void {
     repl.turn.abort();
     return;
   }
-  killAllHookGroupsNow();
-  repl.runtime.exit(130);
+  exitNow(repl.runtime, "SIGINT");
 }
 
 /** One AgentSession, from session_start to session_end; `ending` is `clear` after `/clear`. */
@@ -107,7 +119,7 @@ async function runOneSession(repl: Repl, source: "startup" | "clear", resume: In
     ...repl.options.agent,
     ...(resume !== undefined ? { resume } : {}),
     onLine: (line) => renderer.observeLine(line),
-    signal: new AbortController().signal,
+    signal: repl.session.signal,
     startSource: source,
     askPermission: (request) => askPermission(repl, request),
   });
@@ -147,6 +159,7 @@ type Render = <R>(stream: EventStream<R>) => Promise<R>;
 async function readCommand(repl: Repl, session: AgentSession, render: Render): Promise<{ type: "prompt"; text: string } | { type: "end"; reason: "exit" | "clear" }> {
   const { io, options } = repl;
   for (;;) {
+    if (repl.terminated) return { type: "end", reason: "exit" };
     const line = await repl.input.read("> ", {
       idleMs: options.idleMs,
       onIdle: async () => {
@@ -154,7 +167,7 @@ async function readCommand(repl: Repl, session: AgentSession, render: Render): P
         if (shown) io.err(`\n${shown.title}: ${shown.message}\n> `);
       },
     });
-    if (line === null) return { type: "end", reason: "exit" };
+    if (line === null || repl.terminated) return { type: "end", reason: "exit" };
     const text = line.trim();
     if (text === "") continue;
     if (!text.startsWith("/")) return { type: "prompt", text: line };

@@ -10,7 +10,7 @@ const positives = positivesOf(corpus);
 const negatives = negativesOf(corpus);
 const ruleIds = new Set(RULES.map((rule) => rule.id));
 /** Rules that find a token by its own shape, with no key or header around it. */
-const BARE_RULES = new Set([...RULES.map((rule) => rule.id)].filter((id) => !["bearer_token", "basic_auth", "url_credentials", "cookie", "cli_credential", "generic_assignment"].includes(id)));
+const BARE_RULES = new Set([...RULES.map((rule) => rule.id)].filter((id) => !["bearer_token", "basic_auth", "url_credentials", "cookie", "cli_credential", "generic_assignment", "netrc_password"].includes(id)));
 
 describe("substring detector (D16)", () => {
   test("TOOL-46 every positive loses its secret; every negative is unchanged", () => {
