@@ -22,7 +22,7 @@ try {
 } catch (error) {
   if (error instanceof AgentError) {
     runtime.writeStderr(`agent: ${error.render()}\n`);
-    code = exitCodeFor(error.code, args[0]);
+    code = exitCodeFor(error.code, args);
   } else {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     runtime.writeStderr(`agent: internal error: ${message}\n`);
@@ -31,11 +31,11 @@ try {
 }
 runtime.exit(code);
 
-function exitCodeFor(code: InstanceType<typeof AgentError>["code"], command: string | undefined): number {
+function exitCodeFor(code: InstanceType<typeof AgentError>["code"], argv: readonly string[]): number {
   switch (code) {
     case "usage":
-      // DESIGN.md: `agent run` exits 2 on bad usage; the other commands report errors with 1.
-      return command === "run" ? 2 : 1;
+      // Bad usage exits 2 everywhere but `agent hooks test`, whose 2 means deny/block (DESIGN.md).
+      return argv[0] === "hooks" && argv[1] === "test" ? 1 : 2;
     case "hook_blocked":
       return 3;
     case "interrupted":

@@ -12,7 +12,8 @@ import { loadConfig } from "../hooks/registry.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { isProjectTrusted, requireTrust } from "./trust-gate.ts";
 import { parseRules } from "../permissions/rules.ts";
-import { listSessions } from "../session/store.ts";
+import { latestSessionOf } from "../session/store.ts";
+import { requireParsableConfig, requireScriptFile } from "./config-gate.ts";
 import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "./session-setup.ts";
 import { runAgent } from "../agent/session.ts";
 import { createRenderer } from "../ui/renderer.ts";
@@ -58,6 +59,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const allowParsed = parseRules(options.allow);
   if (allowParsed.errors.length > 0) throw new AgentError("usage", `--allow: ${allowParsed.errors[0]}`, { fix: "e.g. --allow 'bash(git status*)'" });
   if (options.resume !== undefined && options.continue) throw new AgentError("usage", "--resume and --continue cannot be combined");
+  requireParsableConfig(runtime, options.cwd);
 
   const env = runtime.env();
   const offByEnv = hooksOffByEnv(env);
@@ -84,13 +86,14 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or - to read it from stdin)` });
 
   const settings = loaded.settings;
+  requireScriptFile(settings.provider, options);
   const provider = buildProvider(runtime, settings, options);
 
   const permissionMode = permissionFlag ?? settings.permissions.mode;
   const rules = configuredRules(io, settings, allowParsed.rules);
 
-  const resumeId = options.resume ?? (options.continue ? listSessions(runtime, loaded.home)[0]?.id : undefined);
-  if (options.continue && resumeId === undefined) throw new AgentError("config", "--continue: there is no earlier session to continue");
+  const resumeId = options.resume ?? (options.continue ? latestSessionOf(runtime, loaded.home, loaded.projectRoot)?.id : undefined);
+  if (options.continue && resumeId === undefined) throw new AgentError("config", `--continue: no earlier session in ${loaded.projectRoot}`, { fix: "agent sessions list shows every session; use --resume ID for one of another project" });
   const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
 
   const controller = new AbortController();
