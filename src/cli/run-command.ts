@@ -97,6 +97,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
 
   const controller = new AbortController();
+  const renderer = createRenderer(runtime, io, { format });
   let interrupts = 0;
   const offSignal = runtime.onSignal("SIGINT", () => {
     interrupts += 1;
@@ -105,9 +106,9 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       killAllHookGroupsNow();
       runtime.exit(130);
     }
+    renderer.interrupted?.();
     controller.abort();
   });
-  const renderer = createRenderer(runtime, io, { format });
   const generator = runAgent({
     runtime,
     provider,
