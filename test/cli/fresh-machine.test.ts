@@ -63,6 +63,23 @@ describe("a config file that does not parse stops the run (issue 10.4)", () => {
   });
 });
 
+describe("the interactive session (AGENT_INTERACTIVE=1 stands in for a terminal)", () => {
+  test("refuses a settings file that does not parse, and --continue resumes this project's newest session", () => {
+    const w = makeWorld();
+    writeScript(w, [{ text: "hello" }]);
+    expect(runCli(w, [...SCRIPT_RUN, "remember me"]).code).toBe(0);
+    const [id] = sessionIds(w);
+    const env = w.env({ AGENT_INTERACTIVE: "1" });
+    const resumed = runCli(w, ["--provider", "script", "--script", "script.json", "--continue"], { env, input: "/exit\n" });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`resuming session ${id}`);
+    w.file(".agent/settings.json", "{,}\n");
+    const broken = runCli(w, ["--provider", "script", "--script", "script.json"], { env, input: "/exit\n" });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toStartWith("agent: .agent/settings.json:1:2: could not parse JSON");
+  });
+});
+
 describe("agent run - (issue 10.5)", () => {
   test("reads the prompt from stdin, trailing newline dropped; empty stdin is a usage error", () => {
     const w = makeWorld();
