@@ -3,7 +3,7 @@
  * everything else returns failures as values.
  */
 export type ErrorCode =
-  | "usage" // bad CLI arguments → exit 2 (`agent run`) or 1 (other commands, per DESIGN.md)
+  | "usage" // bad CLI arguments → exit 2 (1 for `agent hooks test`, whose 2 means deny/block)
   | "config" // unreadable or invalid input named by the user → exit 1
   | "untrusted" // project hooks need trust (D17) → exit 1
   | "runtime" // anything else that stops a command → exit 1

@@ -31,7 +31,7 @@ try {
 } catch (error) {
   if (error instanceof AgentError) {
     runtime.writeStderr(`agent: ${error.render()}\n`);
-    code = exitCodeFor(error.code, args[0]);
+    code = exitCodeFor(error.code, args);
   } else {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     runtime.writeStderr(`agent: internal error: ${message}\n`);
@@ -44,11 +44,11 @@ if (terminated !== null) code = signals.SIGNAL_EXIT_CODES[terminated];
 // Waits for stdout/stderr to drain: a slow reader on a pipe gets every byte (issue 10 item 2).
 await runtime.exit(code);
 
-function exitCodeFor(code: InstanceType<typeof AgentError>["code"], command: string | undefined): number {
+function exitCodeFor(code: InstanceType<typeof AgentError>["code"], argv: readonly string[]): number {
   switch (code) {
     case "usage":
-      // DESIGN.md: `agent run` exits 2 on bad usage; the other commands report errors with 1.
-      return command === "run" ? 2 : 1;
+      // Bad usage exits 2 everywhere but `agent hooks test`, whose 2 means deny/block (DESIGN.md).
+      return argv[0] === "hooks" && argv[1] === "test" ? 1 : 2;
     case "hook_blocked":
       return 3;
     case "interrupted":

@@ -11,6 +11,7 @@ import { canonicalEvent, CANONICAL_EVENTS, TOOL_EVENTS, type CanonicalEvent } fr
 import { canonicalTool, type ToolName } from "../tools/names.ts";
 import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../hooks/event-fields.ts";
 import { loadConfig } from "../hooks/registry.ts";
+import { requireParsableConfig } from "./config-gate.ts";
 import { createHookEngine, providerKeyVarsFor } from "../hooks/engine.ts";
 import { joinContexts } from "../hooks/context.ts";
 import { requireTrust } from "./trust-gate.ts";
@@ -120,6 +121,7 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     fields.prompt = options.prompt;
   }
 
+  requireParsableConfig(runtime, options.cwd); // a config that does not parse is never half-applied
   const loaded = loadConfig(runtime, { cwd: options.cwd });
   const hooks = loaded.hooksOff ? [] : loaded.hooks;
   if (!loaded.hooksOff && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;

@@ -17,6 +17,9 @@ import { createPromptIO } from "../ui/prompt-io.ts";
 import { runInteractive } from "../ui/interactive.ts";
 import { exitCodeForStop } from "./exit-codes.ts";
 import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "./session-setup.ts";
+import { requireParsableConfig, requireScriptFile } from "./config-gate.ts";
+import { latestSessionOf } from "../session/store.ts";
+import { AgentError } from "../errors.ts";
 
 export interface InteractiveCommandOptions {
   readonly cwd: string;
@@ -27,12 +30,16 @@ export interface InteractiveCommandOptions {
   readonly permissionMode: string | undefined;
   /** `agent --resume ID`: continue that session; its history is shown from the JSONL (TOOL-64, TOOL-65). */
   readonly resume?: string | undefined;
+  /** `agent --continue`: the newest session of this project. */
+  readonly continue?: boolean;
 }
 
 const DEFAULT_IDLE_MS = 60_000;
 
 export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options: InteractiveCommandOptions): Promise<number> {
   const permissionFlag = parsePermissionMode(options.permissionMode);
+  if (options.resume !== undefined && options.continue === true) throw new AgentError("usage", "--resume and --continue cannot be combined");
+  requireParsableConfig(runtime, options.cwd);
   const env = runtime.env();
   const hooksOff = hooksOffByEnv(env);
   const idleRaw = env.AGENT_IDLE_PROMPT_MS ?? "";
@@ -63,8 +70,11 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform);
     if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
-    const resume = options.resume === undefined ? undefined : loadResume(runtime, loaded.home, options.resume);
+    const resumeId = options.resume ?? (options.continue === true ? latestSessionOf(runtime, loaded.home, loaded.projectRoot)?.id : undefined);
+    if (options.continue === true && resumeId === undefined) throw new AgentError("config", `--continue: no earlier session in ${loaded.projectRoot}`, { fix: "agent sessions list shows every session; use --resume ID for one of another project" });
+    const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
     const settings = loaded.settings;
+    requireScriptFile(settings.provider, options);
     const provider = buildProvider(runtime, settings, options);
 
     const permissionMode = permissionFlag ?? settings.permissions.mode;

@@ -12,7 +12,8 @@ import { loadConfig } from "../config/load.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { isProjectTrusted, requireTrust } from "./trust-gate.ts";
 import { parseRules } from "../permissions/rules.ts";
-import { listSessions } from "../session/store.ts";
+import { latestSessionOf } from "../session/store.ts";
+import { requireParsableConfig, requireScriptFile } from "./config-gate.ts";
 import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "./session-setup.ts";
 import { AgentSession } from "../agent/agent-session.ts";
 import type { EventStream } from "../agent/event-queue.ts";
@@ -60,6 +61,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const allowParsed = parseRules(options.allow);
   if (allowParsed.errors.length > 0) throw new AgentError("usage", `--allow: ${allowParsed.errors[0]}`, { fix: "e.g. --allow 'bash(git status*)'" });
   if (options.resume !== undefined && options.continue) throw new AgentError("usage", "--resume and --continue cannot be combined");
+  requireParsableConfig(runtime, options.cwd);
 
   const env = runtime.env();
   const offByEnv = hooksOffByEnv(env);
@@ -88,20 +90,24 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or - to read it from stdin)` });
 
   const settings = loaded.settings;
+  requireScriptFile(settings.provider, options);
   const provider = buildProvider(runtime, settings, options);
 
   const permissionMode = permissionFlag ?? settings.permissions.mode;
   const rules = configuredRules(io, settings, allowParsed.rules);
 
-  const resumeId = options.resume ?? (options.continue ? listSessions(runtime, loaded.home)[0]?.id : undefined);
-  if (options.continue && resumeId === undefined) throw new AgentError("config", "--continue: there is no earlier session to continue");
+  const resumeId = options.resume ?? (options.continue ? latestSessionOf(runtime, loaded.home, loaded.projectRoot)?.id : undefined);
+  if (options.continue && resumeId === undefined) throw new AgentError("config", `--continue: no earlier session in ${loaded.projectRoot}`, { fix: "agent sessions list shows every session; use --resume ID for one of another project" });
   const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
 
   const controller = new AbortController();
+  const renderer = createRenderer(runtime, io, { format });
   // Ctrl-C, SIGTERM and SIGHUP: stop the session (session_end runs, stop reason interrupted) and
   // kill every hook and bash group; a second one exits at once (main.ts maps TERM/HUP to 143/129).
-  const offSignal = watchStopSignals(runtime, STOP_SIGNALS, () => controller.abort());
-  const renderer = createRenderer(runtime, io, { format });
+  const offSignal = watchStopSignals(runtime, STOP_SIGNALS, () => {
+    renderer.interrupted?.();
+    controller.abort();
+  });
   const session = new AgentSession({
     runtime,
     provider,

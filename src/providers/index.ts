@@ -7,6 +7,7 @@ import { OPENAI_WIRE, OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL, OPENAI_KEY_
 import { HttpProvider } from "./http-provider.ts";
 import { loadScript, ScriptProvider } from "./script.ts";
 import type { CreateProviderOptions, CreateProviderResult, Provider } from "./types.ts";
+import { providerTimeoutFromEnv } from "./http.ts";
 
 export type * from "./types.ts";
 export { createChildScriptProvider, ScriptProvider, parseScript, loadScript, COMPACT_REPLY } from "./script.ts";
@@ -53,13 +54,16 @@ export function createProvider(options: CreateProviderOptions): CreateProviderRe
   if (hosted && !apiKey) {
     return { ok: false, error: `${keyVariable} is not set (export it, or use --base-url for a local server)` };
   }
+  const timeout = providerTimeoutFromEnv(options.runtime.env());
+  if (!timeout.ok) return timeout;
+  const requestTimeoutMs = options.requestTimeoutMs ?? timeout.ms;
   const common = {
     baseUrl,
     apiKey,
     hosted,
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
-    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
   };
   const provider: Provider = isOpenAI

@@ -196,6 +196,8 @@ export interface SessionSummary {
   /** `session_start` timestamp, else the file's modification time (ISO). */
   readonly startedAt: string;
   readonly cwd: string | null;
+  /** `project_dir` of `session_start`: the project root the session ran in. */
+  readonly projectDir: string | null;
   readonly provider: string | null;
   readonly model: string | null;
   /** First user prompt, if any. */
@@ -224,6 +226,7 @@ export function listSessions(runtime: SessionStoreRuntime, home: string): Sessio
       path,
       startedAt: start?.timestamp ?? new Date(stat.mtimeMs).toISOString(),
       cwd: start?.type === "session_start" ? start.cwd : null,
+      projectDir: start?.type === "session_start" ? start.project_dir : null,
       provider: start?.type === "session_start" ? start.provider : null,
       model: start?.type === "session_start" ? start.model : null,
       prompt: prompt?.type === "user" ? prompt.content : null,
@@ -231,6 +234,12 @@ export function listSessions(runtime: SessionStoreRuntime, home: string): Sessio
     });
   }
   return summaries.sort((a, b) => compareDesc(a.startedAt, b.startedAt) || compareDesc(a.id, b.id));
+}
+
+/** `--continue`: the newest main session that ran in project `projectDir`, if any. */
+export function latestSessionOf(runtime: SessionStoreRuntime, home: string, projectDir: string): SessionSummary | undefined {
+  const root = trimSlash(projectDir);
+  return listSessions(runtime, home).find((summary) => summary.projectDir !== null && trimSlash(summary.projectDir) === root);
 }
 
 function compareDesc(a: string, b: string): number {
