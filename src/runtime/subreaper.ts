@@ -88,15 +88,46 @@ export function descendantsOf(root: number): number[] {
 /** SIGKILLs every descendant of `root`, twice over in case one forked during the first pass. Returns how many were signalled. */
 export function killDescendants(root: number): number {
   let signalled = 0;
+  const killed: number[] = [];
   for (let pass = 0; pass < 2; pass++) {
     for (const pid of descendantsOf(root)) {
       try {
         process.kill(pid, "SIGKILL");
         signalled += 1;
+        killed.push(pid);
       } catch {
         // already gone
       }
     }
   }
+  awaitDeaths(killed, KILL_SETTLE_MS);
   return signalled;
+}
+
+/** How long the exit sweep waits for SIGKILLed descendants to actually die (a loaded machine delivers late). */
+const KILL_SETTLE_MS = 1000;
+
+/**
+ * Blocks until every pid is gone or a zombie (dead, waiting to be reaped), at most `budgetMs`:
+ * SIGKILL is asynchronous, and the agent's exit must not race the kernel delivering it, or a
+ * process that was "killed" is still seen running after the agent is gone.
+ */
+function awaitDeaths(pids: readonly number[], budgetMs: number): void {
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + budgetMs;
+  let pending = pids.filter(isRunning);
+  while (pending.length > 0 && Date.now() < deadline) {
+    Atomics.wait(tick, 0, 0, 5);
+    pending = pending.filter(isRunning);
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
 }
