@@ -15,6 +15,7 @@ import { WarningSink } from "./warnings.ts";
 import type { Runtime } from "../runtime/types.ts";
 import { referencedFiles } from "../hooks/command-words.ts";
 import type { HookSpec, LoadWarning, Scope } from "../hooks/types.ts";
+import { mcpTrustMaterial, readMcpServers, type McpServerSpec } from "../mcp/config.ts";
 
 export type { EffectiveSettings } from "./settings.ts";
 
@@ -42,6 +43,8 @@ export interface LoadedConfig {
   readonly warnings: readonly LoadWarning[];
   /** Canonical material of the project's hooks and trust-relevant settings (D17); null when the project defines none. */
   readonly projectTrustMaterial: ProjectTrustMaterial | null;
+  /** `mcp_servers` of every scope (project ones only when hooks are on: they need trust, D17). */
+  readonly mcpServers: readonly McpServerSpec[];
 }
 
 export interface LoadOptions {
@@ -98,9 +101,12 @@ function projectSettingsMaterial(files: readonly ParsedSettingsFile[]): Record<s
   return out;
 }
 
-function trustMaterial(hooks: readonly HookSpec[], files: readonly ParsedSettingsFile[], runtime: Runtime, root: string, cwd: string): ProjectTrustMaterial | null {
+function trustMaterial(hooks: readonly HookSpec[], files: readonly ParsedSettingsFile[], runtime: Runtime, root: string, cwd: string, servers: readonly McpServerSpec[]): ProjectTrustMaterial | null {
   const projectHooks = hooks.filter((spec) => spec.scope === "project");
   const settings = projectSettingsMaterial(files);
+  // Project MCP servers run code (or connect somewhere) like hooks: each is one trust item.
+  const projectServers = servers.filter((spec) => spec.scope === "project");
+  for (const spec of projectServers) settings[`mcp_servers.${spec.name}`] = mcpTrustMaterial(spec);
   if (projectHooks.length === 0 && Object.keys(settings).length === 0) return null;
   const scripts: string[] = [];
   const add = (path: string): void => {
@@ -110,6 +116,9 @@ function trustMaterial(hooks: readonly HookSpec[], files: readonly ParsedSetting
     if (spec.form === "dir") {
       if (isInside(spec.run, root) && runtime.fs.stat(spec.run)?.kind === "file") add(spec.run);
     } else for (const path of referencedFiles(spec.command, root, cwd, runtime.fs)) add(path);
+  }
+  for (const spec of projectServers) {
+    if (spec.transport === "stdio") for (const path of referencedFiles([spec.command, ...spec.args].join(" "), root, spec.cwd ?? cwd, runtime.fs)) add(path);
   }
   return { hooks: projectHooks.map(canonicalSpec), settings, scripts };
 }
@@ -134,6 +143,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
   const parsed = location.files.map((file) => readSettingsFile(runtime.fs, file, sink));
   const merged = mergeSettings(parsed, sink, { hooksOff: hooksOff !== null, projectScope: location.projectScope });
 
+  const mcpServers = readMcpServers(parsed, sink, { skipProject: hooksOff !== null });
   const hooks: HookSpec[] = [];
   let manifests: string[] = [];
   if (hooksOff === null) {
@@ -169,7 +179,8 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     settings: merged.settings,
     hooks,
     warnings: hooksOff === null ? sink.items : [],
-    projectTrustMaterial: hooksOff === null && location.projectScope ? trustMaterial(hooks, parsed, runtime, location.projectRoot, location.cwd) : null,
+    projectTrustMaterial: hooksOff === null && location.projectScope ? trustMaterial(hooks, parsed, runtime, location.projectRoot, location.cwd, mcpServers) : null,
+    mcpServers,
   };
   return deepFreeze(loaded);
 }

@@ -118,7 +118,7 @@ export function readSettingsFile(fs: FileSystem, file: SettingsFile, sink: Warni
   return { file, present: true, data: parsed.value };
 }
 
-const TOP_LEVEL_KEYS = new Set(["hooks", "tools", "permissions", "agent", "provider", "model", "base_url", "providers"]);
+const TOP_LEVEL_KEYS = new Set(["hooks", "tools", "permissions", "agent", "provider", "model", "base_url", "providers", "mcp_servers"]);
 const HOOK_STRUCTURE_KEYS = new Set<string>([...LIST_KEYS, "lifecycle", "injected_content", "stop_block_cap"]);
 
 function camel(key: string): string {
