@@ -21,6 +21,7 @@ import { pinTrust } from "../hooks/trust.ts";
 import { killAllHookGroupsNow } from "../hooks/engine.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";
 import { exitCodeForStop } from "./exit-codes.ts";
+import { createMcpManager, killAllMcpGroupsNow } from "../mcp/start.ts";
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -101,41 +102,50 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     if (interrupts > 1) {
       // A second Ctrl-C exits at once, and takes the session_end hooks (or any other hook) with it.
       killAllHookGroupsNow();
+      killAllMcpGroupsNow();
       runtime.exit(130);
     }
     controller.abort();
   });
   const renderer = createRenderer(runtime, io, { format });
-  const session = new AgentSession({
-    runtime,
-    provider,
-    hooks: hooksOff !== null ? [] : loaded.hooks,
-    home: loaded.home,
-    cwd: options.cwd,
-    projectDir: loaded.projectRoot,
-    permissionMode,
-    rules,
-    ...(maxTurns !== undefined ? { maxTurns } : {}),
-    ...(maxContextTokens !== undefined ? { maxContextTokens } : settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
-    stopBlockCap: settings.hooks.stopBlockCap,
-    quietSuccessOutput: settings.hooks.quietSuccessOutput,
-    persist: options.session,
-    ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
-    ...(resume ? { resume } : {}),
-    signal: controller.signal,
-    onProjectSettingsWritten: () => {
-      const reloaded = loadConfig(runtime, { cwd: options.cwd });
-      if (trustPersisted && reloaded.projectTrustMaterial) pinTrust(runtime, reloaded.home, reloaded.projectRoot, reloaded.projectTrustMaterial);
-    },
-  });
-  const render = async <R>(stream: EventStream<R>): Promise<R> => {
-    for await (const event of stream) renderer.event(event);
-    return stream.result;
-  };
-  // One prompt, one turn; whatever ended the turn ends the session.
-  const stop = (await render(session.start())) ?? (await render(session.prompt(prompt)));
-  const result = await render(session.end({ stop }));
-  offSignal();
-  renderer.finish(result);
-  return exitCodeForStop(result.stopReason);
+  // MCP servers start now, in the background; the first provider request waits for them (bounded per server).
+  const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
+  void mcp?.start();
+  try {
+    const session = new AgentSession({
+      runtime,
+      provider,
+      hooks: hooksOff !== null ? [] : loaded.hooks,
+      home: loaded.home,
+      cwd: options.cwd,
+      projectDir: loaded.projectRoot,
+      permissionMode,
+      rules,
+      ...(maxTurns !== undefined ? { maxTurns } : {}),
+      ...(maxContextTokens !== undefined ? { maxContextTokens } : settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
+      stopBlockCap: settings.hooks.stopBlockCap,
+      quietSuccessOutput: settings.hooks.quietSuccessOutput,
+      persist: options.session,
+      ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
+      ...(resume ? { resume } : {}),
+      signal: controller.signal,
+      ...(mcp ? { mcp } : {}),
+      onProjectSettingsWritten: () => {
+        const reloaded = loadConfig(runtime, { cwd: options.cwd });
+        if (trustPersisted && reloaded.projectTrustMaterial) pinTrust(runtime, reloaded.home, reloaded.projectRoot, reloaded.projectTrustMaterial);
+      },
+    });
+    const render = async <R>(stream: EventStream<R>): Promise<R> => {
+      for await (const event of stream) renderer.event(event);
+      return stream.result;
+    };
+    // One prompt, one turn; whatever ended the turn ends the session.
+    const stop = (await render(session.start())) ?? (await render(session.prompt(prompt)));
+    const result = await render(session.end({ stop }));
+    offSignal();
+    renderer.finish(result);
+    return exitCodeForStop(result.stopReason);
+  } finally {
+    await mcp?.close();
+  }
 }
