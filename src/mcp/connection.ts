@@ -47,6 +47,10 @@ export class McpConnection {
   private transport: Transport | null = null;
   private readonly options: ConnectionOptions;
   private expectingClose = false;
+  /** How the server went away (`exited with code 3`, …), once it has. */
+  private exitHow = "went away";
+  /** A tools/list after list_changed that is still under way: the next tool list waits for it. */
+  private refreshing: Promise<void> | null = null;
 
   constructor(options: ConnectionOptions) {
     this.options = options;
@@ -89,14 +93,28 @@ export class McpConnection {
     if (this.state !== "starting") return;
     this.state = "ready";
     if (client.getServerCapabilities()?.tools?.listChanged) {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-        try {
-          this.tools = await this.listAll(spec.startupTimeoutMs);
-          this.options.onToolsChanged?.();
-        } catch (error) {
-          this.options.onNotice(`agent: MCP server "${spec.name}": tools/list after list_changed failed: ${error instanceof Error ? error.message : String(error)}`);
-        }
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        const refresh = (async () => {
+          try {
+            const tools = await this.listAll(spec.startupTimeoutMs);
+            if (this.state === "ready") this.tools = tools;
+            this.options.onToolsChanged?.();
+          } catch (error) {
+            this.options.onNotice(`agent: MCP server "${spec.name}": tools/list after list_changed failed: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        })();
+        this.refreshing = refresh;
+        return refresh;
       });
+    }
+  }
+
+  /** Resolves once no list_changed refresh is under way. */
+  async settled(): Promise<void> {
+    while (this.refreshing !== null) {
+      const pending = this.refreshing;
+      await pending;
+      if (this.refreshing === pending) this.refreshing = null;
     }
   }
 
@@ -111,7 +129,7 @@ export class McpConnection {
     } catch (error) {
       if (signal.aborted) return { ok: false, error: `the call was cancelled` };
       // The close handler ran first when the server died mid-call: say that, not the SDK's generic text.
-      if (this.hasExited()) return { ok: false, error: this.error ?? `MCP server "${this.spec.name}" exited during the call` };
+      if (this.hasExited()) return { ok: false, error: `MCP server "${this.spec.name}" ${this.exitHow} during the call; its tools are gone for the rest of the session` };
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
   }
@@ -183,6 +201,7 @@ export class McpConnection {
     const exit = transport instanceof RuntimeStdioTransport ? transport.exit : null;
     const how = exit === null ? "closed the connection" : exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
     const tail = lastLine(this.stderr);
+    this.exitHow = how;
     this.state = "exited";
     this.error = `MCP server "${this.spec.name}" ${how}${tail ? ` (stderr: ${tail})` : ""}; its tools are gone for the rest of the session`;
     this.tools = [];

@@ -69,6 +69,7 @@ export class McpManager implements McpTools {
   /** The tools of every ready server, for a provider request (waits for start-up to settle). */
   async toolDefinitions(): Promise<ToolDefinition[]> {
     await this.start();
+    await Promise.all(this.connections.map((connection) => connection.settled()));
     return [...this.entries()].map(([name, entry]) => ({ name, description: entry.tool.description ?? entry.tool.title ?? "", parameters: { ...entry.tool.inputSchema } }));
   }
 
