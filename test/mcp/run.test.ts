@@ -7,7 +7,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, readJsonl, runCliAsync, type World } from "../support/cli.ts";
+import { makeWorld, readJsonl, runCli, runCliAsync, type World } from "../support/cli.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { hookDir, toml } from "../hooks/harness.ts";
 import { EVERYTHING, FILESYSTEM, FIXTURES, markedProcesses, stdioServer, toolMessage, type RequestBody } from "./support.ts";
@@ -167,6 +167,38 @@ describe("MCP tools in agent run", () => {
     expect(names(0)).toEqual(["mcp__paged__one", "mcp__paged__two", "mcp__paged__three", "mcp__paged__add"]);
     expect(names(1)).toEqual(["mcp__paged__one", "mcp__paged__two", "mcp__paged__three", "mcp__paged__add", "mcp__paged__four"]);
     expect(toolMessage(server.requests[2] as RequestBody, "p2")).toBe("ran four");
+    expect(markedProcesses(world)).toEqual([]);
+  });
+});
+
+describe("agent mcp", () => {
+  test("list shows every server's state, tools and errors; test SERVER starts, lists and stops one", () => {
+    const world = makeWorld();
+    toml(world, "user", stdioServer(world, "every", [EVERYTHING(), "stdio"]));
+    toml(world, "user", stdioServer(world, "hangs", [join(FIXTURES, "crash-server.mjs")], { env: { MCP_FIXTURE_MODE: "hang" }, more: "startup_timeout_ms = 300" }));
+    toml(world, "user", '[mcp_servers.broken]\nurl = "ftp://nope"');
+    const list = runCli(world, ["mcp", "list", "--json"]);
+    expect(list.code).toBe(0);
+    const parsed = JSON.parse(list.stdout);
+    const byName = Object.fromEntries(parsed.servers.map((server: { name: string }) => [server.name, server]));
+    expect(byName.every).toMatchObject({ state: "ready", transport: "stdio", scope: "user", error: null });
+    expect(byName.every.tools).toContain("mcp__every__echo");
+    expect(byName.hangs).toMatchObject({ state: "failed", error: "did not finish start-up within 300 ms (startup_timeout_ms)", tools: [] });
+    expect(parsed.config_errors).toEqual([{ file: join(world.agentHome, "config.toml"), field: "mcp_servers.broken.url", message: "must start with http:// or https://" }]);
+    const text = runCli(world, ["mcp", "list"]);
+    expect(text.stdout).toContain("hangs  user  stdio  failed  0 tools");
+    expect(text.stdout).toContain("config error: ~/.agent/config.toml: mcp_servers.broken.url: must start with http:// or https://");
+
+    const ok = runCli(world, ["mcp", "test", "every"]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^every: started, \d+ tools, stopped\n/);
+    expect(ok.stdout).toContain("  mcp__every__echo");
+    const bad = runCli(world, ["mcp", "test", "hangs"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('agent: MCP server "hangs" did not start: did not finish start-up within 300 ms (startup_timeout_ms)\n');
+    const unknown = runCli(world, ["mcp", "test", "nope"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no MCP server "nope" is configured');
     expect(markedProcesses(world)).toEqual([]);
   });
 });
