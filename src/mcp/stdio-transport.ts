@@ -15,7 +15,7 @@ export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** How much of the server's stderr is kept (the tail). */
 export const STDERR_TAIL_BYTES = 8 * 1024;
 /** After stdin closes the server gets this long to exit before SIGTERM, then as long again before SIGKILL. */
-const CLOSE_GRACE_MS = 500;
+const CLOSE_GRACE_MS = 200;
 
 const LIVE = new Set<ChildHandle>();
 
