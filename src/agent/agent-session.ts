@@ -85,6 +85,7 @@ export class AgentSession {
       ...(options.onProjectSettingsWritten ? { onProjectSettingsWritten: options.onProjectSettingsWritten } : {}),
       ...(options.child ? { child: options.child } : {}),
       ...(taskRunner ? { taskRunner } : {}),
+      ...(options.mcp ? { mcp: options.mcp } : {}),
     });
     this.tools = BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
     if (this.services.taskRunner) this.tools.push(TASK_TOOL_DEFINITION);
@@ -126,7 +127,9 @@ export class AgentSession {
       try {
         const { maxTurns, maxContextTokens, stopBlockCap } = this.options;
         const limits = { maxTurns, maxContextTokens, stopBlockCap };
-        const outcome = await runTurn({ s: this.services, provider: this.options.provider, system: this.system, tools: this.tools, state: this.state, signal, limits }, text);
+        const mcp = this.options.mcp;
+        const mcpTools = mcp ? () => mcp.toolDefinitions() : undefined;
+        const outcome = await runTurn({ s: this.services, provider: this.options.provider, system: this.system, tools: this.tools, ...(mcpTools ? { mcpTools } : {}), state: this.state, signal, limits }, text);
         return signal.aborted && outcome.stopReason !== "interrupted" ? { ...outcome, stopReason: "interrupted" as const } : outcome;
       } finally {
         if (own) signal.removeEventListener("abort", this.cancelHooks);

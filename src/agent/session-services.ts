@@ -6,7 +6,7 @@
  * the per-call map of held injection records. Events go to the session's one queue through `emit`.
  */
 import type { Runtime } from "../runtime/types.ts";
-import type { ToolName } from "../tools/names.ts";
+import { isBuiltin, type ToolId } from "../tools/names.ts";
 import type { ToolResult } from "../tools/types.ts";
 import { getTool } from "../tools/index.ts";
 import type { HookEventInput, PermissionRuleUpdate, EnvelopeContext } from "../hooks/dialects/types.ts";
@@ -17,7 +17,7 @@ import type { SessionWriter } from "../session/store.ts";
 import { applyPermissionUpdates, type RuleSet } from "../permissions/gate.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
-import type { AgentEvent, ChildRun, PermissionAnswer, PermissionAsk } from "./types.ts";
+import type { AgentEvent, ChildRun, McpTools, PermissionAnswer, PermissionAsk } from "./types.ts";
 
 export interface FireRequest {
   readonly event: HookEventInput["event"];
@@ -68,6 +68,8 @@ export interface SessionServicesOptions {
   readonly child?: ChildRun;
   /** Builds the `task` tool of this session (top-level sessions only; children do not nest). */
   readonly taskRunner?: (services: SessionServices) => TaskRunner;
+  /** The MCP servers' tools (src/mcp/manager.ts), when any are configured. */
+  readonly mcp?: McpTools;
 }
 
 export class SessionServices {
@@ -79,6 +81,7 @@ export class SessionServices {
   /** Interactive: asks the user when no hook decided a permission ask. */
   readonly askPermission: ((request: PermissionAsk) => Promise<PermissionAnswer>) | undefined;
   readonly taskRunner: TaskRunner | undefined;
+  readonly mcp: McpTools | undefined;
   readonly emit: (event: AgentEvent) => void;
   private readonly engine: () => HookEngine;
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
@@ -109,6 +112,7 @@ export class SessionServices {
       invocationMode: options.child ? "subagent" : "print",
       subagent: options.child !== undefined,
     };
+    this.mcp = options.mcp;
     this.taskRunner = options.taskRunner?.(this);
   }
 
@@ -193,7 +197,8 @@ export class SessionServices {
     return outcome;
   }
 
-  async execute(tool: ToolName, input: Record<string, unknown>, scope: CallScope): Promise<ToolResult> {
+  async execute(tool: ToolId, input: Record<string, unknown>, scope: CallScope): Promise<ToolResult> {
+    if (!isBuiltin(tool)) return this.mcp ? this.mcp.call(tool, input, scope.signal) : { success: false, content: `${tool} is not available (no MCP servers)` };
     if (tool === "task" && this.taskRunner) return this.taskRunner(input, scope);
     const implementation = getTool(tool);
     if (implementation === undefined) return { success: false, content: `the ${tool} tool is not available in this build` };

@@ -4,8 +4,8 @@
  * D24, D25). Never throws; a failure of any step is a tool result the model sees.
  */
 import type { Message } from "../providers/types.ts";
-import type { ToolName } from "../tools/names.ts";
-import { canonicalTool } from "../tools/names.ts";
+import type { ToolId } from "../tools/names.ts";
+import { canonicalTool, isBuiltin } from "../tools/names.ts";
 import { validateToolInput } from "../tools/index.ts";
 import type { ToolResult } from "../tools/types.ts";
 import { decideGate, permissionSuggestions, permissionRequestInfo, nonInteractiveDenial } from "../permissions/gate.ts";
@@ -28,8 +28,9 @@ export interface ToolCallOutcome {
   readonly stop?: { readonly reason: string; readonly kind: "hook_blocked" | "hook_failed" };
 }
 
-function describeInput(tool: ToolName | undefined, input: Record<string, unknown> | undefined, raw: string): string {
+function describeInput(tool: ToolId | undefined, input: Record<string, unknown> | undefined, raw: string): string {
   if (!input) return raw.slice(0, 120);
+  if (tool !== undefined && !isBuiltin(tool)) return JSON.stringify(input).slice(0, 200);
   const key = tool === "bash" ? "command" : tool === "grep" || tool === "glob" ? "pattern" : tool === "task" ? "description" : "file_path";
   const value = input[key];
   return typeof value === "string" ? value.slice(0, 200) : JSON.stringify(input).slice(0, 200);
@@ -44,7 +45,7 @@ interface CallRun {
   readonly s: SessionServices;
   readonly scope: CallScope;
   readonly call: ToolCallRequest;
-  readonly tool: ToolName | undefined;
+  readonly tool: ToolId | undefined;
 }
 
 type Stop = NonNullable<ToolCallOutcome["stop"]>;
@@ -75,7 +76,7 @@ function rejected(run: CallRun, reason: string, contexts: readonly string[], inp
 }
 
 /** LOOP-02: arguments that do not parse or fail the schema never reach hooks or the gate. */
-function parseCall(run: CallRun): { ok: true; tool: ToolName; input: Record<string, unknown> } | { ok: false; outcome: ToolCallOutcome } {
+function parseCall(run: CallRun): { ok: true; tool: ToolId; input: Record<string, unknown> } | { ok: false; outcome: ToolCallOutcome } {
   const { call, tool } = run;
   let parsed: unknown;
   let parseError: string | null = null;
@@ -98,7 +99,8 @@ function parseCall(run: CallRun): { ok: true; tool: ToolName; input: Record<stri
 }
 
 export async function runToolCall(s: SessionServices, scope: { readonly signal: AbortSignal; readonly turnIndex: number }, call: ToolCallRequest): Promise<ToolCallOutcome> {
-  const run: CallRun = { s, scope: { ...scope, callId: call.id }, call, tool: canonicalTool(call.name) };
+  // An MCP tool exists only while its server offers it (src/mcp/manager.ts).
+  const run: CallRun = { s, scope: { ...scope, callId: call.id }, call, tool: canonicalTool(call.name) ?? s.mcp?.toolId(call.name) };
   const checked = parseCall(run);
   if (!checked.ok) return checked.outcome;
   const { tool } = checked;
@@ -123,7 +125,7 @@ export async function runToolCall(s: SessionServices, scope: { readonly signal: 
 }
 
 /** The gate asked: permission_request hooks decide, else the user (interactive), else a denial (LOOP-13). */
-async function resolveAsk(run: CallRun, tool: ToolName, current: Record<string, unknown>, preContexts: readonly string[]): Promise<{ ok: true; input: Record<string, unknown> } | { ok: false; outcome: ToolCallOutcome }> {
+async function resolveAsk(run: CallRun, tool: ToolId, current: Record<string, unknown>, preContexts: readonly string[]): Promise<{ ok: true; input: Record<string, unknown> } | { ok: false; outcome: ToolCallOutcome }> {
   const { s, call } = run;
   let input = current;
   const request = await s.fire(
@@ -161,7 +163,7 @@ async function resolveAsk(run: CallRun, tool: ToolName, current: Record<string, 
 }
 
 /** Runs the tool, then the post phase, and delivers the result with its context (D19, D25). */
-async function runTool(run: CallRun, tool: ToolName, input: Record<string, unknown>, preContexts: readonly string[]): Promise<ToolCallOutcome> {
+async function runTool(run: CallRun, tool: ToolId, input: Record<string, unknown>, preContexts: readonly string[]): Promise<ToolCallOutcome> {
   const { s, call } = run;
   startLine(run, input);
   const result: ToolResult = await s.execute(tool, input, run.scope);
@@ -197,7 +199,7 @@ async function runTool(run: CallRun, tool: ToolName, input: Record<string, unkno
  * Interactive approval: the permission_prompt notification goes through notification hooks first
  * (LOOP-38, LIFE-71), then the user answers; `always` adds the first suggestion as a session rule.
  */
-async function askUser(run: CallRun, tool: ToolName, input: Record<string, unknown>): Promise<PermissionAnswer> {
+async function askUser(run: CallRun, tool: ToolId, input: Record<string, unknown>): Promise<PermissionAnswer> {
   const { s } = run;
   const ask = s.askPermission;
   if (ask === undefined) return "deny";
@@ -212,7 +214,7 @@ async function askUser(run: CallRun, tool: ToolName, input: Record<string, unkno
     tool,
     detail: info.details,
     notification: n.suppress ? null : { title: n.title ?? title, message: n.message ?? message },
-    alwaysRule: rule ? `${rule.toolName}(${rule.ruleContent ?? ""})` : null,
+    alwaysRule: rule ? (rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`) : null,
   });
   if (answer === "always" && suggestion) s.applyUpdates([suggestion]);
   return answer;

@@ -34,6 +34,8 @@ export interface TurnContext {
   readonly provider: Provider;
   readonly system: string;
   readonly tools: readonly ToolDefinition[];
+  /** MCP tools, appended per request (the list can change between requests: list_changed, a crash). */
+  readonly mcpTools?: () => Promise<readonly ToolDefinition[]>;
   readonly state: LoopState;
   readonly signal: AbortSignal;
   readonly limits: { readonly maxTurns?: number | undefined; readonly maxContextTokens?: number | undefined; readonly stopBlockCap: number };
@@ -122,11 +124,13 @@ export function replaceConversation(state: LoopState, messages: readonly Message
 /** One provider request, streamed: deltas go out as they arrive; the reply is collected. */
 async function requestReply(t: TurnContext): Promise<TurnReply> {
   const { s, state } = t;
+  // MCP servers start in the background; the first request that needs their tools waits here (bounded per server).
+  const tools = t.mcpTools ? [...t.tools, ...(await t.mcpTools())] : t.tools;
   state.requests += 1;
   s.emit({ type: "waiting", waiting: true });
   const reply: TurnReply = { text: "", reasoning: "", toolCalls: [], error: null };
   let first = true;
-  for await (const event of t.provider.stream({ system: t.system, messages: state.messages, tools: t.tools, signal: t.signal, purpose: "turn" })) {
+  for await (const event of t.provider.stream({ system: t.system, messages: state.messages, tools, signal: t.signal, purpose: "turn" })) {
     if (first) {
       s.emit({ type: "waiting", waiting: false });
       first = false;

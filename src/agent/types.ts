@@ -7,6 +7,18 @@ import type { PermissionMode } from "../permissions/mode.ts";
 import type { SessionRecord } from "../session/records.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { EventOutcome } from "../hooks/dispatch.ts";
+import type { ToolDefinition } from "../providers/types.ts";
+import type { McpToolName } from "../tools/names.ts";
+import type { ToolResult } from "../tools/types.ts";
+
+/** What a session needs of the MCP servers (src/mcp/manager.ts implements it). */
+export interface McpTools {
+  /** The current tool list; waits for server start-up to settle (bounded per server). */
+  toolDefinitions(): Promise<readonly ToolDefinition[]>;
+  /** `name` when a running server offers it now, else undefined. */
+  toolId(name: string): McpToolName | undefined;
+  call(name: McpToolName, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
+}
 
 export type StopReason = "completed" | "max_turns" | "hook_blocked" | "hook_failed" | "stop_block_cap" | "error" | "interrupted";
 
@@ -42,6 +54,8 @@ export interface AgentSessionOptions {
   readonly child?: ChildRun;
   /** Interactive: answers a permission ask no hook decided (without it the ask is denied, LOOP-13). */
   readonly askPermission?: (request: PermissionAsk) => Promise<PermissionAnswer>;
+  /** MCP tools offered next to the built-ins (the driver starts and stops the servers). */
+  readonly mcp?: McpTools;
   /** session_start source; default `startup` (`resume` when resuming). `/clear` restarts with `clear`. */
   readonly startSource?: "startup" | "clear";
 }

@@ -8,7 +8,7 @@ import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
 import { canonicalEvent, CANONICAL_EVENTS, TOOL_EVENTS, type CanonicalEvent } from "../hooks/events.ts";
-import { canonicalTool, type ToolName } from "../tools/names.ts";
+import { toolIdOf, type ToolId } from "../tools/names.ts";
 import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../hooks/event-fields.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import { requireParsableConfig } from "./config-gate.ts";
@@ -86,11 +86,12 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   if (options.extra.length > 0) throw new AgentError("usage", `unexpected argument "${options.extra[0]}"`, { fix: "agent hooks test EVENT [--tool NAME] [--input JSON] …" });
   const named = parseEvent(options.event);
   const isToolEvent = TOOL_EVENTS.has(named);
-  let tool: ToolName | undefined;
+  let tool: ToolId | undefined;
   if (options.tool !== undefined) {
     if (!isToolEvent) throw new AgentError("usage", `--tool is only for tool events, not ${named}`, { fix: "use pre_tool, post_tool, post_tool_failure or permission_request" });
-    tool = canonicalTool(options.tool);
-    if (tool === undefined) throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, { fix: "use read, write, edit, bash, grep, glob or task" });
+    // An MCP tool name needs no running server: hooks only see the name and input.
+    tool = toolIdOf(options.tool);
+    if (tool === undefined) throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, { fix: "use read, write, edit, bash, grep, glob, task or an MCP tool mcp__<server>__<tool>" });
   } else if (isToolEvent) {
     throw new AgentError("usage", `${named} needs --tool`, { fix: "e.g. --tool bash" });
   }

@@ -206,6 +206,17 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     });
 
   cli
+    .command("mcp <action> [server]", "MCP servers: list [--json] | test SERVER")
+    .option("--json", "Machine-readable output")
+    .option("--cwd <dir>", "Working directory")
+    .option("--trust", "Start the project's MCP servers for this run even if untrusted")
+    .example("agent mcp list")
+    .example("agent mcp test github")
+    .action((action: string, server: string | undefined, options: Options) => {
+      result = import("./mcp-command.ts").then((m) => m.runMcpCommand(runtime, io, { action, server, cwd: cwdOf(options), json: options.json === true, trust: options.trust === true }));
+    });
+
+  cli
     .command("notify [...message]", "Run notification hooks, then print the notification on stderr")
     .option("--title <title>", "Notification title")
     .option("--cwd <dir>", "Working directory")
@@ -227,6 +238,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     "agent config path",
     "agent sessions list",
     `agent notify --title Build "tests passed"`,
+    "agent mcp list",
     "agent --version",
   ]) {
     cli.example(example);

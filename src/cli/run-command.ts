@@ -23,6 +23,7 @@ import { providerKeyVarsFor } from "../hooks/engine.ts";
 import { STOP_SIGNALS, watchStopSignals } from "../runtime/signals.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { exitCodeForStop } from "./exit-codes.ts";
+import { createMcpManager } from "../mcp/start.ts";
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -108,36 +109,45 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     renderer.interrupted?.();
     controller.abort();
   });
-  const session = new AgentSession({
-    runtime,
-    provider,
-    hooks: hooksOff !== null ? [] : loaded.hooks,
-    home: loaded.home,
-    cwd: options.cwd,
-    projectDir: loaded.projectRoot,
-    permissionMode,
-    rules,
-    ...(maxTurns !== undefined ? { maxTurns } : {}),
-    ...(maxContextTokens !== undefined ? { maxContextTokens } : settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
-    stopBlockCap: settings.hooks.stopBlockCap,
-    quietSuccessOutput: settings.hooks.quietSuccessOutput,
-    providerKeyVars: providerKeyVarsFor(settings.providers),
-    persist: options.session,
-    ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
-    ...(resume ? { resume } : {}),
-    signal: controller.signal,
-    onProjectSettingsWritten: (applied) => {
-      if (trustPersisted) repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied });
-    },
-  });
-  const render = async <R>(stream: EventStream<R>): Promise<R> => {
-    for await (const event of stream) renderer.event(event);
-    return stream.result;
-  };
-  // One prompt, one turn; whatever ended the turn ends the session.
-  const stop = (await render(session.start())) ?? (await render(session.prompt(prompt)));
-  const result = await render(session.end({ stop }));
-  offSignal();
-  renderer.finish(result);
-  return exitCodeForStop(result.stopReason);
+  // MCP servers start now, in the background; the first provider request waits for them (bounded per
+  // server). Their groups are in the runtime's live-group registry, so signals and exits reach them.
+  const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
+  void mcp?.start();
+  try {
+    const session = new AgentSession({
+      runtime,
+      provider,
+      hooks: hooksOff !== null ? [] : loaded.hooks,
+      home: loaded.home,
+      cwd: options.cwd,
+      projectDir: loaded.projectRoot,
+      permissionMode,
+      rules,
+      ...(maxTurns !== undefined ? { maxTurns } : {}),
+      ...(maxContextTokens !== undefined ? { maxContextTokens } : settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
+      stopBlockCap: settings.hooks.stopBlockCap,
+      quietSuccessOutput: settings.hooks.quietSuccessOutput,
+      providerKeyVars: providerKeyVarsFor(settings.providers),
+      persist: options.session,
+      ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
+      ...(resume ? { resume } : {}),
+      signal: controller.signal,
+      ...(mcp ? { mcp } : {}),
+      onProjectSettingsWritten: (applied) => {
+        if (trustPersisted) repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied });
+      },
+    });
+    const render = async <R>(stream: EventStream<R>): Promise<R> => {
+      for await (const event of stream) renderer.event(event);
+      return stream.result;
+    };
+    // One prompt, one turn; whatever ended the turn ends the session.
+    const stop = (await render(session.start())) ?? (await render(session.prompt(prompt)));
+    const result = await render(session.end({ stop }));
+    offSignal();
+    renderer.finish(result);
+    return exitCodeForStop(result.stopReason);
+  } finally {
+    await mcp?.close();
+  }
 }

@@ -14,6 +14,7 @@ import type { Runtime } from "../runtime/types.ts";
 import { createTrustGuard } from "../hooks/trust-guard.ts";
 import { buildTrustMaterial, type ProjectTrustMaterial } from "./trust-material.ts";
 import type { HookSpec, LoadWarning, Scope } from "../hooks/types.ts";
+import { readMcpServers, type McpServerSpec } from "../mcp/config.ts";
 
 export type { EffectiveSettings } from "./settings.ts";
 
@@ -38,6 +39,8 @@ export interface LoadedConfig {
    * project defines none. With hooks off it holds only the request-routing settings.
    */
   readonly projectTrustMaterial: ProjectTrustMaterial | null;
+  /** `mcp_servers` of every scope (project ones only when hooks are on: they need trust, D17). */
+  readonly mcpServers: readonly McpServerSpec[];
 }
 
 export interface LoadOptions {
@@ -80,6 +83,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
   const parsed = location.files.map((file) => readSettingsFile(runtime.fs, file, sink));
   const merged = mergeSettings(parsed, sink, { hooksOff: hooksOff !== null, projectScope: location.projectScope });
 
+  const mcpServers = readMcpServers(parsed, sink, { skipProject: hooksOff !== null });
   const hooks: HookSpec[] = [];
   let manifests: string[] = [];
   let shadows: HookDirShadow[] = [];
@@ -107,7 +111,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
   }
 
   const material = location.projectScope
-    ? buildTrustMaterial({ runtime, hooks, files: parsed, root: location.projectRoot, cwd: location.cwd, hooksOff: hooksOff !== null, shadows })
+    ? buildTrustMaterial({ runtime, hooks, files: parsed, root: location.projectRoot, cwd: location.cwd, hooksOff: hooksOff !== null, shadows, mcpServers })
     : null;
   // Project hooks re-check the trusted bytes right before each spawn (issue 9 item 4).
   const guarded = material !== null && material.unpinnable === undefined ? withTrustGuard(hooks, material, location.projectRoot, runtime) : hooks;
@@ -124,6 +128,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     hooks: guarded,
     warnings: hooksOff === null ? sink.items : [],
     projectTrustMaterial: material,
+    mcpServers,
   };
   return deepFreeze(loaded);
 }

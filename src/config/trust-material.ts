@@ -5,6 +5,7 @@
  * bytes of every file a project hook runs inside the project plus every file under `.agent/` (bounded).
  * Files outside the project that a hook runs are listed, never pinned: the digest cannot cover them.
  */
+import { mcpTrustMaterial, type McpServerSpec } from "../mcp/config.ts";
 import { outsideFiles, referencedFiles } from "../hooks/command-words.ts";
 import type { HookSpec } from "../hooks/types.ts";
 import type { FileStat, FileSystem, Runtime } from "../runtime/types.ts";
@@ -170,6 +171,8 @@ export function buildTrustMaterial(options: {
   cwd: string;
   hooksOff: boolean;
   shadows?: readonly HookDirShadow[];
+  /** Project `mcp_servers` (they run code or connect somewhere, like hooks): one trust item each. */
+  mcpServers?: readonly McpServerSpec[];
 }): ProjectTrustMaterial | null {
   const { root, cwd } = options;
   const fs = options.runtime.fs;
@@ -179,7 +182,9 @@ export function buildTrustMaterial(options: {
     return { hooks: [], settings: routing, scripts: [], tree: [], fileHashes: {}, links: {}, outside: [], shadows: [], unpinnable: undefined };
   }
   const projectHooks = options.hooks.filter((spec) => spec.scope === "project");
-  const settings = { ...projectHookSettings(options.files), ...routing };
+  const settings: Record<string, unknown> = { ...projectHookSettings(options.files), ...routing };
+  const projectServers = (options.mcpServers ?? []).filter((spec) => spec.scope === "project");
+  for (const spec of projectServers) settings[`mcp_servers.${spec.name}`] = mcpTrustMaterial(spec);
   if (projectHooks.length === 0 && Object.keys(settings).length === 0) return null;
   const scripts: string[] = [];
   const outside: { hook: string; path: string }[] = [];
@@ -195,6 +200,12 @@ export function buildTrustMaterial(options: {
     }
     for (const path of referencedFiles(spec.command, root, cwd, fs)) add(path);
     for (const path of outsideFiles(spec.command, root, cwd, fs)) outside.push({ hook: spec.label, path });
+  }
+  for (const spec of projectServers) {
+    if (spec.transport !== "stdio") continue;
+    const command = [spec.command, ...spec.args].join(" ");
+    for (const path of referencedFiles(command, root, spec.cwd ?? cwd, fs)) add(path);
+    for (const path of outsideFiles(command, root, spec.cwd ?? cwd, fs)) outside.push({ hook: `mcp server ${spec.name}`, path });
   }
   const tree = scanAgentTree(fs, root);
   const treeFiles = tree.files.filter((path) => !scripts.includes(path));

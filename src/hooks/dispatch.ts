@@ -11,7 +11,7 @@ import { executeHook, type ExecuteContext, type HookRun } from "./execute.ts";
 import { initialState, step, decisionOf, type MergeState, type MergeOptions, type FailureNote } from "./merge.ts";
 import { hookMatches } from "./match.ts";
 import { redactText } from "./redact.ts";
-import type { HookContextInjectionFields, HookDiagnosticFields, HookLifecycleFields, HOOK_PHASES, HOOK_TARGETS, HOOK_POLICIES } from "../session/records.ts";
+import type { HookContextInjectionFields, HookDiagnosticFields, HookLifecycleFields, HOOK_PHASES, HOOK_POLICIES } from "../session/records.ts";
 
 export interface HookRow {
   readonly label: string;
@@ -33,7 +33,7 @@ export type HookRecord =
   | { readonly type: "hook_context_injection"; readonly fields: HookContextInjectionFields };
 
 type HookPhase = (typeof HOOK_PHASES)[number];
-type HookTarget = (typeof HOOK_TARGETS)[number];
+type HookTarget = HookLifecycleFields["target_tool"];
 type HookPolicy = (typeof HOOK_POLICIES)[number];
 
 export interface DispatchSinks {
@@ -129,7 +129,7 @@ function policyName(spec: HookSpec): HookPolicy {
   return spec.form === "dir" ? (spec.failClosed ? "fail_closed" : "fail_open") : spec.failurePolicy;
 }
 
-function targetTool(input: HookEventInput): HookTarget | null {
+function targetTool(input: HookEventInput): HookTarget {
   if (input.tool) return input.tool.name;
   if (input.event === "after_assistant") return "assistant";
   if (input.event === "after_reasoning") return "reasoning";

@@ -7,7 +7,7 @@ import type { CanonicalEvent } from "./events.ts";
 import type { HookRun } from "./execute.ts";
 import type { HookSpec } from "./types.ts";
 import type { ContextItemsStatus, PermissionRuleUpdate } from "./dialects/types.ts";
-import type { ToolName } from "../tools/names.ts";
+import type { ToolId } from "../tools/names.ts";
 import type { HookReply } from "./dialects/types.ts";
 import { boundReason } from "./context.ts";
 import { OUTPUT_MAX_BYTES } from "../tools/output.ts";
@@ -36,7 +36,7 @@ export interface ContextInjection {
 
 export interface MergeState {
   readonly event: CanonicalEvent;
-  readonly tool: ToolName | undefined;
+  readonly tool: ToolId | undefined;
   readonly toolInput: Readonly<Record<string, unknown>> | undefined;
   /** pre_tool / permission_request: `deny` stops; `ask` and explicit `allow` are remembered. */
   readonly denied: { readonly reason: string; readonly modelReason: string } | undefined;
@@ -83,10 +83,10 @@ export interface MergeOptions {
   /** `hooks.lifecycle.quiet_success_output` (LIFE-44). */
   readonly quietSuccessOutput: boolean;
   /** Validates a replaced tool input (D8); returns the error path or null when valid. */
-  readonly validateInput: (tool: ToolName | undefined, input: Readonly<Record<string, unknown>>) => string | null;
+  readonly validateInput: (tool: ToolId | undefined, input: Readonly<Record<string, unknown>>) => string | null;
 }
 
-export function initialState(event: CanonicalEvent, tool?: ToolName, toolInput?: Readonly<Record<string, unknown>>): MergeState {
+export function initialState(event: CanonicalEvent, tool?: ToolId, toolInput?: Readonly<Record<string, unknown>>): MergeState {
   return {
     event,
     tool,

@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import type { PermissionRuleUpdate } from "./rule-update.ts";
 import type { FileSystem } from "../runtime/types.ts";
-import { canonicalToolLoose } from "../tools/names.ts";
+import { canonicalToolLoose, MCP_PREFIX } from "../tools/names.ts";
 import type { RuleSet } from "./gate.ts";
 import { formatRule, parseRule, type Rule } from "./rules.ts";
 
@@ -87,6 +87,10 @@ export function applyPermissionUpdates(options: ApplyPermissionUpdatesOptions): 
 }
 
 function toRule(entry: { readonly toolName: string; readonly ruleContent?: string }): Rule | string {
+  if (entry.toolName.startsWith(MCP_PREFIX)) {
+    const parsed = parseRule(entry.ruleContent === undefined ? entry.toolName : `${entry.toolName}(${entry.ruleContent})`);
+    return parsed.ok ? parsed.rule : `permission update ignored: ${parsed.error}`;
+  }
   const tool = canonicalToolLoose(entry.toolName);
   if (tool === undefined) return `permission update names unknown tool ${JSON.stringify(entry.toolName)}; ignored`;
   const parsed = parseRule(formatRule(tool, entry.ruleContent ?? null));

@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import { CANONICAL_EVENTS } from "../hooks/events.ts";
-import { TOOL_NAMES } from "../tools/names.ts";
+import { isMcpToolName, TOOL_NAMES, type McpToolName } from "../tools/names.ts";
 
 const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 const NullableString = v.nullable(v.string());
@@ -19,6 +19,8 @@ export const HOOK_PHASES = [...CANONICAL_EVENTS, "before_tool", "after_tool"] as
 export const HOOK_POLICIES = ["ignore", "warn", "block", "fail", "fail_closed", "fail_open"] as const;
 export const HOOK_CATEGORIES = ["exit", "timeout", "runner", "stdin", "output-limit"] as const;
 export const HOOK_TARGETS = [...TOOL_NAMES, "assistant", "reasoning"] as const;
+/** A hook record's target: a built-in tool, a message phase, or an MCP tool (`mcp__<server>__<tool>`). */
+const HookTarget = v.union([v.picklist(HOOK_TARGETS), v.custom<McpToolName>((value) => typeof value === "string" && isMcpToolName(value))]);
 export const CONTEXT_INJECTION_STATUSES = [
   "success",
   "invalid_json",
@@ -33,7 +35,7 @@ export const CONTEXT_INJECTION_STATUSES = [
 const hookLifecycleEntries = {
   phase: v.picklist(HOOK_PHASES),
   label: v.string(),
-  target_tool: v.nullable(v.picklist(HOOK_TARGETS)),
+  target_tool: v.nullable(HookTarget),
   status: v.picklist(["started", "success", "failed"]),
   policy: v.picklist(HOOK_POLICIES),
   category: v.nullable(v.picklist(HOOK_CATEGORIES)),
@@ -87,7 +89,7 @@ const recordEntries = {
     schema_version: v.literal(1),
     phase: v.picklist(HOOK_PHASES),
     label: v.string(),
-    target_tool: v.nullable(v.picklist(HOOK_TARGETS)),
+    target_tool: v.nullable(HookTarget),
     status: v.picklist(CONTEXT_INJECTION_STATUSES),
     item_count: Count,
     byte_count: Count,

@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
-import type { ToolName } from "./names.ts";
+import { isBuiltin, type ToolId, type ToolName } from "./names.ts";
 
 export const BASH_TIMEOUT_DEFAULT_MS = 120_000;
 export const BASH_TIMEOUT_MAX_MS = 600_000;
@@ -89,6 +89,8 @@ export const TOOL_INPUT_SCHEMAS: Readonly<Record<ToolName, AnyObjectSchema>> = {
   task: taskInputSchema,
 };
 
+const MCP_INPUT_SCHEMA = v.record(v.string(), v.unknown());
+
 export type ValidationResult =
   | { ok: true; input: Record<string, unknown> }
   | { ok: false; path: string; message: string };
@@ -97,7 +99,9 @@ export type ValidationResult =
 export const ROOT_PATH = "(input)";
 
 /** Validates a tool input (model arguments or a hook's replacement). Never throws. */
-export function validateToolInput(tool: ToolName, input: unknown): ValidationResult {
+export function validateToolInput(tool: ToolId, input: unknown): ValidationResult {
+  // An MCP tool's input is checked by its server against the server's own schema; here only that it is an object.
+  if (!isBuiltin(tool)) return validateWith(MCP_INPUT_SCHEMA, input);
   return validateWith(TOOL_INPUT_SCHEMAS[tool], input);
 }
 

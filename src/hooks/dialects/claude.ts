@@ -8,7 +8,7 @@
  */
 import * as v from "valibot";
 import { CLAUDE_EVENT_NAMES, EVENT_ALIASES, TOOL_EVENTS, type CanonicalEvent } from "../events.ts";
-import { CLAUDE_TOOL_NAMES } from "../../tools/names.ts";
+import { claudeToolName } from "../../tools/names.ts";
 import type { HookSpec } from "../types.ts";
 import { cutUtf8 } from "../context.ts";
 import { decodeText } from "./action.ts";
@@ -375,7 +375,7 @@ export function encodeClaudePayload(spec: HookSpec, input: HookEventInput): Reco
     permission_mode: CLAUDE_PERMISSION_MODES[input.permissionMode],
   };
   if (TOOL_EVENTS.has(event) && input.tool !== undefined) {
-    payload.tool_name = CLAUDE_TOOL_NAMES[input.tool.name];
+    payload.tool_name = claudeToolName(input.tool.name);
     payload.tool_input = input.tool.input;
     payload.tool_use_id = input.tool.callId;
     payload.tool_call_id = input.tool.callId;

@@ -5,7 +5,7 @@
  * form (D22) and to dispatch, never to a dialect.
  */
 import type { CanonicalEvent } from "../events.ts";
-import type { ToolName } from "../../tools/names.ts";
+import type { ToolId } from "../../tools/names.ts";
 import type { ExitStatus } from "../../runtime/types.ts";
 import type { HookSpec } from "../types.ts";
 
@@ -13,7 +13,7 @@ import type { PermissionMode } from "../../permissions/mode.ts";
 export type { PermissionMode };
 
 export interface ToolCallInfo {
-  readonly name: ToolName;
+  readonly name: ToolId;
   readonly callId: string;
   /** The tool input as it stands now (after earlier modifications in the chain). */
   readonly input: Readonly<Record<string, unknown>>;
