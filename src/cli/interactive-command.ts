@@ -13,6 +13,7 @@ import { trustDecision } from "./trust-gate.ts";
 import { repinAfterRuleWrite } from "./trust-repin.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { providerKeyVarsFor } from "../hooks/engine.ts";
+import { createMcpManager } from "../mcp/start.ts";
 import { createPromptIO } from "../ui/prompt-io.ts";
 import { runInteractive } from "../ui/interactive.ts";
 import { exitCodeForStop } from "./exit-codes.ts";
@@ -81,6 +82,9 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     const rules = configuredRules(io, settings);
 
     handedOver = true;
+    // MCP servers start in the background, as in `agent run`; the first provider request waits for them.
+    const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
+    void mcp?.start();
     const result = await runInteractive(runtime, io, input, {
       loaded,
       hooksOff,
@@ -100,9 +104,10 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         quietSuccessOutput: settings.hooks.quietSuccessOutput,
         providerKeyVars: providerKeyVarsFor(settings.providers),
         persist: true,
+        ...(mcp ? { mcp } : {}),
         onProjectSettingsWritten: (applied) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
       },
-    });
+    }).finally(() => mcp?.close());
     return exitCodeForStop(result.stopReason);
   } finally {
     if (!handedOver) input.close();
