@@ -17,6 +17,7 @@ import { createHookEngine, type HookEngine } from "../hooks/engine.ts";
 import type { HookSpec } from "../hooks/types.ts";
 import { hiddenContextMessage } from "../hooks/context.ts";
 import { SessionWriter, newSessionId, replayMessages } from "../session/store.ts";
+import { ClaudeTranscript } from "../session/transcript.ts";
 import { compactConversation } from "./compaction.ts";
 import { EventQueue, type EventStream } from "./event-queue.ts";
 import { SessionServices } from "./session-services.ts";
@@ -41,6 +42,8 @@ export class AgentSession {
   private readonly options: AgentSessionOptions;
   private readonly queue = new EventQueue();
   private readonly writer: SessionWriter;
+  /** The Claude Code-shaped copy of the conversation that claude hooks' `transcript_path` names. */
+  private readonly transcript: ClaudeTranscript;
   private readonly services: SessionServices;
   private readonly state: LoopState;
   private readonly tools: ToolDefinition[];
@@ -61,8 +64,19 @@ export class AgentSession {
       persist: options.persist,
       ...(options.onLine ? { listener: options.onLine } : {}),
       onWriteError: (error) => this.emit({ type: "notice", kind: "error", text: `agent: session file not written: ${error}` }),
+      observer: (record) => this.transcript.observe(record),
     });
     this.transcriptPath = this.writer.path;
+    this.transcript = new ClaudeTranscript({
+      fs: runtime.fs,
+      sessionPath: this.writer.path,
+      sessionId: this.sessionId,
+      cwd: options.cwd,
+      model: options.provider.model,
+      randomHex: (bytes) => runtime.randomId(bytes),
+      ...(options.child ? { parentSessionId: options.child.parentSessionId } : {}),
+      onWriteError: (error) => this.emit({ type: "notice", kind: "warning", text: `agent: Claude-format transcript not written: ${error}` }),
+    });
     this.hooks = options.hooks;
     this.engine = this.makeEngine();
     this.system = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
@@ -97,6 +111,7 @@ export class AgentSession {
       const { options } = this;
       this.emit({ type: "session", sessionId: this.sessionId, transcriptPath: this.transcriptPath });
       const source = options.resume ? "resume" : (options.startSource ?? "startup");
+      this.transcript.open(options.resume?.records ?? []);
       this.writer.append("session_start", {
         session_id: this.sessionId,
         source,

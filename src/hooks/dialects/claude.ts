@@ -9,6 +9,7 @@
 import * as v from "valibot";
 import { CLAUDE_EVENT_NAMES, EVENT_ALIASES, TOOL_EVENTS, type CanonicalEvent } from "../events.ts";
 import { CLAUDE_TOOL_NAMES } from "../../tools/names.ts";
+import { claudeTranscriptPath } from "../../session/transcript.ts";
 import type { HookSpec } from "../types.ts";
 import { cutUtf8 } from "../context.ts";
 import { decodeText } from "./action.ts";
@@ -369,7 +370,8 @@ export function encodeClaudePayload(spec: HookSpec, input: HookEventInput): Reco
   const event = spec.event;
   const payload: Record<string, unknown> = {
     session_id: input.sessionId,
-    transcript_path: input.transcriptPath,
+    // Claude Code's transcript shape, beside the session file (issue 12 item 2, src/session/transcript.ts).
+    transcript_path: claudeTranscriptPath(input.transcriptPath),
     cwd: input.cwd,
     hook_event_name: CLAUDE_EVENT_NAMES[event],
     permission_mode: CLAUDE_PERMISSION_MODES[input.permissionMode],
@@ -401,10 +403,13 @@ function encode(spec: HookSpec, input: HookEventInput, options: EncodeOptions): 
     CLAUDE_SESSION_ID: input.sessionId,
     VT_HOOK_EVENT: CLAUDE_EVENT_NAMES[spec.event],
   };
-  // D25: unset (not empty) with `--no-session`.
-  if (input.transcriptPath !== null) {
-    env.VT_TRANSCRIPT_PATH = input.transcriptPath;
-    env.CLAUDE_TRANSCRIPT_PATH = input.transcriptPath;
+  // D25: unset (not empty) with `--no-session`. In this dialect every transcript variable, ours
+  // included, names the Claude-shaped transcript (these override the runner's AGENT_TRANSCRIPT_PATH).
+  const transcript = claudeTranscriptPath(input.transcriptPath);
+  if (transcript !== null) {
+    env.VT_TRANSCRIPT_PATH = transcript;
+    env.CLAUDE_TRANSCRIPT_PATH = transcript;
+    env.AGENT_TRANSCRIPT_PATH = transcript;
   }
   return { stdin: encoder.encode(line), env, cleanup: [] };
 }
