@@ -15,6 +15,7 @@ import type { ToolDefinition } from "../providers/types.ts";
 import { toolJsonSchema, BUILTIN_TOOLS } from "../tools/index.ts";
 import { createHookEngine, type HookEngine } from "../hooks/engine.ts";
 import type { HookSpec } from "../hooks/types.ts";
+import { activeHooks } from "../hooks/agent-scope.ts";
 import { hiddenContextMessage } from "../hooks/context.ts";
 import { SessionWriter, newSessionId, replayMessages } from "../session/store.ts";
 import { ClaudeTranscript } from "../session/transcript.ts";
@@ -77,7 +78,7 @@ export class AgentSession {
       ...(options.child ? { parentSessionId: options.child.parentSessionId } : {}),
       onWriteError: (error) => this.emit({ type: "notice", kind: "warning", text: `agent: Claude-format transcript not written: ${error}` }),
     });
-    this.hooks = options.hooks;
+    this.hooks = activeHooks(options.hooks, options.child?.agentName);
     this.engine = this.makeEngine();
     this.system = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
     this.state = { messages: options.resume ? replayMessages(options.resume.records) : [], lastInputTokens: undefined, requests: 0, toolCalls: 0, turnIndex: 0, messageIndex: 0, result: "" };
@@ -179,7 +180,7 @@ export class AgentSession {
   reloadHooks(hooks: readonly HookSpec[]): EventStream<void> {
     return this.queue.stream(async () => {
       await this.engine.close();
-      this.hooks = hooks;
+      this.hooks = activeHooks(hooks, this.options.child?.agentName);
       this.engine = this.makeEngine();
     });
   }

@@ -12,6 +12,7 @@ import { canonicalTool, type ToolName } from "../tools/names.ts";
 import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../hooks/event-fields.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import { createHookEngine } from "../hooks/engine.ts";
+import { activeHooks } from "../hooks/agent-scope.ts";
 import { joinContexts } from "../hooks/context.ts";
 import { requireTrust } from "./trust-gate.ts";
 import { cleanStaleSpills } from "../hooks/payload.ts";
@@ -121,7 +122,8 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   }
 
   const loaded = loadConfig(runtime, { cwd: options.cwd });
-  const hooks = loaded.hooksOff ? [] : loaded.hooks;
+  // As a top-level session would: agent front-matter hooks only where they fire in the parent.
+  const hooks = loaded.hooksOff ? [] : activeHooks(loaded.hooks, undefined);
   if (!loaded.hooksOff && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
   cleanStaleSpills(runtime.fs, runtime.platform.tmpdir); // leftovers of a crashed run (D14)
 

@@ -6,6 +6,7 @@
  */
 import { loadHookDirs, type HookDirShadow } from "./hook-dirs.ts";
 import { loadLifecycle } from "./lifecycle.ts";
+import { loadAgentHooks } from "./agent-hooks.ts";
 import { loadListHooks } from "./list-hooks.ts";
 import { hookDirRoots, hooksOffByEnv, locateConfig } from "./paths.ts";
 import { mergeSettings, readSettingsFile, type EffectiveSettings } from "./settings.ts";
@@ -96,6 +97,10 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     const dirs = loadHookDirs(runtime.fs, roots, sink);
     manifests = dirs.manifests;
     shadows = dirs.shadows;
+    // Agent front-matter hooks (issue 12 item 8) come last in their scope and run only in their subagent.
+    const agentRoots: { dir: string; scope: "user" | "project" }[] = [{ dir: `${location.agentHome}/agents`, scope: "user" }];
+    if (location.projectScope) agentRoots.push({ dir: `${location.projectRoot}/.agent/agents`, scope: "project" });
+    const agentHooks = loadAgentHooks(runtime.fs, agentRoots, sink);
     for (const scope of ["user", "project"] as const) {
       hooks.push(...dirs.hooks.filter((spec) => spec.scope === scope));
       const scoped = parsed.filter((file) => file.file.scope === scope);
@@ -103,6 +108,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
       for (const file of scoped) {
         hooks.push(...loadListHooks(file, merged.chains[scope], { absolutePaths: merged.settings.absolutePathsByScope[scope] }, sink));
       }
+      hooks.push(...agentHooks.filter((spec) => spec.scope === scope));
     }
   }
 

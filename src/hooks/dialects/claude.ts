@@ -325,8 +325,14 @@ function freeze(draft: Draft): HookReply {
   return reply;
 }
 
+/** subagent_start `hookSpecificOutput.updatedPrompt`: a string, else a schema failure (D7). */
+function taskPromptOf(parsed: ParsedJson): { ok: true; prompt: string } | { ok: false; detail: string } | undefined {
+  const value = parsed.specific?.updatedPrompt;
+  if (value === undefined) return undefined;
+  return typeof value === "string" ? { ok: true, prompt: value } : { ok: false, detail: "schema: hookSpecificOutput.updatedPrompt" };
+}
+
 function decode(spec: HookSpec, input: HookEventInput, run: ProcessRun): HookReply {
-  void input;
   const event = spec.event;
   const draft: Draft = { context: [], hiddenContext: [], suppressOutput: false, warnings: [] };
   // A form failure (timeout, caps, spawn, stdin): nothing of stdout is used (LIFE-44).
@@ -357,7 +363,13 @@ function decode(spec: HookSpec, input: HookEventInput, run: ProcessRun): HookRep
     }
   }
 
-  if (parsed !== undefined) applyJson(draft, event, parsed);
+  if (parsed !== undefined) {
+    const prompt = event === "subagent_start" ? taskPromptOf(parsed) : undefined;
+    if (prompt?.ok === false) return freeze({ ...draft, failure: { category: "exit", detail: prompt.detail } });
+    applyJson(draft, event, parsed);
+    // Issue 12 item 8: `updatedPrompt` rewrites the task prompt and keeps the rest of the task input.
+    if (prompt?.ok && input.tool !== undefined) draft.updatedInput = { ...(draft.updatedInput ?? input.tool.input), prompt: prompt.prompt };
+  }
   if (exit2Decides) applyExit2(draft, event, parsed, run.stderr);
   return freeze(draft);
 }
@@ -387,6 +399,13 @@ export function encodeClaudePayload(spec: HookSpec, input: HookEventInput): Reco
     }
     if (event === "post_tool_failure" && result !== undefined) payload.error = result.content;
   }
+  // Issue 12 item 8: every event inside a subagent names it, as Claude Code's agent_id/agent_type do.
+  if (input.context.subagent && input.context.agentId !== null) {
+    payload.agent_id = input.sessionId;
+    payload.agent_type = input.context.agentId;
+  }
+  // subagent_start/subagent_stop: the child's transcript, under Claude Code's name too.
+  if (event === "subagent_start" || event === "subagent_stop") payload.agent_transcript_path = payload.transcript_path;
   for (const [key, value] of Object.entries(input.fields)) {
     if (!(key in payload)) payload[key] = value;
   }
