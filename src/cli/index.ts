@@ -85,7 +85,7 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
     });
 
   cli
-    .command("hooks <action> [...args]", "Hooks: list [--json] | validate | test EVENT | trust | init TEMPLATE")
+    .command("hooks <action> [...args]", "Hooks: list [--json] | validate | test EVENT | trust | init TEMPLATE | import --from AGENT")
     .option("--json", "Machine-readable output")
     .option("--cwd <dir>", "Working directory (and start of project discovery)")
     .option("--tool <name>", "hooks test: tool name")
@@ -94,6 +94,9 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
     .option("--prompt <text>", "hooks test: prompt text")
     .option("--field <key=json>", "hooks test: any other payload field (repeatable)")
     .option("--trust", "hooks test: trust project hooks for this run only")
+    .option("--from <agent>", "hooks import: claude | gemini | codex")
+    .option("--user", "hooks import: the user's files into ~/.agent/settings.json")
+    .option("--dry-run", "hooks import: print the result, write nothing")
     .example("agent hooks list --json")
     .example("agent hooks validate")
     .example(`agent hooks test pre_tool --tool bash --input '{"command":"rm -rf /"}' --json`)
@@ -131,8 +134,11 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
         case "init":
           result = import("./hooks-init.ts").then((m) => m.runHooksInit(runtime, io, { cwd, template: rest[0] }));
           return;
+        case "import":
+          result = import("./hooks-import.ts").then((m) => m.runHooksImport(runtime, io, { cwd, from: stringOption(options, "from"), user: options.user === true, dryRun: options.dryRun === true }));
+          return;
         default:
-          throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, trust or init" });
+          throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, trust, init or import" });
       }
     });
 
