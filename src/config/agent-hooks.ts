@@ -13,6 +13,7 @@ import type { FileSystem } from "../runtime/types.ts";
 import type { LifecycleHookSpec, Scope } from "../hooks/types.ts";
 import { compileMatcher, loadLifecycle } from "./lifecycle.ts";
 import { frontmatterHooks } from "./frontmatter-hooks.ts";
+import { claudeHooksAsLifecycle } from "./claude-settings.ts";
 import { isRecord } from "./parse.ts";
 import { joinPath } from "./path-utils.ts";
 import { WarningSink } from "./warnings.ts";
@@ -89,7 +90,8 @@ function loadOne(fs: FileSystem, name: string, file: { path: string; scope: Scop
   }
   // Field paths name the agent file's own keys (`hooks.PreToolUse[0]…`), not `hooks.lifecycle.…`.
   const local = new WarningSink();
-  const loaded = loadLifecycle({ file: { path: file.path, scope: file.scope, format: "json" }, present: true, data: { hooks: { lifecycle } } }, local);
+  // Claude Code's `timeout` (seconds) is our `timeout_seconds`, as in its settings files.
+  const loaded = loadLifecycle({ file: { path: file.path, scope: file.scope, format: "json" }, present: true, data: { hooks: { lifecycle: claudeHooksAsLifecycle(lifecycle) } } }, local);
   for (const item of local.items) sink.items.push({ ...item, field: item.field.replace(/^hooks\.lifecycle\./, "hooks.") });
   const exact = compileMatcher(regexEscape(name), "subagent_start");
   return loaded.map((spec) => {

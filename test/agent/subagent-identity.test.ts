@@ -108,7 +108,7 @@ hooks:
       hooks:
         - type: command
           command: "${script}"
-          timeout_seconds: 10
+          timeout: 10
   Stop:
     - hooks:
         - command: 'cat >> ${log}; echo >> ${log}'
@@ -156,7 +156,7 @@ describe("agent front-matter hooks (issue 12 item 8)", () => {
     const list = runCli(w, ["hooks", "list"]);
     expect(list.stdout).toContain("agents/reviewer.md:PreToolUse[0].hooks[0]");
     expect(list.stdout).toContain("agents/reviewer.md:subagent_stop[0].hooks[0]");
-    // timeout_seconds is accepted; nothing else warns.
+    // Claude's `timeout` (seconds) is accepted; nothing else warns.
     expect(runCli(w, ["hooks", "validate"]).code).toBe(0);
   });
 
