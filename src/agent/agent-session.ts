@@ -15,8 +15,10 @@ import type { ToolDefinition } from "../providers/types.ts";
 import { toolJsonSchema, BUILTIN_TOOLS } from "../tools/index.ts";
 import { createHookEngine, type HookEngine } from "../hooks/engine.ts";
 import type { HookSpec } from "../hooks/types.ts";
+import { activeHooks } from "../hooks/agent-scope.ts";
 import { hiddenContextMessage } from "../hooks/context.ts";
 import { SessionWriter, newSessionId, replayMessages } from "../session/store.ts";
+import { ClaudeTranscript } from "../session/transcript.ts";
 import { compactConversation } from "./compaction.ts";
 import { EventQueue, type EventStream } from "./event-queue.ts";
 import { SessionServices } from "./session-services.ts";
@@ -41,6 +43,8 @@ export class AgentSession {
   private readonly options: AgentSessionOptions;
   private readonly queue = new EventQueue();
   private readonly writer: SessionWriter;
+  /** The Claude Code-shaped copy of the conversation that claude hooks' `transcript_path` names. */
+  private readonly transcript: ClaudeTranscript;
   private readonly services: SessionServices;
   private readonly state: LoopState;
   private readonly tools: ToolDefinition[];
@@ -61,9 +65,20 @@ export class AgentSession {
       persist: options.persist,
       ...(options.onLine ? { listener: options.onLine } : {}),
       onWriteError: (error) => this.emit({ type: "notice", kind: "error", text: `agent: session file not written: ${error}` }),
+      observer: (record) => this.transcript.observe(record),
     });
     this.transcriptPath = this.writer.path;
-    this.hooks = options.hooks;
+    this.transcript = new ClaudeTranscript({
+      fs: runtime.fs,
+      sessionPath: this.writer.path,
+      sessionId: this.sessionId,
+      cwd: options.cwd,
+      model: options.provider.model,
+      randomHex: (bytes) => runtime.randomId(bytes),
+      ...(options.child ? { parentSessionId: options.child.parentSessionId } : {}),
+      onWriteError: (error) => this.emit({ type: "notice", kind: "warning", text: `agent: Claude-format transcript not written: ${error}` }),
+    });
+    this.hooks = activeHooks(options.hooks, options.child?.agentName);
     this.engine = this.makeEngine();
     this.system = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
     this.state = { messages: options.resume ? replayMessages(options.resume.records) : [], lastInputTokens: undefined, requests: 0, toolCalls: 0, turnIndex: 0, messageIndex: 0, result: "" };
@@ -98,6 +113,7 @@ export class AgentSession {
       const { options } = this;
       this.emit({ type: "session", sessionId: this.sessionId, transcriptPath: this.transcriptPath });
       const source = options.resume ? "resume" : (options.startSource ?? "startup");
+      this.transcript.open(options.resume?.records ?? []);
       this.writer.append("session_start", {
         session_id: this.sessionId,
         source,
@@ -167,7 +183,7 @@ export class AgentSession {
   reloadHooks(hooks: readonly HookSpec[]): EventStream<void> {
     return this.queue.stream(async () => {
       await this.engine.close();
-      this.hooks = hooks;
+      this.hooks = activeHooks(hooks, this.options.child?.agentName);
       this.engine = this.makeEngine();
     });
   }

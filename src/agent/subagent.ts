@@ -117,6 +117,9 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
     child_session_id: childId,
     child_thread_id: childId,
     agent_name: request.agentName,
+    // Claude Code's names for the same (issue 12 item 8).
+    agent_id: childId,
+    agent_type: request.agentName,
     display_label: request.description,
     background: false,
     status,
@@ -124,7 +127,7 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
   const metadata = (name: string, stopReason: StopReason | "blocked"): Record<string, unknown> => ({ agent_name: name, child_session_id: childId, stop_reason: stopReason });
 
   // The task input rides along as the event's tool input so a replacing updatedInput is schema-checked (D8).
-  const start = await s.fire({ event: "subagent_start", tool: { name: "task", callId: scope.callId, input }, fields: fields(first.setup.request, "starting"), transcriptPath }, at);
+  const start = await s.fire({ event: "subagent_start", tool: { name: "task", callId: scope.callId, input }, fields: { ...fields(first.setup.request, "starting"), prompt: first.setup.request.prompt }, transcriptPath }, at);
   const blocked = start.state.blocked?.reason ?? start.state.stopSession?.reason;
   if (blocked !== undefined) {
     const hookStop = hookStopOf(start.state.stopSession);

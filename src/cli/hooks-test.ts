@@ -13,6 +13,7 @@ import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../hooks/even
 import { loadConfig } from "../hooks/registry.ts";
 import { requireParsableConfig } from "./config-gate.ts";
 import { createHookEngine, providerKeyVarsFor } from "../hooks/engine.ts";
+import { activeHooks } from "../hooks/agent-scope.ts";
 import { joinContexts } from "../hooks/context.ts";
 import { requireTrust } from "./trust-gate.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
@@ -124,7 +125,8 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
 
   requireParsableConfig(runtime, options.cwd); // a config that does not parse is never half-applied
   const loaded = loadConfig(runtime, { cwd: options.cwd });
-  const hooks = loaded.hooksOff ? [] : loaded.hooks;
+  // As a top-level session would: agent front-matter hooks only where they fire in the parent.
+  const hooks = loaded.hooksOff ? [] : activeHooks(loaded.hooks, undefined);
   if (!loaded.hooksOff && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
   const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
   if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));

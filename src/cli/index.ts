@@ -55,6 +55,7 @@ async function hooksHelpSections(): Promise<{ title: string; body: string }[]> {
     ["test EVENT", "fire one synthetic EVENT at the hooks, no model (exit 2 = deny/block)"],
     ["trust", "show and pin this project's hooks and settings so they may run"],
     ["init TEMPLATE", "install a ready-made hook (project, or user scope when run in $HOME)"],
+    ["import --from AGENT", "translate Claude Code, Gemini CLI or Codex hooks into our config (--user, --dry-run)"],
   ];
   const width = Math.max(...actions.map(([name]) => (name ?? "").length));
   const names = Object.keys(HOOK_TEMPLATES).sort();
@@ -125,7 +126,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     });
 
   cli
-    .command("hooks <action> [...args]", "Hooks: list [--json] | validate | test EVENT | trust | init TEMPLATE (hooks --help lists templates and events)")
+    .command("hooks <action> [...args]", "Hooks: list [--json] | validate | test EVENT | trust | init TEMPLATE | import --from AGENT (hooks --help lists templates and events)")
     .option("--json", "Machine-readable output")
     .option("--cwd <dir>", "Working directory (and start of project discovery)")
     .option("--tool <name>", "hooks test: tool name")
@@ -134,6 +135,9 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .option("--prompt <text>", "hooks test: prompt text")
     .option("--field <key=json>", "hooks test: any other payload field (repeatable)")
     .option("--trust", "hooks test: trust project hooks for this run only")
+    .option("--from <agent>", "hooks import: claude | gemini | codex")
+    .option("--user", "hooks import: the user's files into ~/.agent/settings.json")
+    .option("--dry-run", "hooks import: print the result, write nothing")
     .example("agent hooks list --json")
     .example("agent hooks validate")
     .example(`agent hooks test pre_tool --tool bash --input '{"command":"rm -rf /"}' --json`)
@@ -171,8 +175,11 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
         case "init":
           result = import("./hooks-init.ts").then((m) => m.runHooksInit(runtime, io, { cwd, template: rest[0] }));
           return;
+        case "import":
+          result = import("./hooks-import.ts").then((m) => m.runHooksImport(runtime, io, { cwd, from: stringOption(options, "from"), user: options.user === true, dryRun: options.dryRun === true }));
+          return;
         default:
-          throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, trust or init" });
+          throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, trust, init or import" });
       }
     });
 

@@ -6,6 +6,8 @@
  */
 import { loadHookDirs, type HookDirShadow } from "./hook-dirs.ts";
 import { loadLifecycle } from "./lifecycle.ts";
+import { loadAgentHooks } from "./agent-hooks.ts";
+import { claudeSettingsEnabled, claudeSettingsFiles, loadClaudeHooks } from "./claude-settings.ts";
 import { loadListHooks } from "./list-hooks.ts";
 import { hookDirRoots, hooksOffByEnv, locateConfig } from "./paths.ts";
 import { mergeSettings, readSettingsFile, type EffectiveSettings } from "./settings.ts";
@@ -100,13 +102,23 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     const dirs = loadHookDirs(runtime.fs, roots, sink);
     manifests = dirs.manifests;
     shadows = dirs.shadows;
+    // Agent front-matter hooks (issue 12 item 8) come last in their scope and run only in their subagent.
+    const agentRoots: { dir: string; scope: "user" | "project" }[] = [{ dir: `${location.agentHome}/agents`, scope: "user" }];
+    if (location.projectScope) agentRoots.push({ dir: `${location.projectRoot}/.agent/agents`, scope: "project" });
+    const agentHooks = loadAgentHooks(runtime.fs, agentRoots, sink);
+    // Claude Code's own settings files, opted into from user config (issue 12 item 10).
+    const claudeFiles = claudeSettingsEnabled(parsed, sink)
+      ? claudeSettingsFiles({ env, home: env.HOME || runtime.platform.homedir, projectRoot: location.projectScope ? location.projectRoot : null })
+      : [];
     for (const scope of ["user", "project"] as const) {
       hooks.push(...dirs.hooks.filter((spec) => spec.scope === scope));
       const scoped = parsed.filter((file) => file.file.scope === scope);
       for (const file of scoped) hooks.push(...loadLifecycle(file, sink));
+      hooks.push(...loadClaudeHooks(runtime.fs, claudeFiles, scope, sink));
       for (const file of scoped) {
         hooks.push(...loadListHooks(file, merged.chains[scope], { absolutePaths: merged.settings.absolutePathsByScope[scope] }, sink));
       }
+      hooks.push(...agentHooks.filter((spec) => spec.scope === scope));
     }
   }
 

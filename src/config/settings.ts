@@ -122,7 +122,7 @@ export function readSettingsFile(fs: FileSystem, file: SettingsFile, sink: Warni
 /** Never read from project files: they choose which secret (or which env variable) is sent. */
 const USER_ONLY_PROVIDER_FIELDS = new Set(["api_key", "api_key_env"]);
 
-const TOP_LEVEL_KEYS = new Set(["hooks", "tools", "permissions", "agent", "provider", "model", "base_url", "providers", "mcp_servers"]);
+const TOP_LEVEL_KEYS = new Set(["hooks", "tools", "permissions", "agent", "provider", "model", "base_url", "providers", "mcp_servers", "compat"]);
 const HOOK_STRUCTURE_KEYS = new Set<string>([...LIST_KEYS, "lifecycle", "injected_content", "stop_block_cap"]);
 
 function camel(key: string): string {

@@ -29,6 +29,8 @@ interface HookSpecBase {
    * does not run and fails closed (issue 9 item 4, src/hooks/trust-guard.ts). Never part of the digest.
    */
   readonly trustCheck?: () => string | null;
+  /** Declared in the front matter of agent definition NAME: active only inside that subagent (src/hooks/agent-scope.ts). */
+  readonly agent?: string;
 }
 
 /** Seed 000: a directory with hook.json, run by direct exec in that directory. */

@@ -33,6 +33,8 @@ export interface SessionWriterOptions {
    * the file: a session whose file cannot be written says so once, not once per record.
    */
   readonly onWriteError?: (error: string) => void;
+  /** Sees each record after its line is written (the Claude-shaped transcript, src/session/transcript.ts). */
+  readonly observer?: (record: SessionRecord) => void;
 }
 
 /** `ok: false` when the disk write failed; the line was still given to the listener. */
@@ -60,6 +62,7 @@ export class SessionWriter {
   private readonly clock: () => Date;
   private prepared = false;
   private readonly onWriteError: ((error: string) => void) | undefined;
+  private readonly observer: ((record: SessionRecord) => void) | undefined;
   private readonly failureKinds = new Set<string>();
   private firstFailure: string | null = null;
 
@@ -70,6 +73,7 @@ export class SessionWriter {
     this.listener = options.listener;
     this.clock = options.clock ?? (() => new Date());
     this.onWriteError = options.onWriteError;
+    this.observer = options.observer;
   }
 
   /** The first failed write's error (naming the file), or null while every line reached the disk. */
@@ -96,6 +100,7 @@ export class SessionWriter {
       }
     }
     this.listener?.(line);
+    this.observer?.(record);
     return outcome;
   }
 

@@ -224,7 +224,8 @@ describe("subagents", () => {
     const kids = children(w);
     expect(kids.map((k) => k.name).sort()).toEqual(["reviewer", "tester"]);
     const reviewer = kids.find((k) => k.name === "reviewer");
-    const transcript = join(w.agentHome, "sessions", "subagents", `${reviewer?.id}.jsonl`);
+    // The claude dialect names the child's Claude-shaped transcript (issue 12 item 2).
+    const transcript = join(w.agentHome, "sessions", "subagents", "claude", `${reviewer?.id}.jsonl`);
 
     const starts = readLog(w, "start.log");
     expect(starts.length).toBe(1);
