@@ -59,7 +59,10 @@ function readDocument(runtime: Runtime, file: SourceFile): Record<string, unknow
 export async function runHooksImport(runtime: Runtime, io: CliIO, options: HooksImportOptions): Promise<number> {
   const source = IMPORT_SOURCES.find((name) => name === options.from);
   if (source === undefined) {
-    throw new AgentError("usage", options.from === undefined ? "missing --from" : `unknown --from "${options.from}"`, { fix: `agent hooks import --from ${IMPORT_SOURCES.join("|")} [--user] [--dry-run]` });
+    // A missing option is bad usage (exit 2); a value that names nothing exits 1, as `hooks init nope` does.
+    const fix = `agent hooks import --from ${IMPORT_SOURCES.join("|")} [--user] [--dry-run]`;
+    if (options.from === undefined) throw new AgentError("usage", "missing --from", { fix });
+    throw new AgentError("config", `unknown --from "${options.from}"`, { fix });
   }
   const env = runtime.env();
   const location = locateConfig(runtime.fs, { env, homedir: runtime.platform.homedir, cwd: options.cwd });

@@ -115,6 +115,9 @@ describe("agent hooks import (issue 12 item 10)", () => {
     const bad = runCli(w, ["hooks", "import", "--from", "cursor"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('unknown --from "cursor"');
+    const missing = runCli(w, ["hooks", "import"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("missing --from");
     const none = runCli(w, ["hooks", "import", "--from", "claude"]);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain("no claude config found (looked for .claude/settings.json, .claude/settings.local.json)");
