@@ -23,6 +23,7 @@ import { providerKeyVarsFor } from "../hooks/engine.ts";
 import { STOP_SIGNALS, watchStopSignals } from "../runtime/signals.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { exitCodeForStop } from "./exit-codes.ts";
+import { escapeJsonText } from "../config/escape.ts";
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -123,7 +124,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     quietSuccessOutput: settings.hooks.quietSuccessOutput,
     providerKeyVars: providerKeyVarsFor(settings.providers),
     persist: options.session,
-    ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
+    ...(format === "stream-json" ? { onLine: (line: string) => io.out(escapeJsonText(line)) } : {}),
     ...(resume ? { resume } : {}),
     signal: controller.signal,
     onProjectSettingsWritten: (applied) => {
