@@ -24,6 +24,7 @@ import { STOP_SIGNALS, watchStopSignals } from "../runtime/signals.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { exitCodeForStop } from "./exit-codes.ts";
 import { createMcpManager } from "../mcp/start.ts";
+import { escapeJsonText } from "../config/escape.ts";
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -129,7 +130,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       quietSuccessOutput: settings.hooks.quietSuccessOutput,
       providerKeyVars: providerKeyVarsFor(settings.providers),
       persist: options.session,
-      ...(format === "stream-json" ? { onLine: (line: string) => io.out(line) } : {}),
+      ...(format === "stream-json" ? { onLine: (line: string) => io.out(escapeJsonText(line)) } : {}),
       ...(resume ? { resume } : {}),
       signal: controller.signal,
       ...(mcp ? { mcp } : {}),

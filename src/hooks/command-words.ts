@@ -108,8 +108,16 @@ export function outsideFiles(command: string, projectDir: string, cwd: string, f
   return out;
 }
 
-/** Every absolute path a non-output word (or the part after an `=`) could name, in order. */
-function namedPaths(command: string, root: string, cwd: string): string[] {
+/** How deep shell code inside a word (`bash -c "…"`) is read again; deeper nesting is not followed. */
+const NESTED_DEPTH = 3;
+
+/**
+ * Every absolute path a non-output word (or the part after an `=`) could name, in order. A word
+ * holding a space or a shell operator may be code for `sh -c`/`bash -c` (`bash -c "source x.sh"`):
+ * it is read again as a command, so the files it names are pinned too (issue 9 items 4, 5). Reading
+ * any such word this way only adds candidates; it can never drop one.
+ */
+function namedPaths(command: string, root: string, cwd: string, depth = 0): string[] {
   const out: string[] = [];
   let outputTarget = false;
   let segmentStart = true;
@@ -133,7 +141,10 @@ function namedPaths(command: string, root: string, cwd: string): string[] {
       segmentStart = false;
       writeOnly = WRITE_ONLY_PROGRAMS.has(token.text.slice(token.text.lastIndexOf("/") + 1));
     } else if (writeOnly) continue;
-    if (token.dynamic || token.text === "") continue;
+    if (token.text === "") continue;
+    // Checked before `dynamic`: in `bash -c 'x.sh "$1"'` the code is dynamic, its script is not.
+    if (depth < NESTED_DEPTH && /[\s;&|()<>]/.test(token.text)) out.push(...namedPaths(token.text, root, cwd, depth + 1));
+    if (token.dynamic) continue;
     const pieces = [token.text, ...token.text.split("=").slice(1)].filter((piece) => piece !== "");
     for (const piece of pieces) {
       const bases = piece.startsWith("/") ? [""] : [cwd, root];

@@ -11,6 +11,7 @@ import { executeHook, type ExecuteContext, type HookRun } from "./execute.ts";
 import { initialState, step, decisionOf, type MergeState, type MergeOptions, type FailureNote } from "./merge.ts";
 import { hookMatches } from "./match.ts";
 import { redactText } from "./redact.ts";
+import { escapeControls } from "../config/escape.ts";
 import type { HookContextInjectionFields, HookDiagnosticFields, HookLifecycleFields, HOOK_PHASES, HOOK_POLICIES } from "../session/records.ts";
 
 export interface HookRow {
@@ -155,12 +156,12 @@ function lifecycleFields(spec: HookSpec, input: HookEventInput, hookIndex: numbe
   };
 }
 
-/** Control characters (C0 except TAB, and DEL) removed; at most 200 characters (SEC-20). */
+/** Control characters (C0 except TAB, DEL and C1, which terminals read as CSI) removed; at most 200 characters (SEC-20). */
 function sanitizeLine(text: string): string {
   let out = "";
   for (const ch of text) {
     const code = ch.codePointAt(0) ?? 0;
-    if ((code < 0x20 && code !== 0x09) || code === 0x7f) continue;
+    if ((code < 0x20 && code !== 0x09) || (code >= 0x7f && code <= 0x9f)) continue;
     out += ch;
   }
   return out.length > 200 ? out.slice(0, 200) : out;
@@ -173,7 +174,8 @@ export function formatFailureLine(note: FailureNote, event: CanonicalEvent, envV
     detail += ` (stderr: ${sanitizeLine(redactText(note.stderrFirstLine, envValues))})`;
   }
   const shownEvent = note.spec.form === "lifecycle" ? note.spec.event : event === "post_tool_failure" ? "post_tool" : event;
-  return `agent: hook ${note.spec.label} (${shownEvent}) failed: ${note.category}: ${detail} — ${note.outcome}`;
+  // The label is config text (a hook dir is named by its directory): escaped as in the review (issue 9 item 2).
+  return `agent: hook ${escapeControls(note.spec.label)} (${shownEvent}) failed: ${note.category}: ${detail} — ${note.outcome}`;
 }
 
 function reportRun(ctx: DispatchContext, input: HookEventInput, run: HookRun, targetRan: boolean | null): void {

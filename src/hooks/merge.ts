@@ -10,6 +10,7 @@ import type { ContextItemsStatus, PermissionRuleUpdate } from "./dialects/types.
 import type { ToolId } from "../tools/names.ts";
 import type { HookReply } from "./dialects/types.ts";
 import { boundReason } from "./context.ts";
+import { escapeControls } from "../config/escape.ts";
 import { OUTPUT_MAX_BYTES } from "../tools/output.ts";
 
 export const LIST_BLOCK_MESSAGE = "Tool call blocked by local hook policy.";
@@ -133,8 +134,9 @@ function policyOf(spec: HookSpec): "ignore" | "warn" | "block" | "fail" | "fail_
   return spec.failurePolicy;
 }
 
+/** A label in a reason the terminal prints: escaped like all config text (issue 9 item 2). */
 function labelOf(spec: HookSpec): string {
-  return spec.label;
+  return escapeControls(spec.label);
 }
 
 /** Applies the form's failure policy (D2, D21, D23, seed 003). */
@@ -287,7 +289,7 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
       next = { ...next, allowed: true };
     }
   } else if (decision === "stop" && POST_EVENTS.has(event)) {
-    next = { ...next, stops: [...next.stops, reply.reason ?? `stopped by hook ${spec.label}`] };
+    next = { ...next, stops: [...next.stops, reply.reason ?? `stopped by hook ${labelOf(spec)}`] };
   } else if (decision === "block" && BLOCKING_EVENTS.has(event)) {
     if (!next.blocked) next = { ...next, blocked: { reason: reply.reason ?? "blocked by hook" } };
     halt = true;
