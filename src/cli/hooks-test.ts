@@ -90,7 +90,7 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   if (options.tool !== undefined) {
     if (!isToolEvent) throw new AgentError("usage", `--tool is only for tool events, not ${named}`, { fix: "use pre_tool, post_tool, post_tool_failure or permission_request" });
     tool = canonicalTool(options.tool);
-    if (tool === undefined) throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, { fix: "use read, write, edit, bash, grep, glob or task" });
+    if (tool === undefined) throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, { fix: "use read, write, edit, bash, grep, glob, task, bash_output or kill_shell" });
   } else if (isToolEvent) {
     throw new AgentError("usage", `${named} needs --tool`, { fix: "e.g. --tool bash" });
   }

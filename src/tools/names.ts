@@ -2,7 +2,7 @@
  * Canonical tool names, their aliases, and the Claude-style names claude hooks receive (DESIGN.md, D20).
  * A matcher naming an alias selects the canonical tool; MCP tools and `write_stdin` do not exist here.
  */
-export const TOOL_NAMES = ["read", "write", "edit", "bash", "grep", "glob", "task"] as const;
+export const TOOL_NAMES = ["read", "write", "edit", "bash", "grep", "glob", "task", "bash_output", "kill_shell"] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const TOOL_ALIASES: Readonly<Record<ToolName, readonly string[]>> = {
@@ -13,6 +13,8 @@ export const TOOL_ALIASES: Readonly<Record<ToolName, readonly string[]>> = {
   grep: ["Grep", "ffgrep", "code_search"],
   glob: ["Glob"],
   task: ["Task", "parallel_subagents"],
+  bash_output: ["BashOutput"],
+  kill_shell: ["KillShell"],
 };
 
 export const CLAUDE_TOOL_NAMES: Readonly<Record<ToolName, string>> = {
@@ -23,6 +25,8 @@ export const CLAUDE_TOOL_NAMES: Readonly<Record<ToolName, string>> = {
   grep: "Grep",
   glob: "Glob",
   task: "Task",
+  bash_output: "BashOutput",
+  kill_shell: "KillShell",
 };
 
 const BY_NAME: ReadonlyMap<string, ToolName> = (() => {
