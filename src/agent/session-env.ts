@@ -63,6 +63,11 @@ export class SessionEnv {
       warnings.push(`${slot.path}: ignored: ${stat.size} bytes, more than ${ENV_FILE_MAX_BYTES}`);
     } else {
       text = runtime.fs.readText(slot.path) ?? "";
+      // An async session_start hook may still be appending: the bound holds for what was read, too.
+      if (text.length > ENV_FILE_MAX_BYTES) {
+        warnings.push(`${slot.path}: ignored: grew past ${ENV_FILE_MAX_BYTES} bytes while being read`);
+        text = "";
+      }
     }
     removeQuietly(runtime, slot.dir);
     const parsed = parseEnvFile(text, { label: "CLAUDE_ENV_FILE", providerKeyVars: this.#providerKeyVars, env: { ...base, ...this.#vars } });
