@@ -24,6 +24,9 @@ import { EventQueue, type EventStream } from "./event-queue.ts";
 import { SessionServices } from "./session-services.ts";
 import { createTaskRunner, type RunChild } from "./subagent.ts";
 import { TASK_TOOL_DEFINITION } from "./task-tool.ts";
+import { SessionEnv, sessionEnvOf } from "./session-env.ts";
+import { BackgroundShells } from "../tools/background-shells.ts";
+import { PROVIDER_KEY_VARS } from "../hooks/engine.ts";
 import { replaceConversation, runTurn, type LoopState } from "./turn.ts";
 import { isErrorStop, type AgentEvent, type AgentSessionOptions, type PermissionAnswer, type PermissionAsk, type SessionResult, type TurnOutcome } from "./types.ts";
 
@@ -52,6 +55,7 @@ export class AgentSession {
   private hooks: readonly HookSpec[];
   private engine: HookEngine;
   private readonly cancelHooks = (): void => this.engine.cancel();
+  private readonly shells: BackgroundShells;
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
@@ -85,7 +89,12 @@ export class AgentSession {
     const askPermission = options.askPermission ? this.afterRendering(options.askPermission) : undefined;
     // Subagents: only a top-level session offers `task` (children do not nest).
     const taskRunner = options.child ? undefined : createTaskRunner({ ...options, ...(askPermission ? { askPermission } : {}) }, runChildSession, DEFAULT_SYSTEM_PROMPT);
+    // A child starts with its parent's variables; a resumed session with those it recorded.
+    const initialEnv = options.child?.env ?? (options.resume ? sessionEnvOf(options.resume.records) : {});
+    this.shells = new BackgroundShells(runtime);
     this.services = new SessionServices({
+      sessionEnv: new SessionEnv(initialEnv, options.providerKeyVars ?? PROVIDER_KEY_VARS),
+      shells: this.shells,
       runtime,
       writer: this.writer,
       permissionMode: options.permissionMode,
@@ -199,6 +208,8 @@ export class AgentSession {
       let message = options.stop?.message ?? null;
       const reason = stopReason === "interrupted" ? "cancelled" : stopReason === "error" ? "error" : (options.reason ?? "completed");
       this.options.signal.removeEventListener("abort", this.cancelHooks);
+      // Background shells never outlive their session (issue 12 item 6).
+      await this.shells.killAll();
       await this.engine.close(stopReason === "interrupted" ? 0 : undefined);
       if (stopReason === "interrupted") this.engine = this.makeEngine();
       await this.services.fire({ event: "session_end", fields: { reason, turn_id: `turn-${this.state.turnIndex}` } }, this.scope());

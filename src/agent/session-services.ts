@@ -18,6 +18,8 @@ import { applyPermissionUpdates, type RuleSet } from "../permissions/gate.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { AgentEvent, ChildRun, McpTools, PermissionAnswer, PermissionAsk } from "./types.ts";
+import type { BackgroundShells } from "../tools/background-shells.ts";
+import type { EnvFileSlot, SessionEnv } from "./session-env.ts";
 
 export interface FireRequest {
   readonly event: HookEventInput["event"];
@@ -70,6 +72,10 @@ export interface SessionServicesOptions {
   readonly taskRunner?: (services: SessionServices) => TaskRunner;
   /** The MCP servers' tools (src/mcp/manager.ts), when any are configured. */
   readonly mcp?: McpTools;
+  /** The CLAUDE_ENV_FILE variables of this session (issue 12 item 5). */
+  readonly sessionEnv: SessionEnv;
+  /** This session's `run_in_background` shells (issue 12 item 6). */
+  readonly shells: BackgroundShells;
 }
 
 export class SessionServices {
@@ -83,6 +89,8 @@ export class SessionServices {
   readonly taskRunner: TaskRunner | undefined;
   readonly mcp: McpTools | undefined;
   readonly emit: (event: AgentEvent) => void;
+  readonly sessionEnv: SessionEnv;
+  readonly shells: BackgroundShells;
   private readonly engine: () => HookEngine;
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
   private readonly configuredRules: RuleSet;
@@ -104,6 +112,8 @@ export class SessionServices {
     this.configuredRules = options.rules;
     this.onProjectSettingsWritten = options.onProjectSettingsWritten;
     this.child = options.child;
+    this.sessionEnv = options.sessionEnv;
+    this.shells = options.shells;
     this.envelope = {
       sessionPath: options.writer.path,
       providerId: options.providerId,
@@ -176,8 +186,11 @@ export class SessionServices {
     const deferKey = scope.deferInjections ? (callId ?? "") : undefined;
     if (deferKey !== undefined && !this.deferred.has(deferKey)) this.deferred.set(deferKey, []);
     const engine = this.engine();
-    // Records go through a per-fire sink so each call's injection records are held for that call only.
-    const context = { ...engine.context, sinks: { ...engine.context.sinks, record: (record: HookRecord) => this.record(record, deferKey) } };
+    // Records go through a per-fire sink so each call's injection records are held for that call only;
+    // the session's CLAUDE_ENV_FILE variables go on top of the stripped env (issue 12 item 5).
+    const baseEnv = { ...engine.context.baseEnv, ...this.sessionEnv.vars() };
+    const context = { ...engine.context, baseEnv, sinks: { ...engine.context.sinks, record: (record: HookRecord) => this.record(record, deferKey) } };
+    const slot = request.event === "session_start" ? this.openEnvFile() : null;
     const outcome = await dispatchEvent(context, {
       strippedEnvValues: engine.strippedValues,
       event: request.event,
@@ -190,11 +203,27 @@ export class SessionServices {
       ...(request.result ? { result: request.result } : {}),
       fields: request.fields ?? {},
       context: { ...this.envelope, turnId: `turn-${scope.turnIndex}`, messageId: callId ? `tool-${callId}` : `message-${scope.messageIndex ?? 0}` },
+      ...(slot !== null ? { envFile: slot.path } : {}),
     });
+    if (slot !== null) this.absorbEnvFile(slot, engine.context.baseEnv);
     for (const text of outcome.state.infos) this.emit({ type: "notice", kind: "info", text });
     for (const text of outcome.state.systemMessages) this.emit({ type: "notice", kind: "system", text });
     for (const text of outcome.state.warnings) this.emit({ type: "notice", kind: "warning", text: `agent: ${text}` });
     return outcome;
+  }
+
+  private openEnvFile(): EnvFileSlot | null {
+    const opened = this.sessionEnv.openFile(this.runtime);
+    if (opened.ok) return opened.slot;
+    this.emit({ type: "notice", kind: "warning", text: `agent: no CLAUDE_ENV_FILE for session_start hooks: ${opened.error}` });
+    return null;
+  }
+
+  /** After session_start: the lines the hooks appended become session variables, recorded for resume. */
+  private absorbEnvFile(slot: EnvFileSlot, stripped: Readonly<Record<string, string>>): void {
+    const absorbed = this.sessionEnv.absorb(this.runtime, slot, stripped);
+    for (const text of absorbed.warnings) this.emit({ type: "notice", kind: "warning", text: `agent: ${text}` });
+    if (absorbed.changed) this.writer.append("session_env", { env: this.sessionEnv.vars() });
   }
 
   async execute(tool: ToolId, input: Record<string, unknown>, scope: CallScope): Promise<ToolResult> {
@@ -206,8 +235,9 @@ export class SessionServices {
       runtime: this.runtime,
       cwd: this.cwd,
       workspaceRoot: this.projectDir,
-      env: { ...this.engine().baseEnv },
+      env: { ...this.engine().baseEnv, ...this.sessionEnv.vars() },
       signal: scope.signal,
+      shells: this.shells,
     });
   }
 }

@@ -151,6 +151,7 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
     parentSessionId: s.writer.id,
     agentName: name,
     promptContext: start.state.contexts,
+    env: s.sessionEnv.vars(),
     stop: (stopFields) => fireStop("completed", { last_assistant_message: stopFields.last_assistant_message ?? "", stop_hook_active: stopFields.stop_hook_active ?? false }),
   };
   // Each child is its own AgentSession; its visible notices (hook failure lines, warnings) reach the parent's UI.

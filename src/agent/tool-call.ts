@@ -31,7 +31,8 @@ export interface ToolCallOutcome {
 function describeInput(tool: ToolId | undefined, input: Record<string, unknown> | undefined, raw: string): string {
   if (!input) return raw.slice(0, 120);
   if (tool !== undefined && !isBuiltin(tool)) return JSON.stringify(input).slice(0, 200);
-  const key = tool === "bash" ? "command" : tool === "grep" || tool === "glob" ? "pattern" : tool === "task" ? "description" : "file_path";
+  const key =
+    tool === "bash" ? "command" : tool === "grep" || tool === "glob" ? "pattern" : tool === "task" ? "description" : tool === "bash_output" ? "bash_id" : tool === "kill_shell" ? "shell_id" : "file_path";
   const value = input[key];
   return typeof value === "string" ? value.slice(0, 200) : JSON.stringify(input).slice(0, 200);
 }

@@ -84,6 +84,8 @@ export interface ChildRun {
   readonly promptContext: readonly string[];
   /** Fires the parent-side subagent_stop at the child's stop point, in place of `stop` (D11 rules apply). */
   readonly stop: (fields: Readonly<Record<string, unknown>>) => Promise<EventOutcome>;
+  /** The parent's CLAUDE_ENV_FILE variables when the child starts (it fires no session_start of its own). */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 export type AgentEvent =

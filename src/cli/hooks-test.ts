@@ -92,7 +92,7 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     if (!isToolEvent) throw new AgentError("usage", `--tool is only for tool events, not ${named}`, { fix: "use pre_tool, post_tool, post_tool_failure or permission_request" });
     // An MCP tool name needs no running server: hooks only see the name and input.
     tool = toolIdOf(options.tool);
-    if (tool === undefined) throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, { fix: "use read, write, edit, bash, grep, glob, task or an MCP tool mcp__<server>__<tool>" });
+    if (tool === undefined) throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, { fix: "use read, write, edit, bash, grep, glob, task, bash_output, kill_shell or an MCP tool mcp__<server>__<tool>" });
   } else if (isToolEvent) {
     throw new AgentError("usage", `${named} needs --tool`, { fix: "e.g. --tool bash" });
   }

@@ -65,6 +65,11 @@ export const INJECTED_ENV_NAMES: readonly string[] = [
   "CLAUDE_PROJECT_DIR",
   "CLAUDE_SESSION_ID",
   "CLAUDE_TRANSCRIPT_PATH",
+  "CLAUDE_CODE_SESSION_ID",
+  "CLAUDECODE",
+  "CLAUDE_PLUGIN_ROOT",
+  "CLAUDE_ENV_FILE",
+  "AGENT_ENV_FILE",
   "VT_PROJECT_DIR",
   "VT_SESSION_ID",
   "VT_HOOK_EVENT",
@@ -133,11 +138,17 @@ export interface HookEnvVars {
   readonly projectDir: string;
   /** Session JSONL path; null with `--no-session`, and then every `*_TRANSCRIPT_PATH` is unset (LOOP-41). */
   readonly transcriptPath: string | null;
+  /** session_start only: the file the hook may append `export NAME=value` lines to (issue 12 item 5). */
+  readonly envFile?: string | null;
+  /** A claude-dialect hook dir's own directory, Claude Code's `CLAUDE_PLUGIN_ROOT` (issue 12 item 5). */
+  readonly pluginRoot?: string | null;
 }
 
 /**
  * The complete child environment: `stripped` (from `stripEnv`) plus `AGENT_*` for every dialect,
- * `CLAUDE_*`/`VT_*` for claude, `PHI_*` for action, nothing more for envelope.
+ * `CLAUDE_*`/`VT_*` for claude (with Claude Code's `CLAUDECODE=1` and `CLAUDE_CODE_SESSION_ID`),
+ * `PHI_*` for action, nothing more for envelope. session_start hooks also get `AGENT_ENV_FILE`
+ * (claude: also `CLAUDE_ENV_FILE`); a claude-dialect hook dir gets `CLAUDE_PLUGIN_ROOT`.
  */
 export function buildHookEnv(
   stripped: Readonly<Record<string, string>>,
@@ -151,7 +162,13 @@ export function buildHookEnv(
   env.AGENT_CWD = vars.cwd;
   env.AGENT_PROJECT_DIR = vars.projectDir;
   if (vars.transcriptPath !== null) env.AGENT_TRANSCRIPT_PATH = vars.transcriptPath;
+  const envFile = vars.envFile ?? null;
+  if (envFile !== null) env.AGENT_ENV_FILE = envFile;
   if (dialect === "claude") {
+    env.CLAUDECODE = "1";
+    env.CLAUDE_CODE_SESSION_ID = vars.sessionId;
+    if (envFile !== null) env.CLAUDE_ENV_FILE = envFile;
+    if (vars.pluginRoot !== undefined && vars.pluginRoot !== null) env.CLAUDE_PLUGIN_ROOT = vars.pluginRoot;
     env.CLAUDE_PROJECT_DIR = vars.projectDir;
     env.CLAUDE_SESSION_ID = vars.sessionId;
     env.VT_PROJECT_DIR = vars.projectDir;

@@ -101,6 +101,8 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
       cwd: input.cwd,
       projectDir: input.projectDir,
       transcriptPath: input.transcriptPath,
+      envFile: input.event === "session_start" ? (input.envFile ?? null) : null,
+      pluginRoot: spec.form === "dir" ? spec.dir : null,
     }),
     ...encoded.env,
   };

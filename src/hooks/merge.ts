@@ -238,8 +238,13 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
   if (reply.info !== undefined && !reply.suppressOutput && !(options.quietSuccessOutput && !reply.failure)) {
     next = { ...next, infos: [...next.infos, reply.info] };
   }
-  if (reply.hiddenContext.length > 0) next = { ...next, hidden: [...next.hidden, ...reply.hiddenContext] };
-  if (reply.context.length > 0) next = { ...next, contexts: [...next.contexts, ...reply.context] };
+  // Issue 12 item 6: context written for a replacement input that the schema rejects would describe
+  // a call that does not happen; it goes with the rejected input (the previous input is kept, D8).
+  const replacesInput = reply.updatedInput !== undefined && (event === "pre_tool" || event === "permission_request" || event === "subagent_start") && !next.denied;
+  const inputProblem = replacesInput && reply.updatedInput !== undefined ? options.validateInput(next.tool, reply.updatedInput) : null;
+  const inputRejected = inputProblem !== null;
+  if (reply.hiddenContext.length > 0 && !inputRejected) next = { ...next, hidden: [...next.hidden, ...reply.hiddenContext] };
+  if (reply.context.length > 0 && !inputRejected) next = { ...next, contexts: [...next.contexts, ...reply.context] };
   if (reply.feedback !== undefined && POST_EVENTS.has(event)) next = { ...next, contexts: [...next.contexts, reply.feedback] };
   if (reply.output !== undefined && reply.output !== "" && POST_EVENTS.has(event)) next = { ...next, output: reply.output };
   if (event === "notification") {
@@ -253,12 +258,11 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
     };
   }
 
-  if (reply.updatedInput !== undefined && (event === "pre_tool" || event === "permission_request" || event === "subagent_start") && !next.denied) {
-    const problem = options.validateInput(next.tool, reply.updatedInput);
-    if (problem !== null) {
+  if (replacesInput && reply.updatedInput !== undefined) {
+    if (inputProblem !== null) {
       // D8: an invalid replacement is a failure and the previous input is kept; the rest of the
-      // reply (a decision, context) still counts, and the form's failure policy decides below.
-      inputFailure = `modified input invalid: ${problem}`;
+      // reply (a decision) still counts, and the form's failure policy decides below.
+      inputFailure = `modified input invalid: ${inputProblem}`;
     } else {
       next = { ...next, toolInput: reply.updatedInput };
     }

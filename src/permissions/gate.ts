@@ -29,7 +29,8 @@ export interface GateInput {
 
 export type GateDecision = { decision: "allow" | "deny" | "ask"; reason: string; rule?: string };
 
-const MUTATING: ReadonlySet<ToolName> = new Set(["write", "edit", "bash", "task"]);
+/** `kill_shell` stops a process like `bash` starts one; `bash_output` only reads (issue 12 item 6). */
+const MUTATING: ReadonlySet<ToolName> = new Set(["write", "edit", "bash", "task", "kill_shell"]);
 const EDITS: ReadonlySet<ToolName> = new Set(["write", "edit"]);
 
 /** MCP tools can do anything their server does, so every mode treats them like bash. */

@@ -29,6 +29,8 @@ export const RULE_FIELDS: Readonly<Record<ToolName, string>> = {
   grep: "path",
   glob: "path",
   task: "subagent_type",
+  bash_output: "bash_id",
+  kill_shell: "shell_id",
 };
 
 /** Parses one rule. Never throws; an invalid rule is an error value that names it. */

@@ -98,6 +98,11 @@ const recordEntries = {
   },
   provider_context_item: { role: v.literal("user"), content: v.string() },
   compaction: { trigger: v.picklist(["manual", "auto"]), summary: v.string(), original_message_count: Count },
+  /**
+   * The session's persisted variables after a session_start hook wrote to `CLAUDE_ENV_FILE` (issue
+   * 12 item 5): the whole set, so the last record is the state; names only (no hook output).
+   */
+  session_env: { env: v.record(v.string(), v.string()) },
   session_end: { reason: v.string(), stop_reason: v.string(), is_error: v.boolean() },
 } as const;
 
@@ -121,6 +126,7 @@ const schemas = {
   hook_context_injection: v.strictObject({ type: v.literal("hook_context_injection"), ...base, ...recordEntries.hook_context_injection }),
   provider_context_item: v.object({ type: v.literal("provider_context_item"), ...base, ...recordEntries.provider_context_item }),
   compaction: v.object({ type: v.literal("compaction"), ...base, ...recordEntries.compaction }),
+  session_env: v.object({ type: v.literal("session_env"), ...base, ...recordEntries.session_env }),
   session_end: v.object({ type: v.literal("session_end"), ...base, ...recordEntries.session_end }),
 };
 
@@ -137,6 +143,7 @@ export const SessionRecordSchema = v.variant("type", [
   schemas.hook_context_injection,
   schemas.provider_context_item,
   schemas.compaction,
+  schemas.session_env,
   schemas.session_end,
 ]);
 

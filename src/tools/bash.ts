@@ -5,7 +5,8 @@
  * timeout or cancel the group gets SIGTERM, then SIGKILL after BASH_KILL_GRACE_MS; once bash exits,
  * pipes get BASH_DRAIN_GRACE_MS to drain and the rest of the group is killed the same way, so a
  * background `sleep 300 &` never outlives the call or holds it open. The group is in the live
- * registry meanwhile, so a second Ctrl-C, SIGTERM or SIGHUP kills it too.
+ * registry meanwhile, so a second Ctrl-C, SIGTERM or SIGHUP kills it too. `run_in_background`
+ * hands the same spawn to the session's background shells (background-shells.ts) instead.
  */
 import type { Tool, ToolContext, ToolResult } from "./types.ts";
 import { BASH_TIMEOUT_DEFAULT_MS, bashInputSchema, toolJsonSchema, validateWith, type BashInput } from "./schemas.ts";
@@ -27,7 +28,28 @@ export function bashEnv(env: Readonly<Record<string, string>>): Record<string, s
   return out;
 }
 
+/** `run_in_background`: started in the session's shell registry; the call returns at once with its id. */
+async function startBackground(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
+  if (ctx.shells === undefined) return failure("run_in_background is not available here (no background shell registry in this context)");
+  if (ctx.signal?.aborted) return failure("[command cancelled before it started]", { exit_code: null, cancelled: true });
+  const started = await ctx.shells.start({
+    argv: [BASH_PATH, "-c", input.command],
+    cwd: ctx.cwd,
+    env: bashEnv(ctx.env),
+    command: input.command,
+    killGraceMs: BASH_KILL_GRACE_MS,
+    drainGraceMs: BASH_DRAIN_GRACE_MS,
+  });
+  if (!started.ok) return failure(started.error, { exit_code: null });
+  return {
+    success: true,
+    content: `Command running in background with ID: ${started.id}. Read its output with bash_output (bash_id "${started.id}"); stop it with kill_shell (shell_id "${started.id}"). It is killed when the session ends.`,
+    metadata: { background: true, shell_id: started.id },
+  };
+}
+
 async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
+  if (input.run_in_background === true) return startBackground(input, ctx);
   const timeoutMs = input.timeout ?? BASH_TIMEOUT_DEFAULT_MS;
   if (ctx.signal?.aborted) return failure("[command cancelled before it started]", { exit_code: null, cancelled: true });
   const output = new OutputCollector();
@@ -73,7 +95,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
 export const bashTool: Tool = {
   name: "bash",
   description:
-    "Run a shell command with /bin/bash -c in the agent's cwd. stdout and stderr are combined; output is capped. timeout is in milliseconds (default 120000, max 600000). Background processes are killed when the command ends.",
+    "Run a shell command with /bin/bash -c in the agent's cwd. stdout and stderr are combined; output is capped. timeout is in milliseconds (default 120000, max 600000). Background processes are killed when the command ends. With run_in_background: true the command keeps running (no timeout) and the call returns a shell id at once: read new output with bash_output, stop it with kill_shell; it is killed when the session ends.",
   parameters: toolJsonSchema("bash"),
   async execute(input, ctx) {
     const checked = validateWith(bashInputSchema, input);

@@ -3,7 +3,7 @@
  * A matcher naming an alias selects the canonical tool; `write_stdin` does not exist here. MCP tools
  * are `mcp__<server>__<tool>` (src/mcp/): they have no aliases, and claude hooks see the same name.
  */
-export const TOOL_NAMES = ["read", "write", "edit", "bash", "grep", "glob", "task"] as const;
+export const TOOL_NAMES = ["read", "write", "edit", "bash", "grep", "glob", "task", "bash_output", "kill_shell"] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const TOOL_ALIASES: Readonly<Record<ToolName, readonly string[]>> = {
@@ -14,6 +14,8 @@ export const TOOL_ALIASES: Readonly<Record<ToolName, readonly string[]>> = {
   grep: ["Grep", "ffgrep", "code_search"],
   glob: ["Glob"],
   task: ["Task", "parallel_subagents"],
+  bash_output: ["BashOutput"],
+  kill_shell: ["KillShell"],
 };
 
 export const CLAUDE_TOOL_NAMES: Readonly<Record<ToolName, string>> = {
@@ -24,6 +26,8 @@ export const CLAUDE_TOOL_NAMES: Readonly<Record<ToolName, string>> = {
   grep: "Grep",
   glob: "Glob",
   task: "Task",
+  bash_output: "BashOutput",
+  kill_shell: "KillShell",
 };
 
 export const MCP_PREFIX = "mcp__";

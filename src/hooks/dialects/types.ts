@@ -63,6 +63,8 @@ export interface HookEventInput {
   readonly context: EnvelopeContext;
   /** Values of env variables that were stripped (D18), for redacted payloads. */
   readonly strippedEnvValues: readonly string[];
+  /** session_start: the `CLAUDE_ENV_FILE`/`AGENT_ENV_FILE` path (src/agent/session-env.ts); absent elsewhere. */
+  readonly envFile?: string;
 }
 
 /** Bytes for stdin plus the dialect's alias variables (AGENT_* are set by the runner for all). */
