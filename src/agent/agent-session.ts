@@ -40,6 +40,9 @@ export interface EndOptions {
   readonly stop?: TurnOutcome | null;
 }
 
+/** How long session_end hooks may run once the session was stopped by Ctrl-C, SIGTERM or SIGHUP (the D15 exit grace). */
+export const SESSION_END_AFTER_STOP_MS = 2000;
+
 export class AgentSession {
   readonly sessionId: string;
   readonly transcriptPath: string | null;
@@ -212,7 +215,15 @@ export class AgentSession {
       await this.shells.killAll();
       await this.engine.close(stopReason === "interrupted" ? 0 : undefined);
       if (stopReason === "interrupted") this.engine = this.makeEngine();
-      await this.services.fire({ event: "session_end", fields: { reason, turn_id: `turn-${this.state.turnIndex}` } }, this.scope());
+      // After Ctrl-C, SIGTERM or SIGHUP the session_end hooks still run, but a supervisor is waiting:
+      // they get at most SESSION_END_AFTER_STOP_MS, then their groups are killed (issue 10 item 3).
+      const engine = this.engine;
+      const bound = stopReason === "interrupted" ? setTimeout(() => engine.cancel(), SESSION_END_AFTER_STOP_MS) : undefined;
+      try {
+        await this.services.fire({ event: "session_end", fields: { reason, turn_id: `turn-${this.state.turnIndex}` } }, this.scope());
+      } finally {
+        clearTimeout(bound);
+      }
       const failure = this.writer.failure;
       if (failure !== null && !isErrorStop(stopReason)) {
         stopReason = "error";
