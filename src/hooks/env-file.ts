@@ -13,8 +13,8 @@
  *
  * Blank lines and `#` comments are skipped; every other line is refused with a warning. Names that
  * may never come from a hook are refused too: credentials (D18, by name or value shape, and the
- * provider key variables), shell start-up names (BASH_ENV, ENV, BASH_FUNC_*), every name the agent
- * injects (AGENT_*, CLAUDE_*, VT_*, PHI_* dialect names) and anything starting with AGENT_.
+ * provider key variables), shell start-up names (BASH_ENV, ENV, BASH_FUNC_*), loader names
+ * (LD_*, DYLD_*), every name the agent injects (AGENT_*, CLAUDE_*, VT_*, PHI_* dialect names) and anything starting with AGENT_.
  */
 import { INJECTED_ENV_NAMES, isCredentialEnv } from "./env.ts";
 
@@ -40,6 +40,8 @@ export function refusedEnvName(name: string, value: string, providerKeyVars: Rea
   if (!NAME.test(name)) return "not a variable name";
   if (name.startsWith("AGENT_") || INJECTED.has(name)) return "the agent sets this name itself";
   if (name === "BASH_ENV" || name === "ENV" || name.startsWith("BASH_FUNC_")) return "shell start-up variables are never passed on";
+  // The dynamic loader's variables would inject code into every later hook and bash call.
+  if (name.startsWith("LD_") || name.startsWith("DYLD_")) return "dynamic loader variables are never passed on";
   if (isCredentialEnv(name, value, providerKeyVars)) return "credentials are stripped from every child and cannot be set here";
   return null;
 }

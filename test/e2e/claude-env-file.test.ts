@@ -180,6 +180,8 @@ describe("env file grammar", () => {
         "1BAD=x",
         "CLAUDE_PROJECT_DIR=/x",
         "K=$((1+1))",
+        "export LD_PRELOAD=/tmp/evil.so",
+        "DYLD_INSERT_LIBRARIES=/tmp/evil.dylib",
       ].join("\n"),
       { HOME: "/home/u" },
     );
@@ -194,6 +196,8 @@ describe("env file grammar", () => {
       "F:13: ignored line: not a variable name",
       "F:14: ignored CLAUDE_PROJECT_DIR: the agent sets this name itself",
       "F:15: ignored K: only $NAME and ${NAME} expand; quote a literal $ with '...'",
+      "F:16: ignored LD_PRELOAD: dynamic loader variables are never passed on",
+      "F:17: ignored DYLD_INSERT_LIBRARIES: dynamic loader variables are never passed on",
     ]);
   });
 });
