@@ -18,31 +18,36 @@ await (await import("./runtime/credentials.ts")).isolateCredentials((name, value
 const { createRuntime } = await import("./runtime/index.ts");
 const runtime = createRuntime();
 const signals = await import("./runtime/signals.ts");
-signals.installSignalExits(runtime);
+signals.installSignalExits();
 // Linux + Bun: orphaned descendants (`setsid -f …` from a hook or bash) come back to the agent and
 // are killed at exit (issue 9 item 11). Elsewhere a no-op that `hooks validate` reports.
 await (await import("./runtime/subreaper.ts")).becomeSubreaper();
 const { runCli } = await import("./cli/index.ts");
 const { AgentError } = await import("./errors.ts");
 
-let code: number;
-try {
-  code = await runCli(runtime, args, pkg.version);
-} catch (error) {
-  if (error instanceof AgentError) {
-    runtime.writeStderr(`agent: ${error.render()}\n`);
-    code = exitCodeFor(error.code, args);
-  } else {
+async function runCommand(): Promise<number> {
+  try {
+    return await runCli(runtime, args, pkg.version);
+  } catch (error) {
+    if (error instanceof AgentError) {
+      runtime.writeStderr(`agent: ${error.render()}\n`);
+      return exitCodeFor(error.code, args);
+    }
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     runtime.writeStderr(`agent: internal error: ${message}\n`);
-    code = 1;
+    return 1;
   }
 }
+
+// A second stop signal (or one no command handles) ends the race at once: every group is already
+// SIGKILLed, and stdout gets at most SIGNAL_DRAIN_MS.
+const outcome = await Promise.race([runCommand().then((code) => ({ code, forced: false })), signals.forcedExitCode().then((code) => ({ code, forced: true }))]);
+let code = outcome.code;
 // A SIGTERM or SIGHUP that stopped the session decides the exit code (143, 129), like Ctrl-C's 130.
 const terminated = signals.terminationSignal();
-if (terminated !== null) code = signals.SIGNAL_EXIT_CODES[terminated];
+if (!outcome.forced && terminated !== null) code = signals.SIGNAL_EXIT_CODES[terminated];
 // Waits for stdout/stderr to drain: a slow reader on a pipe gets every byte (issue 10 item 2).
-await runtime.exit(code);
+await runtime.exit(code, outcome.forced ? { drainWithinMs: signals.SIGNAL_DRAIN_MS } : undefined);
 
 function exitCodeFor(code: InstanceType<typeof AgentError>["code"], argv: readonly string[]): number {
   switch (code) {

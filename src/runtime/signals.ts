@@ -25,24 +25,37 @@ function note(signal: StopSignal): void {
   if (signal !== "SIGINT" && terminatedBy === null) terminatedBy = signal;
 }
 
-/** SIGKILLs every live group and exits 128+n without waiting for anything but (briefly) stdout. */
-export function exitNow(runtime: Pick<Runtime, "exit">, signal: StopSignal): void {
+let forceExit: (code: number) => void = () => undefined;
+const forcedExit = new Promise<number>((resolve) => {
+  forceExit = resolve;
+});
+
+/**
+ * Settles with 128+n once a stop signal demands an immediate exit. `main.ts`, the one place that
+ * exits, races the command against it and then exits without waiting for anything but (briefly) stdout.
+ */
+export function forcedExitCode(): Promise<number> {
+  return forcedExit;
+}
+
+/** SIGKILLs every live group now and asks `main.ts` to exit 128+n at once. */
+export function exitNow(signal: StopSignal): void {
   note(signal);
   liveGroups.killNow();
-  void runtime.exit(SIGNAL_EXIT_CODES[signal], { drainWithinMs: SIGNAL_DRAIN_MS });
+  forceExit(SIGNAL_EXIT_CODES[signal]);
 }
 
 /**
  * While a session runs: the first of `signals` calls `onStop` (abort the session) and kills every
  * live group (SIGTERM, SIGKILL after the grace); any second one exits at once. Returns `off`.
  */
-export function watchStopSignals(runtime: Pick<Runtime, "onSignal" | "exit">, signals: readonly StopSignal[], onStop: (signal: StopSignal) => void): () => void {
+export function watchStopSignals(runtime: Pick<Runtime, "onSignal">, signals: readonly StopSignal[], onStop: (signal: StopSignal) => void): () => void {
   let received = 0;
   const offs = signals.map((signal) =>
     runtime.onSignal(signal, () => {
       received += 1;
       if (received > 1) {
-        exitNow(runtime, signal);
+        exitNow(signal);
         return;
       }
       note(signal);
@@ -59,12 +72,12 @@ export function watchStopSignals(runtime: Pick<Runtime, "onSignal" | "exit">, si
  * Process-wide fallback (installed once by `main.ts`): a stop signal that no command is handling
  * kills every group and exits 128+n, so no child is orphaned under PID 1.
  */
-export function installSignalExits(runtime: Pick<Runtime, "exit">): void {
+export function installSignalExits(): void {
   for (const signal of STOP_SIGNALS) {
     process.on(signal, () => {
       // Another listener means a command handles this signal (agent run, the interactive session).
       if (process.listenerCount(signal) > 1) return;
-      exitNow(runtime, signal);
+      exitNow(signal);
     });
   }
 }

@@ -109,7 +109,7 @@ function onInterrupt(repl: Repl): void {
     repl.turn.abort();
     return;
   }
-  exitNow(repl.runtime, "SIGINT");
+  exitNow("SIGINT");
 }
 
 /** One AgentSession, from session_start to session_end; `ending` is `clear` after `/clear`. */
