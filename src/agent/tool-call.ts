@@ -131,7 +131,7 @@ export async function runToolCall(s: SessionContext, call: ToolCallRequest): Pro
   const result: ToolResult = await s.execute(tool, input, call.id);
   const metadata = result.metadata ?? {};
   s.writer.append("tool_result", { tool_call_id: call.id, tool_name: tool, input, success: result.success, content: result.content, metadata });
-  const post = await s.fire({ event: "post_tool", tool: { name: tool, callId: call.id, input }, result: { success: result.success, content: result.content, metadata } }, call.id, { deferInjections: true });
+  const post = await s.fire({ event: "post_tool", tool: { name: tool, callId: call.id, input }, result: { success: result.success, content: result.content, metadata, ...(result.details ? { details: result.details } : {}) } }, call.id, { deferInjections: true });
   const context = joinContexts([...preContexts, ...(result.hookContext ?? []), ...post.state.contexts]);
   const output = post.state.output ?? result.content;
   const content = appendHookContext(output, context);

@@ -5,7 +5,7 @@
  * BASH_KILL_GRACE_MS. Once bash exits, pipes get BASH_DRAIN_GRACE_MS to drain and then the whole
  * group is SIGKILLed, so a background `sleep 300 &` never outlives the call or holds it open.
  */
-import type { Tool, ToolContext, ToolResult } from "./types.ts";
+import type { Tool, ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { BASH_TIMEOUT_DEFAULT_MS, bashInputSchema, toolJsonSchema, validateWith, type BashInput } from "./schemas.ts";
 import { describeError, failure } from "./output.ts";
 import { OutputCollector } from "./bash-output.ts";
@@ -13,6 +13,8 @@ import { OutputCollector } from "./bash-output.ts";
 export const BASH_PATH = "/bin/bash";
 export const BASH_KILL_GRACE_MS = 500;
 export const BASH_DRAIN_GRACE_MS = 200;
+/** Each stream kept apart for `details` (claude's stdout/stderr): head and tail bytes, as Claude Code caps at 30000 chars. */
+export const BASH_STREAM_DETAIL_BYTES = 16 * 1024;
 
 /** The child env: `env` without the names bash would execute code from at startup. */
 export function bashEnv(env: Readonly<Record<string, string>>): Record<string, string> {
@@ -24,8 +26,8 @@ export function bashEnv(env: Readonly<Record<string, string>>): Record<string, s
   return out;
 }
 
-/** Reads `stream` into `sink`; registers a canceller so a pipe held by a dead group can be dropped. */
-async function pump(stream: ReadableStream<Uint8Array> | null, sink: OutputCollector, cancels: Array<() => void>): Promise<void> {
+/** Reads `stream` into every sink; registers a canceller so a pipe held by a dead group can be dropped. */
+async function pump(stream: ReadableStream<Uint8Array> | null, sinks: readonly OutputCollector[], cancels: Array<() => void>): Promise<void> {
   if (stream === null) return;
   const reader = stream.getReader();
   cancels.push(() => {
@@ -35,7 +37,7 @@ async function pump(stream: ReadableStream<Uint8Array> | null, sink: OutputColle
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      if (value !== undefined) sink.push(value);
+      if (value !== undefined) for (const sink of sinks) sink.push(value);
     }
   } catch {
     // A cancelled or broken pipe just ends the output.
@@ -58,7 +60,9 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
   const child = spawned.child;
   const output = new OutputCollector();
   const cancels: Array<() => void> = [];
-  const pumps = Promise.all([pump(child.stdout, output, cancels), pump(child.stderr, output, cancels)]);
+  const stdoutOnly = new OutputCollector(BASH_STREAM_DETAIL_BYTES, BASH_STREAM_DETAIL_BYTES);
+  const stderrOnly = new OutputCollector(BASH_STREAM_DETAIL_BYTES, BASH_STREAM_DETAIL_BYTES);
+  const pumps = Promise.all([pump(child.stdout, [output, stdoutOnly], cancels), pump(child.stderr, [output, stderrOnly], cancels)]);
 
   let stopped: "timeout" | "cancelled" | undefined;
   let killTimer: ReturnType<typeof setTimeout> | undefined;
@@ -95,7 +99,9 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
   if (stopped === "cancelled") metadata.cancelled = true;
   if (output.truncated) metadata.truncated = true;
   metadata.output_bytes = output.bytes;
-  return { success: stopped === undefined && status.code === 0, content, metadata };
+  // Claude Code trims trailing whitespace of both streams and calls a timeout or cancel "interrupted".
+  const details: ToolDetails = { tool: "bash", stdout: stdoutOnly.text().trimEnd(), stderr: stderrOnly.text().trimEnd(), interrupted: stopped !== undefined };
+  return { success: stopped === undefined && status.code === 0, content, metadata, details };
 }
 
 export const bashTool: Tool = {

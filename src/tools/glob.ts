@@ -3,7 +3,7 @@
  * sorted by code point and printed relative to the cwd. A literal leading part of the pattern
  * (`../lib/*.ts`, `/abs/dir/**`) becomes the walk root and is confined to the workspace like any path.
  */
-import type { Tool, ToolContext, ToolResult } from "./types.ts";
+import type { Tool, ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { globInputSchema, toolJsonSchema, validateWith, type GlobInput } from "./schemas.ts";
 import { displayPath, resolvePosix, resolveInWorkspace } from "./paths.ts";
 import { describeError, failure, joinCapped } from "./output.ts";
@@ -14,6 +14,13 @@ export const GLOB_MAX_RESULTS = 1000;
 
 function findFiles(input: GlobInput, ctx: ToolContext): ToolResult {
   const fs = ctx.runtime.fs;
+  const startedMs = ctx.runtime.now();
+  const details = (filenames: readonly string[], truncated: boolean): ToolDetails => ({
+    tool: "glob",
+    filenames: filenames.map((display) => resolvePosix(ctx.cwd, display)),
+    durationMs: Math.max(0, Math.round(ctx.runtime.now() - startedMs)),
+    truncated,
+  });
   const base = input.path ?? ".";
   const { base: literal, rest } = splitGlobBase(input.pattern);
   const start =
@@ -23,7 +30,7 @@ function findFiles(input: GlobInput, ctx: ToolContext): ToolResult {
   const root = resolved.path;
   const stat = fs.stat(root);
   const metadata = (count: number) => ({ path: resolvePosix(ctx.cwd, base), count });
-  if (stat === undefined) return { success: true, content: "No files found", metadata: metadata(0) };
+  if (stat === undefined) return { success: true, content: "No files found", metadata: metadata(0), details: details([], false) };
   if (stat.kind !== "dir") {
     return failure(`not a directory: ${start}`, { path: root });
   }
@@ -39,13 +46,18 @@ function findFiles(input: GlobInput, ctx: ToolContext): ToolResult {
     },
   });
   found.sort();
-  if (found.length === 0) return { success: true, content: "No files found", metadata: metadata(0) };
+  if (found.length === 0) return { success: true, content: "No files found", metadata: metadata(0), details: details([], walk.truncated) };
   const listed = found.slice(0, GLOB_MAX_RESULTS);
   const { text, shown } = joinCapped(listed);
   const notes: string[] = [];
   if (shown < found.length) notes.push(`[truncated: ${found.length} files, showing the first ${shown}; narrow the pattern]`);
   if (walk.truncated) notes.push("[search stopped early: too many files; narrow the pattern or path]");
-  return { success: true, content: notes.length === 0 ? text : `${text}\n${notes.join("\n")}`, metadata: metadata(found.length) };
+  return {
+    success: true,
+    content: notes.length === 0 ? text : `${text}\n${notes.join("\n")}`,
+    metadata: metadata(found.length),
+    details: details(listed.slice(0, shown), shown < found.length || walk.truncated),
+  };
 }
 
 export const globTool: Tool = {

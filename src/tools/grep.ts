@@ -4,7 +4,7 @@
  * path relative to the search root. `.git`, `node_modules`, binary files (a NUL in the first 8000
  * bytes) and files over GREP_MAX_FILE_BYTES are skipped. Paths print relative to the cwd.
  */
-import type { Tool, ToolContext, ToolResult } from "./types.ts";
+import type { Tool, ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { grepInputSchema, toolJsonSchema, validateWith, type GrepInput } from "./schemas.ts";
 import { displayPath, resolveInWorkspace } from "./paths.ts";
 import { capLine, describeError, failure, joinCapped, looksBinary } from "./output.ts";
@@ -104,13 +104,23 @@ function searchFiles(input: GrepInput, ctx: ToolContext): ToolResult {
   if (headCut) lines = lines.slice(0, headLimit);
   const matchCount = files.reduce((sum, file) => sum + file.hits.length, 0);
   const metadata = { path: root, files: files.length, matches: matchCount };
-  if (lines.length === 0) return { success: true, content: "No matches found", metadata };
   const { text, shown } = joinCapped(lines);
+  const details: ToolDetails = {
+    tool: "grep",
+    mode,
+    filenames: mode === "files_with_matches" ? lines.slice(0, shown) : [],
+    content: mode === "files_with_matches" ? "" : text,
+    numLines: shown,
+    numFiles: mode === "content" ? files.length : Math.min(files.length, shown),
+    numMatches: matchCount,
+    ...(input.head_limit !== undefined ? { appliedLimit: input.head_limit } : {}),
+  };
+  if (lines.length === 0) return { success: true, content: "No matches found", metadata, details };
   const notes: string[] = [];
   if (shown < lines.length) notes.push(`[truncated: output capped, ${lines.length - shown} more lines not shown]`);
   if (headCut) notes.push(`[head_limit ${input.head_limit}: further results not shown]`);
   if (walkTruncated) notes.push("[search stopped early: too many files; narrow path or glob]");
-  return { success: true, content: notes.length === 0 ? text : `${text}\n${notes.join("\n")}`, metadata };
+  return { success: true, content: notes.length === 0 ? text : `${text}\n${notes.join("\n")}`, metadata, details };
 }
 
 export const grepTool: Tool = {

@@ -12,6 +12,7 @@ import { CLAUDE_TOOL_NAMES } from "../../tools/names.ts";
 import type { HookSpec } from "../types.ts";
 import { cutUtf8 } from "../context.ts";
 import { decodeText } from "./action.ts";
+import { claudeToolResponse } from "./claude-tool-response.ts";
 import type {
   Dialect,
   EncodedRequest,
@@ -381,7 +382,7 @@ export function encodeClaudePayload(spec: HookSpec, input: HookEventInput): Reco
     payload.tool_call_id = input.tool.callId;
     const result = input.result;
     if (event === "post_tool" && result !== undefined) {
-      payload.tool_response = { success: result.success, content: result.content, metadata: result.metadata ?? {} };
+      payload.tool_response = claudeToolResponse(input.tool, result);
     }
     if (event === "post_tool_failure" && result !== undefined) payload.error = result.content;
   }

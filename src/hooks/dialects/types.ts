@@ -6,6 +6,7 @@
  */
 import type { CanonicalEvent } from "../events.ts";
 import type { ToolName } from "../../tools/names.ts";
+import type { ToolDetails } from "../../tools/types.ts";
 import type { ExitStatus } from "../../runtime/types.ts";
 import type { HookSpec } from "../types.ts";
 
@@ -23,6 +24,8 @@ export interface ToolResultInfo {
   /** Tool output text (success) or error text (failure). */
   readonly content: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** The tool's structured facts (ToolResult.details); only the claude dialect reads them. */
+  readonly details?: ToolDetails;
 }
 
 /** Correlation data for envelope `context` (seed 003) — never credentials. */
