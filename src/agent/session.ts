@@ -52,7 +52,7 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       hooks,
       readonlyMode,
       quietSuccessOutput: options.quietSuccessOutput,
-      sinks: { failureLine: (text) => s.emit({ type: "notice", kind: "failure", text }), record: (record) => s.record(record) },
+      sinks: { failureLine: (text) => s.emit({ type: "notice", kind: "failure", text }), record: (record) => s.record(record), statusLine: (text) => s.emit({ type: "notice", kind: "info", text }) },
     });
   s.engine = makeEngine(options.permissionMode === "readonly");
   if (options.askPermission) s.askPermission = options.askPermission;

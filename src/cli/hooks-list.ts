@@ -41,6 +41,11 @@ export function commandText(spec: HookSpec): string {
   return spec.form === "dir" ? spec.run : spec.command;
 }
 
+/** Hook dirs' `async`, or Claude Code's `async` on a lifecycle command. */
+function isAsync(spec: HookSpec): boolean {
+  return spec.form === "dir" ? spec.async : spec.form === "lifecycle" && spec.async === true;
+}
+
 export function formatTimeout(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;
 }
@@ -70,7 +75,9 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       event: spec.event,
       matcher: matcherText(spec),
       policy: policyText(spec),
-      async: spec.form === "dir" ? spec.async : false,
+      async: isAsync(spec),
+      // Claude Code's keys exist on lifecycle commands only.
+      ...(spec.form === "lifecycle" ? { once: spec.once === true, status_message: spec.statusMessage ?? null } : {}),
       timeout_ms: spec.timeoutMs,
       source: spec.source,
       field: spec.field,
@@ -98,12 +105,13 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
         spec.event,
         matcherText(spec),
         policyText(spec),
-        spec.form === "dir" && spec.async ? "yes" : "no",
+        isAsync(spec) ? "yes" : "no",
         formatTimeout(spec.timeoutMs),
         status,
       ]);
       const source = spec.field === "" ? displayPath(spec.source, places) : `${displayPath(spec.source, places)} ${spec.field}`;
-      details.push([`    source: ${source}`, `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}`]);
+      const claudeKeys = spec.form === "lifecycle" ? [...(spec.once === true ? ["    once: yes"] : []), ...(spec.statusMessage !== undefined ? [`    statusMessage: ${spec.statusMessage}`] : [])] : [];
+      details.push([`    source: ${source}`, `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}`, ...claudeKeys]);
     }
     const rendered = table(rows);
     lines.push(rendered[0] ?? "");

@@ -31,6 +31,8 @@ export interface DispatchSinks {
   /** One D21 failure line (already formatted, without trailing newline). */
   failureLine?(line: string): void;
   record?(record: HookRecord): void;
+  /** A starting hook's Claude Code `statusMessage`, for the UI's running line. */
+  statusLine?(text: string): void;
 }
 
 export interface DispatchContext extends ExecuteContext {
@@ -40,6 +42,8 @@ export interface DispatchContext extends ExecuteContext {
   readonly sinks: DispatchSinks;
   /** Async hook-dir runs still going, each with its own cancel (reaped at exit, D15). */
   readonly asyncRuns: Map<Promise<unknown>, AbortController>;
+  /** Keys (`session id`, file, field) of `once` hooks that have started (issue 12); absent: `once` is not tracked. */
+  readonly onceStarted?: Set<string>;
 }
 
 export interface EventOutcome {
@@ -178,9 +182,48 @@ function rowOf(spec: HookSpec, status: HookRow["status"], category: string | nul
   return { label: spec.label, scope: spec.scope, form: spec.form, dialect: spec.dialect, status, category, elapsed_ms: elapsedMs };
 }
 
+/** Hook dirs' `async`, and Claude Code's `async` on lifecycle commands: never merged, never waited for (D15). */
+function isAsyncHook(spec: HookSpec): boolean {
+  return spec.form === "dir" ? spec.async : spec.form === "lifecycle" && spec.async === true;
+}
+
+function onceKey(spec: HookSpec, input: HookEventInput): string | undefined {
+  return spec.form === "lifecycle" && spec.once === true ? `${input.sessionId}\u0000${spec.source}\u0000${spec.field}` : undefined;
+}
+
 async function runTracked(ctx: DispatchContext, spec: HookSpec, input: HookEventInput, hookIndex: number): Promise<HookRun> {
+  const once = onceKey(spec, input);
+  if (once !== undefined) ctx.onceStarted?.add(once);
+  if (spec.form === "lifecycle" && spec.statusMessage !== undefined) ctx.sinks.statusLine?.(spec.statusMessage);
   ctx.sinks.record?.({ type: "hook_lifecycle", fields: lifecycleFields(spec, input, hookIndex, {}) });
   return executeHook(ctx, spec, input, spec.form === "list" ? spec.index : hookIndex);
+}
+
+/** Starts an async hook on its own cancel (so the exit grace can kill it alone) and tracks it; its reply is ignored. */
+function launchAsync(ctx: DispatchContext, spec: HookSpec, input: HookEventInput, index: number, rows: HookRow[]): void {
+  const asyncCancel = new AbortController();
+  if (ctx.signal) {
+    if (ctx.signal.aborted) asyncCancel.abort();
+    else ctx.signal.addEventListener("abort", () => asyncCancel.abort(), { once: true });
+  }
+  const tracked = runTracked({ ...ctx, signal: asyncCancel.signal }, spec, input, index).then((run) => {
+    reportRun(ctx, input, run, true);
+    if (run.reply.failure) {
+      const note: FailureNote = {
+        spec,
+        hookIndex: run.hookIndex,
+        category: run.reply.failure.category,
+        detail: run.reply.failure.detail,
+        outcome: "ignored (async)",
+        loud: true,
+        stderrFirstLine: run.stderrFirstLine,
+      };
+      emitFailure(ctx, input, note);
+    }
+    rows.push(rowOf(spec, run.status, run.category, run.elapsedMs));
+  });
+  ctx.asyncRuns.set(tracked, asyncCancel);
+  void tracked.finally(() => ctx.asyncRuns.delete(tracked));
 }
 
 /**
@@ -197,48 +240,22 @@ function failedByMerge(run: HookRun, before: MergeState, after: MergeState): Hoo
 
 /** Dispatches one event occurrence and returns the merged outcome. Never throws. */
 export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput): Promise<EventOutcome> {
-  const planned = planHooks(ctx.hooks, input, ctx.readonlyMode);
+  // `once` hooks that already started in this session are not planned again.
+  const planned = planHooks(ctx.hooks, input, ctx.readonlyMode).filter((spec) => {
+    const once = onceKey(spec, input);
+    return once === undefined || !(ctx.onceStarted?.has(once) ?? false);
+  });
   let state = initialState(input.event, input.tool?.name, input.tool?.input);
   const rows: HookRow[] = [];
   const runs: HookRun[] = [];
   const isPost = input.event === "post_tool" || input.event === "post_tool_failure";
 
   if (isPost) {
-    const dirs = planned.filter((spec) => spec.form === "dir");
-    const sequential = planned.filter((spec) => spec.form !== "dir");
+    const sequential = planned.filter((spec) => spec.form !== "dir" && !isAsyncHook(spec));
     const syncDirs: Promise<HookRun>[] = [];
-    for (const spec of dirs) {
-      const index = planned.indexOf(spec);
-      const isAsync = spec.form === "dir" && spec.async;
-      // An async hook can be cancelled on its own at the exit grace, without touching other hooks.
-      const asyncCancel = isAsync ? new AbortController() : undefined;
-      if (asyncCancel && ctx.signal) {
-        if (ctx.signal.aborted) asyncCancel.abort();
-        else ctx.signal.addEventListener("abort", () => asyncCancel.abort(), { once: true });
-      }
-      const promise = runTracked(asyncCancel ? { ...ctx, signal: asyncCancel.signal } : ctx, spec, input, index);
-      if (asyncCancel) {
-        const tracked = promise.then((run) => {
-          reportRun(ctx, input, run, true);
-          if (run.reply.failure) {
-            const note: FailureNote = {
-              spec,
-              hookIndex: run.hookIndex,
-              category: run.reply.failure.category,
-              detail: run.reply.failure.detail,
-              outcome: "ignored (async)",
-              loud: true,
-              stderrFirstLine: run.stderrFirstLine,
-            };
-            emitFailure(ctx, input, note);
-          }
-          rows.push(rowOf(spec, run.status, run.category, run.elapsedMs));
-        });
-        ctx.asyncRuns.set(tracked, asyncCancel);
-        void tracked.finally(() => ctx.asyncRuns.delete(tracked));
-      } else {
-        syncDirs.push(promise);
-      }
+    for (const spec of planned) {
+      if (isAsyncHook(spec)) launchAsync(ctx, spec, input, planned.indexOf(spec), rows);
+      else if (spec.form === "dir") syncDirs.push(runTracked(ctx, spec, input, planned.indexOf(spec)));
     }
     // Concurrent hook dirs are recorded once all have ended; each sequential hook's terminal record
     // follows its own `started` record, so the JSONL reads started/terminal per hook (D25).
@@ -265,6 +282,11 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
         continue;
       }
       const hookInput = input.tool && state.toolInput ? { ...input, tool: { ...input.tool, input: state.toolInput } } : input;
+      if (isAsyncHook(spec)) {
+        // Claude Code's async: it sees the event as it stands, and the chain goes on without it.
+        launchAsync(ctx, spec, hookInput, index, rows);
+        continue;
+      }
       let run = await runTracked(ctx, spec, hookInput, index);
       const folded = step(state, run, ctx.merge);
       run = failedByMerge(run, state, folded.state);

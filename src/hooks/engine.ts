@@ -71,6 +71,7 @@ export function createHookEngine(runtime: Runtime, options: HookEngineOptions): 
     },
     sinks: options.sinks,
     asyncRuns: new Map(),
+    onceStarted: new Set(),
   };
   return {
     context,
