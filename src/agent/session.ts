@@ -187,8 +187,9 @@ export async function* runAgent(options: AgentOptions): AsyncGenerator<AgentEven
       writer.append("provider_context_item", { role: "user", content });
       messages.push({ role: "user", content });
     }
-    writer.append("user", { content: prompt });
-    messages.push({ role: "user", content: prompt });
+    const sent = submit.state.prompt ?? prompt;
+    writer.append("user", sent === prompt ? { content: sent } : { content: sent, original_prompt: prompt });
+    messages.push({ role: "user", content: sent });
 
     let stopBlocks = 0;
     let stopHookActive = false;

@@ -281,7 +281,9 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
         rows.push(rowOf(spec, "skipped", null, 0));
         continue;
       }
-      const hookInput = input.tool && state.toolInput ? { ...input, tool: { ...input.tool, input: state.toolInput } } : input;
+      const toolInput = input.tool && state.toolInput ? { ...input, tool: { ...input.tool, input: state.toolInput } } : input;
+      // A rewritten prompt chains: the next hook sees it (issue 12).
+      const hookInput = state.prompt !== undefined ? { ...toolInput, fields: { ...toolInput.fields, prompt: state.prompt } } : toolInput;
       if (isAsyncHook(spec)) {
         // Claude Code's async: it sees the event as it stands, and the chain goes on without it.
         launchAsync(ctx, spec, hookInput, index, rows);

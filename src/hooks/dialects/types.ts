@@ -118,6 +118,11 @@ export interface HookReply {
   readonly feedback?: string;
   /** Hidden context for session_start / user_prompt_submit (plain stdout or additionalContext, D7). */
   readonly hiddenContext: readonly string[];
+  /**
+   * user_prompt_submit: the prompt the model gets instead (claude `hookSpecificOutput.updatedPrompt`,
+   * action `{"action":"modify","prompt":…}`); non-empty only. Chains like a modified input.
+   */
+  readonly updatedPrompt?: string;
   /** action post_tool `output` rewrite (non-empty only). */
   readonly output?: string;
   readonly systemMessage?: string;
