@@ -24,6 +24,10 @@ const argv = [
   "--minify",
   "--sourcemap=none",
   "--splitting",
+  // A standalone Bun executable would otherwise read `.env` and `bunfig.toml` from the cwd: a cloned
+  // repository could set AGENT_HOME or HTTPS_PROXY, or `preload` a script, before trust is checked.
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
   ...(target ? [`--target=${target}`] : ["--bytecode", "--format=esm"]),
   entry,
   "--outfile",

@@ -3,7 +3,9 @@
  * `dist/agent hooks list` on a config with 50 hooks across all three forms, against a compiled Bun
  * hello-world built by build.ts with the same flags in the same run. Each run is a new process
  * ("cold" process, warm page cache: the first runs are discarded as warm-up); the programs are
- * interleaved, so machine noise hits all of them alike. Prints a markdown table.
+ * interleaved, so machine noise hits all of them alike. Prints a markdown table. The rows "with a
+ * key" run with OPENAI_API_KEY set: the agent then moves it out of its initial environment by
+ * re-executing itself (src/runtime/credentials.ts), and those rows measure what that costs.
  *
  *   npm run build && npx bun bench/startup.ts [--runs=40] [--agent=dist/agent] [--keep]
  * `--keep` leaves the temp world (HOME, AGENT_HOME, project) in place for profiling and prints its path.
@@ -83,11 +85,15 @@ interface Program {
   readonly argv: string[];
   readonly check: (stdout: string) => boolean;
   readonly times: number[];
+  /** Added to the world's env for this program. */
+  readonly env?: Record<string, string>;
 }
+
+const KEY_ENV = { OPENAI_API_KEY: "sk-bench-0123456789abcdef" };
 
 function runOnce(program: Program, env: Record<string, string>, cwd: string, record: boolean): void {
   const start = performance.now();
-  const result = spawnSync(program.argv[0] as string, program.argv.slice(1), { cwd, env, encoding: "utf8", maxBuffer: 1 << 24 });
+  const result = spawnSync(program.argv[0] as string, program.argv.slice(1), { cwd, env: { ...env, ...program.env }, encoding: "utf8", maxBuffer: 1 << 24 });
   const elapsed = performance.now() - start;
   if (result.status !== 0 || !program.check(result.stdout)) {
     throw new Error(`${program.name}: exit ${result.status}, stdout ${JSON.stringify(result.stdout.slice(0, 200))}, stderr ${result.stderr.slice(0, 400)}`);
@@ -116,6 +122,10 @@ try {
     { name: "compiled hello-world (baseline)", argv: [hello], check: (out) => out === "Hello, world!\n", times: [] },
     { name: "`dist/agent --version`", argv: [AGENT, "--version"], check: (out) => /^agent \d+\.\d+\.\d+/.test(out), times: [] },
     { name: `\`dist/agent hooks list\` (${HOOKS} hooks)`, argv: [AGENT, "hooks", "list"], check: (out) => out.split("\n").filter((l) => / (dir|lifecycle|list) /.test(l)).length === HOOKS, times: [] },
+    { name: "`dist/agent --version` with a key", argv: [AGENT, "--version"], check: (out) => /^agent \d+\.\d+\.\d+/.test(out), times: [], env: KEY_ENV },
+    { name: "`dist/agent config path`", argv: [AGENT, "config", "path"], check: (out) => out.length > 0, times: [] },
+    { name: "`dist/agent config path` with a key (re-exec)", argv: [AGENT, "config", "path"], check: (out) => out.length > 0, times: [], env: KEY_ENV },
+    { name: `\`dist/agent hooks list\` with a key (re-exec)`, argv: [AGENT, "hooks", "list"], check: (out) => out.split("\n").filter((l) => / (dir|lifecycle|list) /.test(l)).length === HOOKS, times: [], env: KEY_ENV },
   ];
   for (let i = 0; i < WARMUP + RUNS; i++) for (const program of programs) runOnce(program, world.env, world.cwd, i >= WARMUP);
 

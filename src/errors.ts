@@ -3,7 +3,7 @@
  * everything else returns failures as values.
  */
 export type ErrorCode =
-  | "usage" // bad CLI arguments → exit 2 (`agent run`) or 1 (other commands, per DESIGN.md)
+  | "usage" // bad CLI arguments → exit 2 (1 for `agent hooks test`, whose 2 means deny/block)
   | "config" // unreadable or invalid input named by the user → exit 1
   | "untrusted" // project hooks need trust (D17) → exit 1
   | "runtime" // anything else that stops a command → exit 1
@@ -34,4 +34,9 @@ export class AgentError extends Error {
     const line = parts.join(": ");
     return this.fix ? `${line} (${this.fix})` : line;
   }
+}
+
+/** The message of a caught value (an `Error`'s message, anything else as text). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -11,8 +11,17 @@ import { bootArgs, printLineAndExit } from "./runtime/boot.ts";
 const args = bootArgs();
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) printLineAndExit(`agent ${pkg.version}`);
 
+// Credentials leave the initial environment before anything else runs: with a key present, this
+// re-execs the agent (same pid) without it, so no child reads it from /proc/<pid>/environ.
+const { isCredentialEnv } = await import("./hooks/env.ts");
+await (await import("./runtime/credentials.ts")).isolateCredentials((name, value) => isCredentialEnv(name, value));
 const { createRuntime } = await import("./runtime/index.ts");
 const runtime = createRuntime();
+const signals = await import("./runtime/signals.ts");
+signals.installSignalExits(runtime);
+// Linux + Bun: orphaned descendants (`setsid -f …` from a hook or bash) come back to the agent and
+// are killed at exit (issue 9 item 11). Elsewhere a no-op that `hooks validate` reports.
+await (await import("./runtime/subreaper.ts")).becomeSubreaper();
 const { runCli } = await import("./cli/index.ts");
 const { AgentError } = await import("./errors.ts");
 
@@ -22,20 +31,24 @@ try {
 } catch (error) {
   if (error instanceof AgentError) {
     runtime.writeStderr(`agent: ${error.render()}\n`);
-    code = exitCodeFor(error.code, args[0]);
+    code = exitCodeFor(error.code, args);
   } else {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     runtime.writeStderr(`agent: internal error: ${message}\n`);
     code = 1;
   }
 }
-runtime.exit(code);
+// A SIGTERM or SIGHUP that stopped the session decides the exit code (143, 129), like Ctrl-C's 130.
+const terminated = signals.terminationSignal();
+if (terminated !== null) code = signals.SIGNAL_EXIT_CODES[terminated];
+// Waits for stdout/stderr to drain: a slow reader on a pipe gets every byte (issue 10 item 2).
+await runtime.exit(code);
 
-function exitCodeFor(code: InstanceType<typeof AgentError>["code"], command: string | undefined): number {
+function exitCodeFor(code: InstanceType<typeof AgentError>["code"], argv: readonly string[]): number {
   switch (code) {
     case "usage":
-      // DESIGN.md: `agent run` exits 2 on bad usage; the other commands report errors with 1.
-      return command === "run" ? 2 : 1;
+      // Bad usage exits 2 everywhere but `agent hooks test`, whose 2 means deny/block (DESIGN.md).
+      return argv[0] === "hooks" && argv[1] === "test" ? 1 : 2;
     case "hook_blocked":
       return 3;
     case "interrupted":

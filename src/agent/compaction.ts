@@ -9,7 +9,8 @@
 import type { Message, Provider, ToolDefinition } from "../providers/types.ts";
 import { hiddenContextMessage, joinContexts } from "../hooks/context.ts";
 import { compactionSummaryMessage } from "../session/replay.ts";
-import type { SessionContext } from "./session-context.ts";
+import type { StopKind } from "../hooks/merge.ts";
+import type { FireScope, SessionServices } from "./session-services.ts";
 
 /** The summarizing request's instructions; pre_compact context and custom instructions follow them. */
 export const COMPACTION_INSTRUCTIONS =
@@ -50,20 +51,16 @@ export type CompactionOutcome =
   /** Nothing changed: a pre_compact block, or the summarizing request failed. */
   | { readonly kind: "skipped" }
   /** A hook ended the session (`continue: false`, or a failure under policy `fail`, D8). */
-  | { readonly kind: "stopped"; readonly reason: string; readonly stopKind: "hook_blocked" | "hook_failed" };
+  | { readonly kind: "stopped"; readonly reason: string; readonly stopKind: StopKind };
 
-function stopKindOf(kind: "hook_blocked" | "hook_failed" | "continue_false"): "hook_blocked" | "hook_failed" {
-  return kind === "hook_failed" ? "hook_failed" : "hook_blocked";
-}
-
-/** Runs one compaction. Notices go through `s.emit`; the caller drains them. */
-export async function compactConversation(s: SessionContext, request: CompactionRequest): Promise<CompactionOutcome> {
+/** Runs one compaction under the turn's signal and counters. Notices go through `s.emit`. */
+export async function compactConversation(s: SessionServices, scope: FireScope & { readonly signal: AbortSignal }, request: CompactionRequest): Promise<CompactionOutcome> {
   const originalCount = request.messages.length;
   const pre = await s.fire({
     event: "pre_compact",
     fields: { trigger: request.trigger, custom_instructions: request.customInstructions, original_message_count: originalCount },
-  });
-  if (pre.state.stopSession) return { kind: "stopped", reason: pre.state.stopSession.reason, stopKind: stopKindOf(pre.state.stopSession.kind) };
+  }, scope);
+  if (pre.state.stopSession) return { kind: "stopped", reason: pre.state.stopSession.reason, stopKind: pre.state.stopSession.kind };
   if (pre.state.blocked) {
     s.emit({ type: "notice", kind: "info", text: `agent: compaction skipped by a pre_compact hook: ${pre.state.blocked.reason}` });
     return { kind: "skipped" };
@@ -79,7 +76,7 @@ export async function compactConversation(s: SessionContext, request: Compaction
     system: request.system,
     messages: [...request.messages, { role: "user", content: instructions }],
     tools: request.tools,
-    signal: s.signal,
+    signal: scope.signal,
     purpose: "compact",
   });
   for await (const event of stream) {
@@ -87,20 +84,20 @@ export async function compactConversation(s: SessionContext, request: Compaction
     else if (event.type === "error") error = event.message;
   }
   if (error !== null || summary.trim() === "") {
-    if (!s.signal.aborted) s.emit({ type: "notice", kind: "warning", text: `agent: compaction skipped: ${error ?? "the summarizing request returned no text"}` });
+    if (!scope.signal.aborted) s.emit({ type: "notice", kind: "warning", text: `agent: compaction skipped: ${error ?? "the summarizing request returned no text"}` });
     return { kind: "skipped" };
   }
 
   s.writer.append("compaction", { trigger: request.trigger, summary, original_message_count: originalCount });
   // Built exactly as resume rebuilds it (src/session/replay.ts), so a resumed session matches.
   const messages: Message[] = [compactionSummaryMessage(summary)];
-  const start = await s.fire({ event: "session_start", fields: { source: "compact" } });
+  const start = await s.fire({ event: "session_start", fields: { source: "compact" } }, scope);
   const context = hiddenContextMessage([...start.state.hidden]);
   if (context !== null) {
     s.writer.append("provider_context_item", { role: "user", content: context });
     messages.push({ role: "user", content: context });
   }
-  if (start.state.stopSession) return { kind: "stopped", reason: start.state.stopSession.reason, stopKind: stopKindOf(start.state.stopSession.kind) };
+  if (start.state.stopSession) return { kind: "stopped", reason: start.state.stopSession.reason, stopKind: start.state.stopSession.kind };
   s.emit({ type: "notice", kind: "info", text: `agent: conversation compacted (${originalCount} messages summarized)` });
   return { kind: "compacted", messages };
 }

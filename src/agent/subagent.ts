@@ -1,5 +1,5 @@
 /**
- * Subagents: the `task` tool runs a child session with the same loop (runAgent) and the parent's
+ * Subagents: the `task` tool runs a child AgentSession (its own messages, engine and file) with the parent's
  * hooks of every form, in the child's own cwd, file (`sessions/subagents/<id>.jsonl`) and envelope
  * identity (`subagent: true`, `invocation_mode: "subagent"`, `agent_id` = its name). The parent
  * fires subagent_start before the child exists (block: no child; updatedInput: a new task input;
@@ -13,15 +13,13 @@ import { providerForChild } from "../providers/index.ts";
 import { newSessionId, sessionPath } from "../session/store.ts";
 import { canonicalTool } from "../tools/names.ts";
 import type { ToolResult } from "../tools/types.ts";
-import type { SessionContext, TaskRunner } from "./session-context.ts";
+import type { StopKind } from "../hooks/merge.ts";
+import type { CallScope, SessionServices, TaskRunner } from "./session-services.ts";
 import { agentSystemPrompt, childCwd, taskRequest, type TaskRequest } from "./task-tool.ts";
-import type { AgentEvent, AgentOptions, ChildRun, SessionResult, StopReason } from "./types.ts";
+import type { AgentEvent, AgentSessionOptions, ChildRun, SessionResult, StopReason } from "./types.ts";
 
 /** D13: at most this many children of one assistant message run at once. */
 export const MAX_CONCURRENT_TASKS = 4;
-
-/** runAgent, passed in so this module and session.ts do not import each other. */
-export type RunAgent = (options: AgentOptions) => AsyncGenerator<AgentEvent, SessionResult>;
 
 /** One message's calls in runs (D13): each non-task call alone, consecutive `task` calls together. */
 export function groupToolCalls<T extends { readonly name: string }>(calls: readonly T[]): T[][] {
@@ -60,16 +58,28 @@ interface ChildSetup {
   readonly cwd: string;
 }
 
-function setUp(parent: AgentOptions, s: SessionContext, request: TaskRequest, fallbackPrompt: string): { ok: true; setup: ChildSetup } | { ok: false; error: string } {
-  const prompt = agentSystemPrompt(parent.runtime.fs, { projectDir: parent.projectDir, home: parent.home, name: request.agentName, fallback: fallbackPrompt });
+/** Runs a child AgentSession to its end with `prompt`, passing its events to `forward` (src/agent/agent-session.ts). */
+export type RunChild = (options: AgentSessionOptions, run: { readonly prompt: string; readonly signal: AbortSignal; readonly forward: (event: AgentEvent) => void }) => Promise<SessionResult>;
+
+/** What the task runner of one session works with. */
+interface TaskContext {
+  readonly parent: AgentSessionOptions;
+  readonly s: SessionServices;
+  readonly runChild: RunChild;
+  readonly fallbackPrompt: string;
+}
+
+function setUp(t: TaskContext, request: TaskRequest): { ok: true; setup: ChildSetup } | { ok: false; error: string } {
+  const { parent } = t;
+  const prompt = agentSystemPrompt(parent.runtime.fs, { projectDir: parent.projectDir, home: parent.home, name: request.agentName, fallback: t.fallbackPrompt });
   if (!prompt.ok) return prompt;
-  const cwd = childCwd(parent.runtime.fs, { parentCwd: s.cwd, projectDir: parent.projectDir, cwd: request.cwd });
+  const cwd = childCwd(parent.runtime.fs, { parentCwd: t.s.cwd, projectDir: parent.projectDir, cwd: request.cwd });
   if (!cwd.ok) return cwd;
   return { ok: true, setup: { request, systemPrompt: prompt.systemPrompt, cwd: cwd.cwd } };
 }
 
-/** A parent-side subagent hook that ends the parent's turn (D8 `continue: false`, D23 `fail`). */
-function hookStopOf(stop: { readonly reason: string; readonly kind: "hook_blocked" | "hook_failed" | "continue_false" } | undefined): ToolResult["hookStop"] {
+/** A parent-side subagent hook that ends the parent's turn (D8 `continue: false`, D23 `fail`); merge already chose the kind. */
+function hookStopOf(stop: { readonly reason: string; readonly kind: StopKind } | undefined): ToolResult["hookStop"] {
   if (stop === undefined) return undefined;
   return { reason: stop.reason, kind: stop.kind === "hook_failed" ? "hook_failed" : "hook_blocked" };
 }
@@ -90,95 +100,74 @@ function endedEarly(name: string, result: SessionResult): string {
   }
 }
 
-/** Runs the child to its end, passing its visible notices (hook failure lines, warnings) to the parent's UI. */
-async function drive(run: AsyncGenerator<AgentEvent, SessionResult>, s: SessionContext): Promise<SessionResult> {
-  let step = await run.next();
-  while (!step.done) {
-    if (step.value.type === "notice") s.emit(step.value);
-    step = await run.next();
-  }
-  return step.value;
+/** The `task` tool of a session (never throws; every failure is an error result naming its cause). */
+export function createTaskRunner(parent: AgentSessionOptions, runChild: RunChild, fallbackPrompt: string): (s: SessionServices) => TaskRunner {
+  return (s) => (input, scope) => runTask({ parent, s, runChild, fallbackPrompt }, input, scope);
 }
 
-/** The `task` tool of session `s` (never throws; every failure is an error result naming its cause). */
-export function createTaskRunner(parent: AgentOptions, s: SessionContext, runAgent: RunAgent, fallbackPrompt: string): TaskRunner {
-  return async (input, callId): Promise<ToolResult> => {
-    const first = setUp(parent, s, taskRequest(input), fallbackPrompt);
-    if (!first.ok) return { success: false, content: first.error };
-    const childId = newSessionId(parent.runtime);
-    const transcriptPath = parent.persist ? sessionPath(parent.home, childId, { child: true }) : null;
-    const fields = (request: TaskRequest, status: string): Record<string, unknown> => ({
-      parent_session_id: s.writer.id,
-      child_session_id: childId,
-      child_thread_id: childId,
-      agent_name: request.agentName,
-      display_label: request.description,
-      background: false,
-      status,
-    });
-    const metadata = (name: string, stopReason: StopReason | "blocked"): Record<string, unknown> => ({ agent_name: name, child_session_id: childId, stop_reason: stopReason });
+async function runTask(t: TaskContext, input: Record<string, unknown>, scope: CallScope): Promise<ToolResult> {
+  const { parent, s } = t;
+  const first = setUp(t, taskRequest(input));
+  if (!first.ok) return { success: false, content: first.error };
+  const childId = newSessionId(parent.runtime);
+  const transcriptPath = parent.persist ? sessionPath(parent.home, childId, { child: true }) : null;
+  const at = { turnIndex: scope.turnIndex, callId: scope.callId };
+  const fields = (request: TaskRequest, status: string): Record<string, unknown> => ({
+    parent_session_id: s.writer.id,
+    child_session_id: childId,
+    child_thread_id: childId,
+    agent_name: request.agentName,
+    // Claude Code's names for the same (issue 12 item 8).
+    agent_id: childId,
+    agent_type: request.agentName,
+    display_label: request.description,
+    background: false,
+    status,
+  });
+  const metadata = (name: string, stopReason: StopReason | "blocked"): Record<string, unknown> => ({ agent_name: name, child_session_id: childId, stop_reason: stopReason });
 
-    // The task input rides along as the event's tool input so a replacing updatedInput is schema-checked (D8).
-    const start = await s.fire(
-      { event: "subagent_start", tool: { name: "task", callId, input }, fields: fields(first.setup.request, "starting"), transcriptPath },
-      callId,
-    );
-    const blocked = start.state.blocked?.reason ?? start.state.stopSession?.reason;
-    if (blocked !== undefined) {
-      const hookStop = hookStopOf(start.state.stopSession);
-      return { success: false, content: `subagent blocked by hook: ${blocked}`, metadata: metadata(first.setup.request.agentName, "blocked"), ...(hookStop ? { hookStop } : {}) };
-    }
-    const replaced = start.state.toolInput !== undefined && start.state.toolInput !== input ? setUp(parent, s, taskRequest(start.state.toolInput), fallbackPrompt) : first;
-    if (!replaced.ok) return { success: false, content: replaced.error };
-    const { request, systemPrompt, cwd } = replaced.setup;
-    const name = request.agentName;
+  // The task input rides along as the event's tool input so a replacing updatedInput is schema-checked (D8).
+  const start = await s.fire({ event: "subagent_start", tool: { name: "task", callId: scope.callId, input }, fields: { ...fields(first.setup.request, "starting"), prompt: first.setup.request.prompt }, transcriptPath }, at);
+  const blocked = start.state.blocked?.reason ?? start.state.stopSession?.reason;
+  if (blocked !== undefined) {
+    const hookStop = hookStopOf(start.state.stopSession);
+    return { success: false, content: `subagent blocked by hook: ${blocked}`, metadata: metadata(first.setup.request.agentName, "blocked"), ...(hookStop ? { hookStop } : {}) };
+  }
+  const replaced = start.state.toolInput !== undefined && start.state.toolInput !== input ? setUp(t, taskRequest(start.state.toolInput)) : first;
+  if (!replaced.ok) return { success: false, content: replaced.error };
+  const { request, systemPrompt, cwd } = replaced.setup;
+  const name = request.agentName;
 
-    let lastStop: EventOutcome | undefined;
-    /** The child's end was already reported by its own stop (continue:false or a `fail` failure). */
-    let endedAtStop = false;
-    const fireStop = async (status: string, extra: Readonly<Record<string, unknown>>): Promise<EventOutcome> => {
-      lastStop = await s.fire({ event: "subagent_stop", fields: { ...fields(request, status), ...extra }, transcriptPath }, callId);
-      if (lastStop.state.stopSession) endedAtStop = true;
-      return lastStop;
-    };
-    const child: ChildRun = {
-      sessionId: childId,
-      parentSessionId: s.writer.id,
-      agentName: name,
-      promptContext: start.state.contexts,
-      stop: (stopFields) =>
-        fireStop("completed", {
-          last_assistant_message: stopFields.last_assistant_message ?? "",
-          stop_hook_active: stopFields.stop_hook_active ?? false,
-        }),
-    };
-    const result = await drive(
-      runAgent({
-        ...parent,
-        provider: providerForChild(parent.provider, name),
-        cwd,
-        prompt: request.prompt,
-        systemPrompt,
-        rules: s.rules(),
-        resume: undefined,
-        onLine: undefined,
-        onEvent: undefined,
-        child,
-      }),
-      s,
-    );
-    const finished = result.stopReason === "completed" || result.stopReason === "stop_block_cap";
-    // A child that ended anywhere but its stop point still ends: subagent_stop reports how (a block changes nothing now).
-    if (!finished && !endedAtStop) await fireStop(result.stopReason, { last_assistant_message: result.result, stop_hook_active: false });
-    // D8: subagent_stop `continue: false` is "any other event": the child keeps its reply, the parent's turn ends.
-    const hookStop = hookStopOf(lastStop?.state.stopSession);
-    const kept = finished || (endedAtStop && hookStop?.kind === "hook_blocked");
-    return {
-      success: kept,
-      content: kept ? result.result : endedEarly(name, result),
-      metadata: metadata(name, result.stopReason),
-      hookContext: lastStop?.state.contexts ?? [],
-      ...(hookStop ? { hookStop } : {}),
-    };
+  let lastStop: EventOutcome | undefined;
+  /** The child's end was already reported by its own stop (continue:false or a `fail` failure). */
+  let endedAtStop = false;
+  const fireStop = async (status: string, extra: Readonly<Record<string, unknown>>): Promise<EventOutcome> => {
+    lastStop = await s.fire({ event: "subagent_stop", fields: { ...fields(request, status), ...extra }, transcriptPath }, at);
+    if (lastStop.state.stopSession) endedAtStop = true;
+    return lastStop;
+  };
+  const child: ChildRun = {
+    sessionId: childId,
+    parentSessionId: s.writer.id,
+    agentName: name,
+    promptContext: start.state.contexts,
+    env: s.sessionEnv.vars(),
+    stop: (stopFields) => fireStop("completed", { last_assistant_message: stopFields.last_assistant_message ?? "", stop_hook_active: stopFields.stop_hook_active ?? false }),
+  };
+  // Each child is its own AgentSession; its visible notices (hook failure lines, warnings) reach the parent's UI.
+  const options: AgentSessionOptions = { ...parent, provider: providerForChild(parent.provider, name), cwd, systemPrompt, rules: s.rules(), resume: undefined, onLine: undefined, signal: scope.signal, child };
+  const result = await t.runChild(options, { prompt: request.prompt, signal: scope.signal, forward: (event) => event.type === "notice" && s.emit(event) });
+  const finished = result.stopReason === "completed" || result.stopReason === "stop_block_cap";
+  // A child that ended anywhere but its stop point still ends: subagent_stop reports how (a block changes nothing now).
+  if (!finished && !endedAtStop) await fireStop(result.stopReason, { last_assistant_message: result.result, stop_hook_active: false });
+  // D8: subagent_stop `continue: false` is "any other event": the child keeps its reply, the parent's turn ends.
+  const hookStop = hookStopOf(lastStop?.state.stopSession);
+  const kept = finished || (endedAtStop && hookStop?.kind === "hook_blocked");
+  return {
+    success: kept,
+    content: kept ? result.result : endedEarly(name, result),
+    metadata: metadata(name, result.stopReason),
+    hookContext: lastStop?.state.contexts ?? [],
+    ...(hookStop ? { hookStop } : {}),
   };
 }

@@ -1,14 +1,29 @@
-/** The agent loop's public types: its options, the event union it yields, and its result. */
+/** The agent session's public types: its options, the event union its streams yield, and its result. */
 import type { Runtime } from "../runtime/types.ts";
 import type { Provider } from "../providers/types.ts";
 import type { HookSpec } from "../hooks/types.ts";
-import type { RuleSet, Mode } from "../permissions/gate.ts";
+import type { RuleSet } from "../permissions/gate.ts";
+import type { PermissionMode } from "../permissions/mode.ts";
 import type { SessionRecord } from "../session/records.ts";
+import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { EventOutcome } from "../hooks/dispatch.ts";
+import type { ToolDefinition } from "../providers/types.ts";
+import type { McpToolName } from "../tools/names.ts";
+import type { ToolResult } from "../tools/types.ts";
+
+/** What a session needs of the MCP servers (src/mcp/manager.ts implements it). */
+export interface McpTools {
+  /** The current tool list; waits for server start-up to settle (bounded per server). */
+  toolDefinitions(): Promise<readonly ToolDefinition[]>;
+  /** `name` when a running server offers it now, else undefined. */
+  toolId(name: string): McpToolName | undefined;
+  call(name: McpToolName, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
+}
 
 export type StopReason = "completed" | "max_turns" | "hook_blocked" | "hook_failed" | "stop_block_cap" | "error" | "interrupted";
 
-export interface AgentOptions {
+/** What an AgentSession (src/agent/agent-session.ts) is built from; the prompts come later, one per `prompt()`. */
+export interface AgentSessionOptions {
   readonly runtime: Runtime;
   readonly provider: Provider;
   /** Hooks to run ([] when hooks are off). */
@@ -16,52 +31,33 @@ export interface AgentOptions {
   readonly home: string;
   readonly cwd: string;
   readonly projectDir: string;
-  readonly prompt: string;
-  readonly permissionMode: Mode;
+  readonly permissionMode: PermissionMode;
   readonly rules: RuleSet;
   readonly maxTurns?: number;
   readonly maxContextTokens?: number;
   readonly stopBlockCap: number;
   readonly quietSuccessOutput: boolean;
+  /** Env variables holding provider keys (defaults plus configured `api_key_env`); stripped before hooks and bash (D18). */
+  readonly providerKeyVars?: readonly string[];
   /** false with `--no-session`. */
   readonly persist: boolean;
   /** Receives every session line as written (`--output-format stream-json`). */
   readonly onLine?: (line: string) => void;
-  /**
-   * Receives tool lines, notices and hook rows the moment they happen (live UI), instead of through
-   * the generator after each step. Streamed text still comes through the generator, in order.
-   */
-  readonly onEvent?: (event: AgentEvent) => void;
   /** Resume: the earlier session's id and records (the same file is appended to). */
   readonly resume?: { readonly sessionId: string; readonly records: readonly SessionRecord[] };
+  /** The session's signal: aborted, it cancels every hook and ends the session as interrupted (130). */
   readonly signal: AbortSignal;
   readonly systemPrompt?: string;
-  /** Re-pins project trust after the agent itself wrote a project rule (D17, LIFE-57). */
-  readonly onProjectSettingsWritten?: () => void;
+  /** Re-pins the written rules in project trust after the agent itself wrote a project rule (D17, LIFE-57). */
+  readonly onProjectSettingsWritten?: (applied: ApplyPermissionUpdatesResult) => void;
   /** Set when this run is a subagent started by the `task` tool (src/agent/subagent.ts). */
   readonly child?: ChildRun;
-  /**
-   * Interactive session (src/ui/interactive.ts): asked for the first prompt after session_start and
-   * for the next one after each turn, so one loop serves many prompts. Ignored in a child.
-   */
-  readonly nextPrompt?: (control: PromptControl) => Promise<NextInput>;
-  /** Interactive: a fresh signal per prompt, so Ctrl-C cancels the running turn and not the session. */
-  readonly turnSignal?: () => AbortSignal;
   /** Interactive: answers a permission ask no hook decided (without it the ask is denied, LOOP-13). */
   readonly askPermission?: (request: PermissionAsk) => Promise<PermissionAnswer>;
+  /** MCP tools offered next to the built-ins (the driver starts and stops the servers). */
+  readonly mcp?: McpTools;
   /** session_start source; default `startup` (`resume` when resuming). `/clear` restarts with `clear`. */
   readonly startSource?: "startup" | "clear";
-}
-
-export type NextInput = { readonly type: "prompt"; readonly text: string } | { readonly type: "end"; readonly reason: "exit" | "clear" };
-
-/** What the interactive UI may do between turns; each returns the events it produced, for rendering. */
-export interface PromptControl {
-  notify(type: "idle_prompt", title: string, message: string): Promise<{ readonly events: AgentEvent[]; readonly shown: { readonly title: string; readonly message: string } | null }>;
-  /** `/compact [instructions]`: pre_compact `manual`, the summary, then session_start `compact`. */
-  compact(instructions: string): Promise<AgentEvent[]>;
-  /** `/hooks reload`: the next tool call uses `hooks` (nothing is running between turns). */
-  reloadHooks(hooks: readonly HookSpec[]): Promise<AgentEvent[]>;
 }
 
 export type PermissionAnswer = "once" | "always" | "deny";
@@ -88,6 +84,8 @@ export interface ChildRun {
   readonly promptContext: readonly string[];
   /** Fires the parent-side subagent_stop at the child's stop point, in place of `stop` (D11 rules apply). */
   readonly stop: (fields: Readonly<Record<string, unknown>>) => Promise<EventOutcome>;
+  /** The parent's CLAUDE_ENV_FILE variables when the child starts (it fires no session_start of its own). */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 export type AgentEvent =
@@ -117,20 +115,15 @@ export interface SessionResult {
   readonly message: string | null;
 }
 
-/** `agent run` and the interactive session exit with: 0 ok, 3 a hook ended it, 130 interrupted, else 1. */
-export function exitCodeForStop(reason: StopReason): number {
-  switch (reason) {
-    case "completed":
-    case "stop_block_cap":
-      return 0;
-    case "hook_blocked":
-    case "hook_failed":
-      return 3;
-    case "interrupted":
-      return 130;
-    default:
-      return 1;
-  }
+/**
+ * How one `prompt()` ended. `endsSession`: the session is over (a hook ended it, `--max-turns`, a
+ * stop hook's `continue: false`, the stop-block cap); otherwise an interactive driver goes back to
+ * the prompt (`interrupted`: the turn was cancelled; a `message`: why the turn ended early).
+ */
+export interface TurnOutcome {
+  readonly stopReason: StopReason;
+  readonly message: string | null;
+  readonly endsSession: boolean;
 }
 
 export function isErrorStop(reason: StopReason): boolean {

@@ -95,6 +95,12 @@ export async function runConfigShow(runtime: Runtime, io: CliIO, options: { cwd:
   const files = location.files.map((file) => readSettingsFile(runtime.fs, file, sink));
   const merged = mergeSettings(files, sink, { hooksOff: false, projectScope: location.projectScope });
   io.out(`${JSON.stringify(redactSecrets(wireSettings(merged.settings, files)), null, 2)}\n`);
+  // `"enabled": false` alone reads as "no hooks run"; it gates only the tool-call lists (seed 003).
+  const gate = merged.settings.hooks.enabled ? "on" : "off";
+  io.err(
+    `note: hooks.enabled (${gate}) gates only the tool-call list hooks (hooks.before_tool, after_tool, after_assistant, after_reasoning); ` +
+      `hook directories and hooks.lifecycle groups run whatever it says — AGENT_HOOKS=off or --no-hooks turns every hook off; agent hooks list shows what runs\n`,
+  );
   const places = { projectRoot: location.projectRoot, userHome: env.HOME ?? runtime.platform.homedir };
   for (const warning of sink.items) io.err(`agent: ${warning.severity}: ${formatWarning(warning, places)}\n`);
   return 0;

@@ -3,12 +3,14 @@
  * form, dialect, matcher, policy and source, marked disabled or untrusted, then the load warnings.
  * Runs nothing. Exit 0 whatever the warnings.
  */
+import { escapeControls, escapeJsonText } from "../config/escape.ts";
 import { displayPath, formatWarning } from "../config/warnings.ts";
 import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
 import type { HookSpec } from "../hooks/types.ts";
+import { commandText, matcherText, policyText } from "../hooks/describe.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
-import { isProjectTrusted } from "./trust-gate.ts";
+import { trustDecision } from "./trust-gate.ts";
 
 export interface HooksListOptions {
   readonly cwd: string;
@@ -18,28 +20,8 @@ export interface HooksListOptions {
   readonly isTrusted?: (loaded: LoadedConfig) => boolean;
 }
 
-/** The matcher column: hook-dir `match`, lifecycle regex source, or a list hook's filters. */
-export function matcherText(spec: HookSpec): string {
-  switch (spec.form) {
-    case "dir":
-      return spec.match;
-    case "lifecycle":
-      return spec.matcher === undefined || spec.matcher === "" ? "*" : spec.matcher;
-    case "list": {
-      if (spec.phase === "after_assistant" || spec.phase === "after_reasoning") return "*";
-      const include = spec.includeTools.length > 0 ? spec.includeTools.join(",") : "*";
-      return spec.excludeTools.length > 0 ? `${include} except ${spec.excludeTools.join(",")}` : include;
-    }
-  }
-}
-
-export function policyText(spec: HookSpec): string {
-  return spec.form === "dir" ? (spec.failClosed ? "fail_closed" : "fail_open") : spec.failurePolicy;
-}
-
-export function commandText(spec: HookSpec): string {
-  return spec.form === "dir" ? spec.run : spec.command;
-}
+// The columns' text lives beside the hook specs, so the interactive `/hooks` shows the same words.
+export { commandText, matcherText, policyText };
 
 /** Hook dirs' `async`, or Claude Code's `async` on a lifecycle command. */
 function isAsync(spec: HookSpec): boolean {
@@ -48,6 +30,18 @@ function isAsync(spec: HookSpec): boolean {
 
 export function formatTimeout(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;
+}
+
+/** What the review must say about a project hook beyond its command (issue 9 items 5 and 7). */
+function reviewNotes(spec: HookSpec, loaded: LoadedConfig): string[] {
+  if (spec.scope !== "project") return [];
+  const material = loaded.projectTrustMaterial;
+  const notes = (material?.outside ?? []).filter((entry) => entry.hook === spec.label).map((entry) => `    outside the project (not pinned): ${entry.path}`);
+  for (const shadow of material?.shadows ?? []) {
+    if (shadow.name !== spec.label || spec.form !== "dir") continue;
+    notes.push(`    replaces your ${shadow.userFailClosed ? "fail_closed " : ""}hook ${shadow.name} (${shadow.userRun}), which does not run in this project`);
+  }
+  return notes;
 }
 
 function table(rows: string[][]): string[] {
@@ -63,7 +57,10 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
     return 0;
   }
   const projectHooks = loaded.hooks.some((spec) => spec.scope === "project");
-  const trusted = projectHooks ? (options.isTrusted ?? ((config: LoadedConfig) => isProjectTrusted(runtime, config)))(loaded) : true;
+  const decision = projectHooks && options.isTrusted === undefined ? trustDecision(runtime, loaded) : undefined;
+  const trusted = projectHooks ? (options.isTrusted ? options.isTrusted(loaded) : decision?.ok === true) : true;
+  // An unreadable trust.json (or a tree over its bound) is said here too, not only as "untrusted".
+  const trustProblem = decision !== undefined && !decision.ok && !decision.askable ? decision.message : undefined;
   const places = { projectRoot: loaded.projectRoot, userHome: runtime.env().HOME ?? runtime.platform.homedir };
 
   if (options.json) {
@@ -86,7 +83,7 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       disabled: spec.disabled,
     }));
     const warnings = loaded.warnings.map((w) => ({ severity: w.severity, file: w.file, field: w.field, message: w.message }));
-    io.out(`${JSON.stringify({ enabled: true, hooks, warnings }, null, 2)}\n`);
+    io.out(`${escapeJsonText(JSON.stringify({ enabled: true, hooks, warnings }, null, 2))}\n`);
     return 0;
   }
 
@@ -97,7 +94,7 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
     const details: string[][] = [];
     for (const spec of loaded.hooks) {
       const status = [spec.scope === "project" && !trusted ? "untrusted" : "", spec.disabled ? "disabled" : ""].filter(Boolean).join(",") || "active";
-      rows.push([
+      const row = [
         spec.label,
         spec.scope,
         spec.form,
@@ -108,15 +105,17 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
         isAsync(spec) ? "yes" : "no",
         formatTimeout(spec.timeoutMs),
         status,
-      ]);
+      ];
+      // Config text is escaped cell by cell, so a `\r` or ESC in a label or command cannot redraw the table.
+      rows.push(row.map(escapeControls));
       const source = spec.field === "" ? displayPath(spec.source, places) : `${displayPath(spec.source, places)} ${spec.field}`;
       const claudeKeys = spec.form === "lifecycle" ? [...(spec.once === true ? ["    once: yes"] : []), ...(spec.statusMessage !== undefined ? [`    statusMessage: ${spec.statusMessage}`] : [])] : [];
-      details.push([`    source: ${source}`, `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}`, ...claudeKeys]);
+      details.push([`    source: ${source}`, `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}`, ...claudeKeys, ...reviewNotes(spec, loaded)].map(escapeControls));
     }
     const rendered = table(rows);
     lines.push(rendered[0] ?? "");
     rendered.slice(1).forEach((row, index) => lines.push(row, ...(details[index] ?? [])));
-    if (projectHooks && !trusted) lines.push("", "project hooks are untrusted: review them above, then run `agent hooks trust`");
+    if (projectHooks && !trusted) lines.push("", trustProblem ?? "project hooks are untrusted: review them above, then run `agent hooks trust`");
   }
   if (loaded.warnings.length > 0) {
     lines.push("", `${loaded.warnings.length} load warning${loaded.warnings.length === 1 ? "" : "s"}:`);

@@ -8,14 +8,16 @@ import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
 import { canonicalEvent, CANONICAL_EVENTS, TOOL_EVENTS, type CanonicalEvent } from "../hooks/events.ts";
-import { canonicalTool, type ToolName } from "../tools/names.ts";
+import { toolIdOf, type ToolId } from "../tools/names.ts";
 import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../hooks/event-fields.ts";
 import { loadConfig } from "../hooks/registry.ts";
-import { createHookEngine } from "../hooks/engine.ts";
+import { requireParsableConfig } from "./config-gate.ts";
+import { createHookEngine, providerKeyVarsFor } from "../hooks/engine.ts";
+import { activeHooks } from "../hooks/agent-scope.ts";
 import { joinContexts } from "../hooks/context.ts";
 import { requireTrust } from "./trust-gate.ts";
-import { cleanStaleSpills } from "../hooks/payload.ts";
-import { jsonErrorPosition } from "./json-position.ts";
+import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
+import { jsonErrorPosition } from "../config/json-position.ts";
 import type { HookEventInput, ToolResultInfo } from "../hooks/dialects/types.ts";
 
 export interface HooksTestOptions {
@@ -85,11 +87,12 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   if (options.extra.length > 0) throw new AgentError("usage", `unexpected argument "${options.extra[0]}"`, { fix: "agent hooks test EVENT [--tool NAME] [--input JSON] …" });
   const named = parseEvent(options.event);
   const isToolEvent = TOOL_EVENTS.has(named);
-  let tool: ToolName | undefined;
+  let tool: ToolId | undefined;
   if (options.tool !== undefined) {
     if (!isToolEvent) throw new AgentError("usage", `--tool is only for tool events, not ${named}`, { fix: "use pre_tool, post_tool, post_tool_failure or permission_request" });
-    tool = canonicalTool(options.tool);
-    if (tool === undefined) throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, { fix: "use read, write, edit, bash, grep, glob or task" });
+    // An MCP tool name needs no running server: hooks only see the name and input.
+    tool = toolIdOf(options.tool);
+    if (tool === undefined) throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, { fix: "use read, write, edit, bash, grep, glob, task, bash_output, kill_shell or an MCP tool mcp__<server>__<tool>" });
   } else if (isToolEvent) {
     throw new AgentError("usage", `${named} needs --tool`, { fix: "e.g. --tool bash" });
   }
@@ -120,16 +123,20 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     fields.prompt = options.prompt;
   }
 
+  requireParsableConfig(runtime, options.cwd); // a config that does not parse is never half-applied
   const loaded = loadConfig(runtime, { cwd: options.cwd });
-  const hooks = loaded.hooksOff ? [] : loaded.hooks;
+  // As a top-level session would: agent front-matter hooks only where they fire in the parent.
+  const hooks = loaded.hooksOff ? [] : activeHooks(loaded.hooks, undefined);
   if (!loaded.hooksOff && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
-  cleanStaleSpills(runtime.fs, runtime.platform.tmpdir); // leftovers of a crashed run (D14)
+  const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
+  if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
   const failureLines: string[] = [];
   const engine = createHookEngine(runtime, {
     hooks,
     readonlyMode: false,
     quietSuccessOutput: loaded.settings.hooks.quietSuccessOutput,
+    providerKeyVars: providerKeyVarsFor(loaded.settings.providers),
     sinks: { failureLine: (line) => failureLines.push(line) },
   });
   const input: Omit<HookEventInput, "strippedEnvValues"> = {
@@ -144,8 +151,10 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     fields,
     context: STANDALONE_ENVELOPE_CONTEXT,
   };
-  const outcome = await engine.fire(input);
+  const fired = await engine.fire(input);
   await engine.close();
+  // Async hooks (D15) have ended by now: their rows follow the others.
+  const outcome = { ...fired, rows: [...fired.rows, ...(await fired.asyncRows)] };
   for (const line of failureLines) io.err(`${line}\n`);
   // Non-fatal hook warnings (D9's ignored hookSpecificOutput, …) reach stderr as in a session.
   for (const warning of outcome.state.warnings) io.err(`agent: ${warning}\n`);

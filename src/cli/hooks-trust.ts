@@ -1,6 +1,7 @@
 /** `agent hooks trust`: shows exactly what will be trusted, then pins it (D17, CLI-17). */
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
+import { escapeControls } from "../config/escape.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import { pinTrust, trustListing } from "../hooks/trust.ts";
 
@@ -8,20 +9,22 @@ export async function runHooksTrust(runtime: Runtime, io: CliIO, options: { cwd:
   // Pinning works with hooks off too: trusting is reviewing, nothing runs.
   const loaded = loadConfig(runtime, { cwd: options.cwd, ignoreHooksOff: true });
   const material = loaded.projectScope ? loaded.projectTrustMaterial : null;
+  const root = escapeControls(loaded.projectRoot);
   if (material === null) {
-    io.out(`no project hooks to trust (project ${loaded.projectRoot})\n`);
+    io.out(`no project hooks to trust (project ${root})\n`);
     return 0;
   }
-  const lines = trustListing(loaded.hooks, material);
-  const scripts = material.scripts.map((path) => `  file ${path}`);
+  // Throws (exit 1, nothing written) when trust.json is unreadable or `.agent/` is over its bound.
   const digest = pinTrust(runtime, loaded.home, loaded.projectRoot, material);
+  const files = [...material.scripts.map((path) => `  file ${path}`), ...material.tree.map((path) => `  file ${path} (under .agent/)`)];
+  const links = Object.entries(material.links).map(([path, target]) => `  link ${path} -> ${target} (pinned by target, not walked)`);
   io.out(
     [
-      `trusting project ${loaded.projectRoot}:`,
-      ...lines,
-      ...scripts,
+      `trusting project ${root}:`,
+      ...trustListing(loaded.hooks, material),
+      ...[...files, ...links].map(escapeControls),
       `digest ${digest}`,
-      `pinned in ${loaded.home}/trust.json; any change to these hooks, settings or files needs trust again`,
+      `pinned in ${escapeControls(loaded.home)}/trust.json; any change to these hooks, settings or files needs trust again`,
     ].join("\n") + "\n",
   );
   return 0;

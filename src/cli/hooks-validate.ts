@@ -3,6 +3,7 @@
  * checks of what the hooks would run (targets, interpreters, preflight), sorted into errors (exit 1)
  * and warnings (exit 0 when alone). Spawns nothing, trusted or not.
  */
+import { escapeControls } from "../config/escape.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { hooksOffByEnv } from "../config/paths.ts";
 import { checkCommandTargets, checkRunTarget } from "../hooks/command-words.ts";
@@ -10,6 +11,7 @@ import { preflight } from "../hooks/preflight.ts";
 import { loadConfig } from "../hooks/registry.ts";
 import type { LoadWarning } from "../hooks/types.ts";
 import type { Runtime } from "../runtime/types.ts";
+import { subreaperStatus } from "../runtime/subreaper.ts";
 import type { CliIO } from "./io.ts";
 
 export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { cwd: string }): Promise<number> {
@@ -55,6 +57,11 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
   if (loaded.hooksOff === null && hooksOffByEnv(env)) {
     lines.push("note: hooks are disabled (AGENT_HOOKS=off); validating anyway");
   }
+  const reaper = subreaperStatus();
+  if (loaded.hooks.length > 0 && !reaper.active) {
+    // Issue 9 item 11: say where a `setsid` escape from a hook's group cannot be cleaned up.
+    lines.push(`note: a hook's descendant that leaves its process group (setsid) is not killed when the agent exits here: ${reaper.reason}`);
+  }
   for (const problem of errors) lines.push(`error: ${formatWarning(problem, places)}`);
   for (const problem of warnings) lines.push(`warning: ${formatWarning(problem, places)}`);
   const fileCount = loaded.files.filter((file) => file.present).length + loaded.manifests.length;
@@ -62,10 +69,10 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
   const counts = `${hookCount} hook${hookCount === 1 ? "" : "s"} in ${fileCount} file${fileCount === 1 ? "" : "s"}`;
   if (errors.length > 0) {
     lines.push(`${errors.length} error${errors.length === 1 ? "" : "s"}, ${warnings.length} warning${warnings.length === 1 ? "" : "s"} (${counts})`);
-    io.out(`${lines.join("\n")}\n`);
+    io.out(`${lines.map(escapeControls).join("\n")}\n`);
     return 1;
   }
   lines.push(`ok: ${counts}${warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? "" : "s"})` : ""}`);
-  io.out(`${lines.join("\n")}\n`);
+  io.out(`${lines.map(escapeControls).join("\n")}\n`);
   return 0;
 }

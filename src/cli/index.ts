@@ -9,12 +9,31 @@ import type { CliIO } from "./io.ts";
 
 type Options = Record<string, unknown>;
 
+/**
+ * cac's argument parser drops a bare `-`, so `agent run -` (prompt from stdin) would look like no
+ * prompt at all: it is swapped for this placeholder before parsing and swapped back after.
+ */
+const STDIN_ARG = "\u0000stdin";
+const restoreDash = (value: string): string => (value === STDIN_ARG ? "-" : value);
+
+/** Options `agent` itself (the interactive session) accepts; anything else is a usage error. */
+const INTERACTIVE_OPTIONS = new Set(["--", "provider", "model", "baseUrl", "base-url", "script", "permissionMode", "permission-mode", "resume", "continue", "cwd", "help", "h", "version", "v"]);
+
+const INTERACTIVE_HELP = [
+  "  agent [--provider NAME] [--model M] [--base-url URL] [--script FILE] [--permission-mode MODE]",
+  "        [--resume ID | --continue] [--cwd DIR]",
+  "",
+  "  With no command, agent opens the interactive session: a prompt on the terminal, /help for its",
+  "  commands, Ctrl-C to interrupt a turn, Ctrl-D to leave. It needs a terminal on stdin; in scripts",
+  "  and pipes use `agent run`.",
+].join("\n");
+
 function stringOption(options: Options, key: string): string | undefined {
   const value = options[key];
   if (value === undefined || value === false) return undefined;
   if (Array.isArray(value)) return stringOption({ [key]: value[value.length - 1] }, key);
   if (value === true) throw new AgentError("usage", `--${key} needs a value`);
-  return String(value);
+  return restoreDash(String(value));
 }
 
 function listOption(options: Options, key: string): string[] {
@@ -23,12 +42,34 @@ function listOption(options: Options, key: string): string[] {
   const values = Array.isArray(value) ? value : [value];
   return values.map((item) => {
     if (item === true) throw new AgentError("usage", `--${key} needs a value`);
-    return String(item);
+    return restoreDash(String(item));
   });
 }
 
-export async function runCli(runtime: Runtime, argv: readonly string[], version: string): Promise<number> {
+/** Extra sections of `agent hooks --help`: what each action does, the templates and the events. */
+async function hooksHelpSections(): Promise<{ title: string; body: string }[]> {
+  const [{ HOOK_TEMPLATES, TEMPLATE_SUMMARIES }, { CANONICAL_EVENTS }] = await Promise.all([import("../hooks/templates.ts"), import("../hooks/events.ts")]);
+  const actions = [
+    ["list [--json]", "every hook that would run here, with scope, form, dialect, event and source"],
+    ["validate", "check every config file and hook without running anything (exit 1 on errors)"],
+    ["test EVENT", "fire one synthetic EVENT at the hooks, no model (exit 2 = deny/block)"],
+    ["trust", "show and pin this project's hooks and settings so they may run"],
+    ["init TEMPLATE", "install a ready-made hook (project, or user scope when run in $HOME)"],
+    ["import --from AGENT", "translate Claude Code, Gemini CLI or Codex hooks into our config (--user, --dry-run)"],
+  ];
+  const width = Math.max(...actions.map(([name]) => (name ?? "").length));
+  const names = Object.keys(HOOK_TEMPLATES).sort();
+  const nameWidth = Math.max(...names.map((name) => name.length));
+  return [
+    { title: "Actions", body: actions.map(([name, text]) => `  ${(name ?? "").padEnd(width)}  ${text}`).join("\n") },
+    { title: "Templates (agent hooks init NAME)", body: names.map((name) => `  ${name.padEnd(nameWidth)}  ${TEMPLATE_SUMMARIES[name] ?? ""}`).join("\n") },
+    { title: "Events (agent hooks test EVENT)", body: `  ${CANONICAL_EVENTS.join(", ")}\n  (aliases such as PreToolUse or before_tool are accepted)` },
+  ];
+}
+
+export async function runCli(runtime: Runtime, rawArgv: readonly string[], version: string): Promise<number> {
   const io: CliIO = { out: (text) => runtime.writeStdout(text), err: (text) => runtime.writeStderr(text) };
+  const argv = rawArgv.map((arg) => (arg === "-" ? STDIN_ARG : arg));
   const cli = cac("agent");
   let result: Promise<number> | undefined;
   const cwdOf = (options: Options): string => {
@@ -55,7 +96,7 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
     .option("--allow <rule>", "Allow rule for this run, e.g. 'bash(git status*)' (repeatable)")
     .option("--permission-mode <mode>", "default | accept-edits | readonly | bypass")
     .option("--resume <id>", "Resume a session")
-    .option("--continue", "Resume the most recent session")
+    .option("--continue", "Resume the most recent session of this project")
     .option("--trust", "Trust this project's hooks for this run only")
     .option("--no-hooks", "Disable every hook")
     .option("--no-session", "Write no session file")
@@ -64,7 +105,7 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
     .action((prompt: string[], options: Options) => {
       result = import("./run-command.ts").then((m) =>
         m.runRunCommand(runtime, io, {
-          prompt,
+          prompt: prompt.map(restoreDash),
           cwd: cwdOf(options),
           provider: stringOption(options, "provider"),
           model: stringOption(options, "model"),
@@ -85,7 +126,7 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
     });
 
   cli
-    .command("hooks <action> [...args]", "Hooks: list [--json] | validate | test EVENT | trust | init TEMPLATE")
+    .command("hooks <action> [...args]", "Hooks: list [--json] | validate | test EVENT | trust | init TEMPLATE | import --from AGENT (hooks --help lists templates and events)")
     .option("--json", "Machine-readable output")
     .option("--cwd <dir>", "Working directory (and start of project discovery)")
     .option("--tool <name>", "hooks test: tool name")
@@ -94,6 +135,9 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
     .option("--prompt <text>", "hooks test: prompt text")
     .option("--field <key=json>", "hooks test: any other payload field (repeatable)")
     .option("--trust", "hooks test: trust project hooks for this run only")
+    .option("--from <agent>", "hooks import: claude | gemini | codex")
+    .option("--user", "hooks import: the user's files into ~/.agent/settings.json")
+    .option("--dry-run", "hooks import: print the result, write nothing")
     .example("agent hooks list --json")
     .example("agent hooks validate")
     .example(`agent hooks test pre_tool --tool bash --input '{"command":"rm -rf /"}' --json`)
@@ -131,8 +175,11 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
         case "init":
           result = import("./hooks-init.ts").then((m) => m.runHooksInit(runtime, io, { cwd, template: rest[0] }));
           return;
+        case "import":
+          result = import("./hooks-import.ts").then((m) => m.runHooksImport(runtime, io, { cwd, from: stringOption(options, "from"), user: options.user === true, dryRun: options.dryRun === true }));
+          return;
         default:
-          throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, trust or init" });
+          throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, trust, init or import" });
       }
     });
 
@@ -166,6 +213,17 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
     });
 
   cli
+    .command("mcp <action> [server]", "MCP servers: list [--json] | test SERVER")
+    .option("--json", "Machine-readable output")
+    .option("--cwd <dir>", "Working directory")
+    .option("--trust", "Start the project's MCP servers for this run even if untrusted")
+    .example("agent mcp list")
+    .example("agent mcp test github")
+    .action((action: string, server: string | undefined, options: Options) => {
+      result = import("./mcp-command.ts").then((m) => m.runMcpCommand(runtime, io, { action, server, cwd: cwdOf(options), json: options.json === true, trust: options.trust === true }));
+    });
+
+  cli
     .command("notify [...message]", "Run notification hooks, then print the notification on stderr")
     .option("--title <title>", "Notification title")
     .option("--cwd <dir>", "Working directory")
@@ -187,19 +245,48 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
     "agent config path",
     "agent sessions list",
     `agent notify --title Build "tests passed"`,
+    "agent mcp list",
     "agent --version",
   ]) {
     cli.example(example);
   }
-  cli.help();
+  const helpFor = argv[0];
+  const hooksSections = helpFor === "hooks" && (argv.includes("--help") || argv.includes("-h")) ? await hooksHelpSections() : [];
+  cli.usage("[command] [options]   (no command: the interactive session)");
+  cli.help((sections) => {
+    for (const section of sections) {
+      // cac shows `(default: true)` for every --no-X flag, which reads as if the flag were on by default.
+      section.body = section.body
+        .split("\n")
+        .map((line) => (line.trimStart().startsWith("--no-") ? line.replace(/ ?\(default: true\)/, "").trimEnd() : line))
+        .join("\n");
+    }
+    if (helpFor === "hooks") {
+      const at = sections.findIndex((section) => section.title === "Options");
+      sections.splice(at < 0 ? sections.length : at, 0, ...hooksSections);
+    } else if (helpFor === undefined || helpFor.startsWith("-")) {
+      const at = sections.findIndex((section) => section.title === "Commands");
+      sections.splice(at < 0 ? sections.length : at, 0, { title: "Interactive session", body: INTERACTIVE_HELP });
+    }
+    return sections;
+  });
   cli.version(version);
 
   try {
     cli.parse(["agent", "agent", ...argv], { run: false });
     const parsedOptions = cli.options as Options;
-    // `agent` alone (or with only session flags) is the interactive session when a person can answer.
-    const interactive = runtime.isTTY("stdin") || runtime.env().AGENT_INTERACTIVE === "1";
-    if (interactive && !cli.matchedCommand && cli.args.length === 0 && !parsedOptions.help && !parsedOptions.version) {
+    if (parsedOptions.help || parsedOptions.version) return 0;
+    if (!cli.matchedCommand) {
+      if (cli.args.length > 0) throw new AgentError("usage", `unknown command "${restoreDash(cli.args[0] ?? "")}"`, { fix: "run agent --help" });
+      const unknown = Object.keys(parsedOptions).find((key) => !INTERACTIVE_OPTIONS.has(key));
+      if (unknown !== undefined) throw new AgentError("usage", `unknown option \`${unknown.length === 1 ? "-" : "--"}${unknown}\``, { fix: "run agent --help" });
+      // `agent` alone (or with only session flags) is the interactive session when a person can answer.
+      const interactive = runtime.isTTY("stdin") || runtime.env().AGENT_INTERACTIVE === "1";
+      if (!interactive) {
+        throw new AgentError("usage", "the interactive session needs a terminal, and stdin is not one", {
+          fix: `in scripts and pipes use agent run "PROMPT", or agent run - to read the prompt from stdin; agent --help lists the commands`,
+        });
+      }
       const m = await import("./interactive-command.ts");
       return await m.runInteractiveCommand(runtime, io, {
         cwd: cwdOf(parsedOptions),
@@ -209,15 +296,8 @@ export async function runCli(runtime: Runtime, argv: readonly string[], version:
         script: stringOption(parsedOptions, "script"),
         permissionMode: stringOption(parsedOptions, "permissionMode"),
         resume: stringOption(parsedOptions, "resume"),
+        continue: parsedOptions.continue === true,
       });
-    }
-    if (argv.length === 0) {
-      cli.outputHelp();
-      return 0;
-    }
-    if (parsedOptions.help || parsedOptions.version) return 0;
-    if (!cli.matchedCommand) {
-      throw new AgentError("usage", `unknown command "${argv[0] ?? ""}"`, { fix: "run agent --help" });
     }
     await cli.runMatchedCommand();
   } catch (error) {

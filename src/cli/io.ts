@@ -1,5 +1,2 @@
-/** Output sinks for command functions, so tests can capture what a command prints. */
-export interface CliIO {
-  out(text: string): void;
-  err(text: string): void;
-}
+/** Output sinks for command functions, so tests can capture what a command prints (the UI's TextOutput). */
+export type { TextOutput as CliIO } from "../ui/output.ts";

@@ -7,7 +7,8 @@ import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
 import { loadConfig } from "../hooks/registry.ts";
-import { createHookEngine } from "../hooks/engine.ts";
+import { requireParsableConfig } from "./config-gate.ts";
+import { createHookEngine, providerKeyVarsFor } from "../hooks/engine.ts";
 import { requireTrust } from "./trust-gate.ts";
 import { STANDALONE_ENVELOPE_CONTEXT } from "../hooks/event-fields.ts";
 
@@ -17,6 +18,7 @@ export async function runNotifyCommand(runtime: Runtime, io: CliIO, options: { c
   let message = options.message;
   const insideHook = runtime.env().AGENT_HOOK_EVENT === "notification";
   if (!insideHook) {
+    requireParsableConfig(runtime, options.cwd);
     const loaded = loadConfig(runtime, { cwd: options.cwd });
     if (!loaded.hooksOff) {
       if (!requireTrust(runtime, io, loaded, { once: false })) return 1;
@@ -24,6 +26,7 @@ export async function runNotifyCommand(runtime: Runtime, io: CliIO, options: { c
         hooks: loaded.hooks,
         readonlyMode: false,
         quietSuccessOutput: loaded.settings.hooks.quietSuccessOutput,
+        providerKeyVars: providerKeyVarsFor(loaded.settings.providers),
         sinks: { failureLine: (line) => io.err(`${line}\n`) },
       });
       const outcome = await engine.fire({

@@ -10,15 +10,16 @@ import type { EffectiveSettings } from "../hooks/registry.ts";
 import { createProvider } from "../providers/index.ts";
 import type { Provider, ProviderId } from "../providers/types.ts";
 import { parseRules, type Rule } from "../permissions/rules.ts";
-import type { Mode, RuleSet } from "../permissions/gate.ts";
+import type { RuleSet } from "../permissions/gate.ts";
+import { PERMISSION_MODES, type PermissionMode } from "../permissions/mode.ts";
 import { readSession, resolveSession } from "../session/store.ts";
 import type { SessionRecord } from "../session/records.ts";
 
-export const PERMISSION_MODES: readonly Mode[] = ["default", "accept-edits", "readonly", "bypass"];
+export { PERMISSION_MODES };
 export const PROVIDER_IDS: readonly ProviderId[] = ["openai", "anthropic", "script"];
 
 /** `--permission-mode`, checked; undefined when the flag was not given. */
-export function parsePermissionMode(raw: string | undefined): Mode | undefined {
+export function parsePermissionMode(raw: string | undefined): PermissionMode | undefined {
   if (raw === undefined) return undefined;
   const mode = PERMISSION_MODES.find((candidate) => candidate === raw);
   if (mode === undefined) throw new AgentError("usage", `--permission-mode: "${raw}" is not one of ${PERMISSION_MODES.join(", ")}`);

@@ -2,7 +2,10 @@
  * Seed 000 discovery (D4): `<root>/<dir>/hook.json` per scope → DirHookSpec. Directories without
  * hook.json are skipped silently; a bad manifest is a load warning and costs only that hook.
  * Within a scope the lexically later directory wins a duplicate `name`; a project hook replaces
- * the user hook of the same name. Disabled hooks stay listed but never replace anything (DIR-07).
+ * the user hook of the same name (DIR-03/04), even a `fail_closed` one. That replacement is recorded
+ * (`shadows`) so the trust review says it in plain words and the digest pins it: a user guard that
+ * a project switches off is never switched off silently (issue 9 item 7). Disabled hooks stay
+ * listed but never replace anything (DIR-07).
  */
 import { canonicalEvent } from "../hooks/events.ts";
 import type { Dialect, DirHookSpec, Scope } from "../hooks/types.ts";
@@ -12,6 +15,7 @@ import { isRecord, parseJson } from "./parse.ts";
 import { joinPath, resolvePath } from "./path-utils.ts";
 import { HOOK_JSON_KEYS, showValue } from "./schema.ts";
 import type { WarningSink } from "./warnings.ts";
+import { errorMessage } from "../errors.ts";
 
 const VALID_EVENTS = ["pre_tool", "pre_tool_use", "before_tool", "PreToolUse", "post_tool", "post_tool_use", "after_tool", "PostToolUse"];
 
@@ -120,10 +124,19 @@ export function parseHookJson(options: { dir: string; dirName: string; scope: Sc
   };
 }
 
+/** A user hook dir that a project hook dir of the same name replaces. */
+export interface HookDirShadow {
+  readonly name: string;
+  readonly userRun: string;
+  readonly userFailClosed: boolean;
+  readonly projectSource: string;
+}
+
 export interface HookDirScan {
   readonly hooks: DirHookSpec[];
   /** Every hook.json that was read, valid or not. */
   readonly manifests: string[];
+  readonly shadows: HookDirShadow[];
 }
 
 function scanScope(fs: FileSystem, root: string, scope: Scope, sink: WarningSink, manifests: string[]): DirHookSpec[] {
@@ -138,7 +151,7 @@ function scanScope(fs: FileSystem, root: string, scope: Scope, sink: WarningSink
       text = fs.readText(file);
     } catch (error) {
       manifests.push(file);
-      sink.error(file, "", `could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      sink.error(file, "", `could not be read: ${errorMessage(error)}`);
       continue;
     }
     if (text === undefined) continue;
@@ -165,11 +178,23 @@ function scanScope(fs: FileSystem, root: string, scope: Scope, sink: WarningSink
 export function loadHookDirs(fs: FileSystem, roots: readonly { dir: string; scope: Scope }[], sink: WarningSink): HookDirScan {
   const manifests: string[] = [];
   const byScope = roots.map((root) => ({ scope: root.scope, hooks: scanScope(fs, root.dir, root.scope, sink, manifests) }));
-  const projectNames = new Set(byScope.filter((s) => s.scope === "project").flatMap((s) => s.hooks.filter((h) => !h.disabled).map((h) => h.name)));
+  const projectByName = new Map(byScope.filter((s) => s.scope === "project").flatMap((s) => s.hooks.filter((h) => !h.disabled).map((h) => [h.name, h] as const)));
   const hooks: DirHookSpec[] = [];
+  const shadows: HookDirShadow[] = [];
   for (const { scope, hooks: scoped } of byScope) {
-    const kept = scope === "user" ? scoped.filter((h) => !projectNames.has(h.name)) : scoped;
+    const kept =
+      scope !== "user"
+        ? scoped
+        : scoped.filter((user) => {
+            const project = projectByName.get(user.name);
+            if (project === undefined || user.disabled) return true;
+            shadows.push({ name: user.name, userRun: user.run, userFailClosed: user.failClosed, projectSource: project.source });
+            if (user.failClosed) {
+              sink.warning(project.source, "name", `replaces the user's fail_closed hook ${JSON.stringify(user.name)} (${user.source}): that guard does not run in this project`);
+            }
+            return false;
+          });
     hooks.push(...kept.sort((a, b) => compareCodePoints(a.name, b.name)));
   }
-  return { hooks, manifests };
+  return { hooks, manifests, shadows };
 }

@@ -13,6 +13,7 @@ import { checkField, LIFECYCLE_COMMAND_FIELDS, LIFECYCLE_EVENT_KEYS, LIST_KEYS, 
 import type { ParsedSettingsFile } from "./settings.ts";
 import type { WarningSink } from "./warnings.ts";
 import { unknownKeyMessage } from "./closest-key.ts";
+import { errorMessage } from "../errors.ts";
 
 export const LIFECYCLE_TIMEOUT_DEFAULT_SECONDS = 60;
 
@@ -25,7 +26,7 @@ export function compileMatcher(matcher: string | undefined, event: CanonicalEven
   try {
     return { ok: true, regex: new RegExp(`^(?:${matcher})$`, event === "user_prompt_submit" ? "s" : "") };
   } catch (error) {
-    return { ok: false, message: `invalid regex ${JSON.stringify(matcher)}: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, message: `invalid regex ${JSON.stringify(matcher)}: ${errorMessage(error)}` };
   }
 }
 

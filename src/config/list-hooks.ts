@@ -6,7 +6,7 @@
  */
 import type { CanonicalEvent } from "../hooks/events.ts";
 import type { Dialect, FailurePolicy, ListHookSpec, ListPhase, PayloadMode } from "../hooks/types.ts";
-import { canonicalTool } from "../tools/names.ts";
+import { canonicalTool, MCP_PREFIX } from "../tools/names.ts";
 import { isRecord } from "./parse.ts";
 import { checkField, LIST_ENTRY_FIELDS, LIST_KEYS, showValue } from "./schema.ts";
 import type { GlobalChain, ParsedSettingsFile } from "./settings.ts";
@@ -132,7 +132,7 @@ function loadEntry(entry: unknown, place: EntryPlace, sink: WarningSink): ListHo
   } else {
     for (const [key, list] of [["include_tools", include], ["exclude_tools", exclude]] as const) {
       list.forEach((name, i) => {
-        if (canonicalTool(name) === undefined) sink.warning(path, `${field}.${key}[${i}]`, `unknown tool name ${JSON.stringify(name)} (selects nothing)`);
+        if (canonicalTool(name) === undefined && !name.startsWith(MCP_PREFIX)) sink.warning(path, `${field}.${key}[${i}]`, `unknown tool name ${JSON.stringify(name)} (selects nothing)`);
       });
     }
   }

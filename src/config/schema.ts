@@ -6,6 +6,7 @@
  */
 import * as v from "valibot";
 import { allEventNames } from "../hooks/events.ts";
+import { PERMISSION_MODES } from "../permissions/mode.ts";
 
 export function showValue(value: unknown): string {
   if (value === undefined) return "undefined";
@@ -42,7 +43,7 @@ export const toolList = v.array(stringField, (issue) => `${showValue(issue.input
 
 export const FAILURE_POLICIES = ["ignore", "warn", "block", "fail"] as const;
 export const PAYLOAD_MODES = ["redacted", "full"] as const;
-export const PERMISSION_MODES = ["default", "accept-edits", "readonly", "bypass"] as const;
+export { PERMISSION_MODES };
 export const LIST_KEYS = ["before_tool", "after_tool", "after_assistant", "after_reasoning"] as const;
 export type ListKey = (typeof LIST_KEYS)[number];
 
@@ -141,6 +142,26 @@ const providerSchema = v.strictObject({
 
 export const PROVIDER_FIELDS = { base_url: stringField, model: stringField, api_key: stringField, api_key_env: stringField } as const;
 
+const stringTable = v.record(v.string(), stringField, (issue) => `${showValue(issue.input)} is not a table of strings`);
+
+/** One `mcp_servers.<name>` entry (src/mcp/config.ts reads them); `${NAME}` in env/header values comes from the environment. */
+export const MCP_SERVER_FIELDS = {
+  command: nonBlankString,
+  args: v.array(stringField, (issue) => `${showValue(issue.input)} is not an array of strings`),
+  env: stringTable,
+  cwd: nonBlankString,
+  url: v.pipe(
+    nonBlankString,
+    v.check((value) => /^https?:\/\//.test(value), "must start with http:// or https://"),
+  ),
+  headers: stringTable,
+  startup_timeout_ms: intRange(100, 600_000),
+  tool_timeout_ms: intRange(100, 3_600_000),
+  disabled: booleanField,
+} as const;
+
+const mcpServerSchema = v.strictObject(optionalFields(MCP_SERVER_FIELDS));
+
 /** The whole settings document, as `agent config schema` publishes it. */
 export const settingsSchema = v.object({
   hooks: v.optional(
@@ -169,4 +190,5 @@ export const settingsSchema = v.object({
   model: v.optional(stringField),
   base_url: v.optional(stringField),
   providers: v.optional(v.record(v.string(), providerSchema)),
+  mcp_servers: v.optional(v.record(v.string(), mcpServerSchema)),
 });

@@ -23,8 +23,10 @@ import {
   stringField,
 } from "./schema.ts";
 import type { WarningSink } from "./warnings.ts";
+import { errorMessage } from "../errors.ts";
 
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
+import type { PermissionMode } from "../permissions/mode.ts";
+export type { PermissionMode };
 
 /** Seed 003's list settings after defaults (TOOL-01). */
 export interface ListSettings {
@@ -101,7 +103,7 @@ export function readSettingsFile(fs: FileSystem, file: SettingsFile, sink: Warni
   try {
     text = fs.readText(file.path);
   } catch (error) {
-    sink.error(file.path, "", `could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    sink.error(file.path, "", `could not be read: ${errorMessage(error)}`);
     return { file, present: true, data: undefined };
   }
   if (text === undefined) return { file, present: false, data: undefined };
@@ -117,7 +119,10 @@ export function readSettingsFile(fs: FileSystem, file: SettingsFile, sink: Warni
   return { file, present: true, data: parsed.value };
 }
 
-const TOP_LEVEL_KEYS = new Set(["hooks", "tools", "permissions", "agent", "provider", "model", "base_url", "providers"]);
+/** Never read from project files: they choose which secret (or which env variable) is sent. */
+const USER_ONLY_PROVIDER_FIELDS = new Set(["api_key", "api_key_env"]);
+
+const TOP_LEVEL_KEYS = new Set(["hooks", "tools", "permissions", "agent", "provider", "model", "base_url", "providers", "mcp_servers", "compat"]);
 const HOOK_STRUCTURE_KEYS = new Set<string>([...LIST_KEYS, "lifecycle", "injected_content", "stop_block_cap"]);
 
 function camel(key: string): string {
@@ -305,6 +310,10 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
           for (const [key, value] of Object.entries(entry)) {
             const field = `providers.${name}.${key}`;
             if (!(key in PROVIDER_FIELDS)) sink.warning(path, field, "unknown setting (ignored)");
+            else if (file.scope === "project" && USER_ONLY_PROVIDER_FIELDS.has(key)) {
+              // Which secret is sent is the user's call, never a cloned repository's (issue 9 item 1).
+              sink.error(path, field, `is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead`);
+            }
             else if (checked(stringField, value, field) && typeof value === "string") merged[camel(key)] = value;
           }
           providers[name] = merged;

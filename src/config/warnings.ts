@@ -3,6 +3,7 @@
  * `agent hooks list`, `agent hooks validate` and `AGENT_DEBUG=1`.
  */
 import type { LoadWarning } from "../hooks/types.ts";
+import { escapeControls } from "./escape.ts";
 import { relativeInside } from "./path-utils.ts";
 
 /** Collects warnings in discovery order. */
@@ -44,6 +45,7 @@ export function displayPath(path: string, places: { projectRoot?: string; userHo
  */
 export function formatWarning(warning: LoadWarning, places: { projectRoot?: string; userHome?: string } = {}): string {
   const file = displayPath(warning.file, places);
-  if (warning.field === "" && /^\d+:\d+: /.test(warning.message)) return `${file}:${warning.message}`;
-  return warning.field === "" ? `${file}: ${warning.message}` : `${file}: ${warning.field}: ${warning.message}`;
+  // Messages quote config text (values, keys, file names): escaped so it cannot rewrite the line.
+  if (warning.field === "" && /^\d+:\d+: /.test(warning.message)) return escapeControls(`${file}:${warning.message}`);
+  return escapeControls(warning.field === "" ? `${file}: ${warning.message}` : `${file}: ${warning.field}: ${warning.message}`);
 }

@@ -5,7 +5,7 @@
  * the same secret redaction as the request field it came from. Never throws.
  */
 import type { FileSystem } from "../runtime/types.ts";
-import type { ToolName } from "../tools/names.ts";
+import { isBuiltin, type ToolId, type ToolName } from "../tools/names.ts";
 
 export type AffectedPathKind = "read_target" | "write_target";
 
@@ -100,12 +100,12 @@ export interface AffectedPathsOptions {
 
 export function affectedPaths(
   fs: FileSystem,
-  tool: ToolName,
+  tool: ToolId,
   input: Readonly<Record<string, unknown>>,
   cwd: string,
   options: AffectedPathsOptions = {},
 ): AffectedPath[] {
-  const rule = FIELD_BY_TOOL[tool];
+  const rule = isBuiltin(tool) ? FIELD_BY_TOOL[tool] : undefined;
   if (rule === undefined) return [];
   const value = input[rule.field];
   if (typeof value !== "string" || !isSafePath(fs, value, cwd)) return [];

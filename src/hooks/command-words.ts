@@ -84,6 +84,41 @@ const WRITE_ONLY_PROGRAMS = new Set(["touch", "mkdir", "rm", "rmdir", "tee", "tr
 export function referencedFiles(command: string, projectDir: string, cwd: string, fs?: FileSystem): string[] {
   const root = normalizePath(projectDir);
   const out: string[] = [];
+  for (const candidate of namedPaths(command, root, cwd)) {
+    if (!isInside(candidate, root) || candidate === root || out.includes(candidate)) continue;
+    if (fs && fs.stat(candidate)?.kind !== "file") continue;
+    out.push(candidate);
+  }
+  return out;
+}
+
+/**
+ * Existing files outside `projectDir` that the command's words run or name (an absolute
+ * `/opt/x.sh`, a `../tool.sh`): the trust digest cannot pin them, so the review lists them as
+ * outside the project (issue 9 item 5). Outputs are left out as in `referencedFiles`.
+ */
+export function outsideFiles(command: string, projectDir: string, cwd: string, fs: FileSystem): string[] {
+  const root = normalizePath(projectDir);
+  const out: string[] = [];
+  for (const candidate of namedPaths(command, root, cwd)) {
+    if (isInside(candidate, root) || out.includes(candidate)) continue;
+    if (fs.stat(candidate)?.kind !== "file") continue;
+    out.push(candidate);
+  }
+  return out;
+}
+
+/** How deep shell code inside a word (`bash -c "…"`) is read again; deeper nesting is not followed. */
+const NESTED_DEPTH = 3;
+
+/**
+ * Every absolute path a non-output word (or the part after an `=`) could name, in order. A word
+ * holding a space or a shell operator may be code for `sh -c`/`bash -c` (`bash -c "source x.sh"`):
+ * it is read again as a command, so the files it names are pinned too (issue 9 items 4, 5). Reading
+ * any such word this way only adds candidates; it can never drop one.
+ */
+function namedPaths(command: string, root: string, cwd: string, depth = 0): string[] {
+  const out: string[] = [];
   let outputTarget = false;
   let segmentStart = true;
   let writeOnly = false;
@@ -106,16 +141,14 @@ export function referencedFiles(command: string, projectDir: string, cwd: string
       segmentStart = false;
       writeOnly = WRITE_ONLY_PROGRAMS.has(token.text.slice(token.text.lastIndexOf("/") + 1));
     } else if (writeOnly) continue;
-    if (token.dynamic || token.text === "") continue;
+    if (token.text === "") continue;
+    // Checked before `dynamic`: in `bash -c 'x.sh "$1"'` the code is dynamic, its script is not.
+    if (depth < NESTED_DEPTH && /[\s;&|()<>]/.test(token.text)) out.push(...namedPaths(token.text, root, cwd, depth + 1));
+    if (token.dynamic) continue;
     const pieces = [token.text, ...token.text.split("=").slice(1)].filter((piece) => piece !== "");
     for (const piece of pieces) {
       const bases = piece.startsWith("/") ? [""] : [cwd, root];
-      for (const base of bases) {
-        const candidate = base === "" ? normalizePath(piece) : resolvePath(base, piece);
-        if (!isInside(candidate, root) || candidate === root || out.includes(candidate)) continue;
-        if (fs && fs.stat(candidate)?.kind !== "file") continue;
-        out.push(candidate);
-      }
+      for (const base of bases) out.push(base === "" ? normalizePath(piece) : resolvePath(base, piece));
     }
   }
   return out;

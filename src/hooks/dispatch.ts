@@ -11,6 +11,8 @@ import { executeHook, type ExecuteContext, type HookRun } from "./execute.ts";
 import { initialState, step, decisionOf, type MergeState, type MergeOptions, type FailureNote } from "./merge.ts";
 import { hookMatches } from "./match.ts";
 import { redactText } from "./redact.ts";
+import { escapeControls } from "../config/escape.ts";
+import type { HookContextInjectionFields, HookDiagnosticFields, HookLifecycleFields, HOOK_PHASES, HOOK_POLICIES } from "../session/records.ts";
 
 export interface HookRow {
   readonly label: string;
@@ -22,10 +24,18 @@ export interface HookRow {
   readonly elapsed_ms: number;
 }
 
-/** Local-only records (seed 003 allowlists; D25). `activity_id` equals the tool call id. */
+/**
+ * Local-only records (seed 003 allowlists; D25), typed by their session record schema where they
+ * are built, so the writer never has to validate them. `activity_id` equals the tool call id.
+ */
 export type HookRecord =
-  | { readonly type: "hook_lifecycle" | "hook_diagnostic"; readonly fields: Readonly<Record<string, unknown>> }
-  | { readonly type: "hook_context_injection"; readonly fields: Readonly<Record<string, unknown>> };
+  | { readonly type: "hook_lifecycle"; readonly fields: HookLifecycleFields }
+  | { readonly type: "hook_diagnostic"; readonly fields: HookDiagnosticFields }
+  | { readonly type: "hook_context_injection"; readonly fields: HookContextInjectionFields };
+
+type HookPhase = (typeof HOOK_PHASES)[number];
+type HookTarget = HookLifecycleFields["target_tool"];
+type HookPolicy = (typeof HOOK_POLICIES)[number];
 
 export interface DispatchSinks {
   /** One D21 failure line (already formatted, without trailing newline). */
@@ -50,12 +60,18 @@ export interface EventOutcome {
   readonly state: MergeState;
   readonly decision: ReturnType<typeof decisionOf>["decision"];
   readonly reason: string | null;
+  /** One row per hook that ran (or was skipped) before the outcome, in run order; async hooks excluded. */
   readonly rows: readonly HookRow[];
+  /**
+   * Rows of this event's async hooks (D15), resolved once every one of them ended (at the latest
+   * when the engine closes); [] when none was started. Never rejects.
+   */
+  readonly asyncRows: Promise<readonly HookRow[]>;
 }
 
 const FAILURE_CATEGORIES: readonly FailureCategory[] = ["exit", "timeout", "runner", "stdin", "output-limit"];
 
-const LIST_PHASE: Partial<Record<CanonicalEvent, string>> = {
+const LIST_PHASE: Partial<Record<CanonicalEvent, HookPhase>> = {
   pre_tool: "before_tool",
   post_tool: "after_tool",
   post_tool_failure: "after_tool",
@@ -110,28 +126,28 @@ export function planHooks(hooks: readonly HookSpec[], input: HookEventInput, rea
   });
 }
 
-function phaseOf(spec: HookSpec, event: CanonicalEvent): string {
+function phaseOf(spec: HookSpec, event: CanonicalEvent): HookPhase {
   return spec.form === "list" ? (LIST_PHASE[event] ?? event) : spec.event;
 }
 
-function policyName(spec: HookSpec): string {
+function policyName(spec: HookSpec): HookPolicy {
   return spec.form === "dir" ? (spec.failClosed ? "fail_closed" : "fail_open") : spec.failurePolicy;
 }
 
-function targetTool(input: HookEventInput): string | null {
+function targetTool(input: HookEventInput): HookTarget {
   if (input.tool) return input.tool.name;
   if (input.event === "after_assistant") return "assistant";
   if (input.event === "after_reasoning") return "reasoning";
   return null;
 }
 
-function lifecycleFields(spec: HookSpec, input: HookEventInput, hookIndex: number, extra: Record<string, unknown>): Record<string, unknown> {
+function lifecycleFields(spec: HookSpec, input: HookEventInput, hookIndex: number, extra: Partial<HookLifecycleFields> = {}): HookLifecycleFields {
   const callId = input.tool?.callId ?? null;
   return {
     phase: phaseOf(spec, input.event),
     label: spec.label,
     target_tool: targetTool(input),
-    status: "started",
+    status: "started" as const,
     policy: policyName(spec),
     category: null,
     target_ran: null,
@@ -144,12 +160,12 @@ function lifecycleFields(spec: HookSpec, input: HookEventInput, hookIndex: numbe
   };
 }
 
-/** Control characters (C0 except TAB, and DEL) removed; at most 200 characters (SEC-20). */
+/** Control characters (C0 except TAB, DEL and C1, which terminals read as CSI) removed; at most 200 characters (SEC-20). */
 function sanitizeLine(text: string): string {
   let out = "";
   for (const ch of text) {
     const code = ch.codePointAt(0) ?? 0;
-    if ((code < 0x20 && code !== 0x09) || code === 0x7f) continue;
+    if ((code < 0x20 && code !== 0x09) || (code >= 0x7f && code <= 0x9f)) continue;
     out += ch;
   }
   return out.length > 200 ? out.slice(0, 200) : out;
@@ -162,7 +178,8 @@ export function formatFailureLine(note: FailureNote, event: CanonicalEvent, envV
     detail += ` (stderr: ${sanitizeLine(redactText(note.stderrFirstLine, envValues))})`;
   }
   const shownEvent = note.spec.form === "lifecycle" ? note.spec.event : event === "post_tool_failure" ? "post_tool" : event;
-  return `agent: hook ${note.spec.label} (${shownEvent}) failed: ${note.category}: ${detail} — ${note.outcome}`;
+  // The label is config text (a hook dir is named by its directory): escaped as in the review (issue 9 item 2).
+  return `agent: hook ${escapeControls(note.spec.label)} (${shownEvent}) failed: ${note.category}: ${detail} — ${note.outcome}`;
 }
 
 function reportRun(ctx: DispatchContext, input: HookEventInput, run: HookRun, targetRan: boolean | null): void {
@@ -176,6 +193,10 @@ function reportRun(ctx: DispatchContext, input: HookEventInput, run: HookRun, ta
       target_ran: targetRan,
     }),
   });
+}
+
+function categoryOf(category: string): FailureCategory {
+  return FAILURE_CATEGORIES.find((known) => known === category) ?? "exit";
 }
 
 function rowOf(spec: HookSpec, status: HookRow["status"], category: string | null, elapsedMs: number): HookRow {
@@ -195,35 +216,8 @@ async function runTracked(ctx: DispatchContext, spec: HookSpec, input: HookEvent
   const once = onceKey(spec, input);
   if (once !== undefined) ctx.onceStarted?.add(once);
   if (spec.form === "lifecycle" && spec.statusMessage !== undefined) ctx.sinks.statusLine?.(spec.statusMessage);
-  ctx.sinks.record?.({ type: "hook_lifecycle", fields: lifecycleFields(spec, input, hookIndex, {}) });
+  ctx.sinks.record?.({ type: "hook_lifecycle", fields: lifecycleFields(spec, input, hookIndex) });
   return executeHook(ctx, spec, input, spec.form === "list" ? spec.index : hookIndex);
-}
-
-/** Starts an async hook on its own cancel (so the exit grace can kill it alone) and tracks it; its reply is ignored. */
-function launchAsync(ctx: DispatchContext, spec: HookSpec, input: HookEventInput, index: number, rows: HookRow[]): void {
-  const asyncCancel = new AbortController();
-  if (ctx.signal) {
-    if (ctx.signal.aborted) asyncCancel.abort();
-    else ctx.signal.addEventListener("abort", () => asyncCancel.abort(), { once: true });
-  }
-  const tracked = runTracked({ ...ctx, signal: asyncCancel.signal }, spec, input, index).then((run) => {
-    reportRun(ctx, input, run, true);
-    if (run.reply.failure) {
-      const note: FailureNote = {
-        spec,
-        hookIndex: run.hookIndex,
-        category: run.reply.failure.category,
-        detail: run.reply.failure.detail,
-        outcome: "ignored (async)",
-        loud: true,
-        stderrFirstLine: run.stderrFirstLine,
-      };
-      emitFailure(ctx, input, note);
-    }
-    rows.push(rowOf(spec, run.status, run.category, run.elapsedMs));
-  });
-  ctx.asyncRuns.set(tracked, asyncCancel);
-  void tracked.finally(() => ctx.asyncRuns.delete(tracked));
 }
 
 /**
@@ -234,7 +228,7 @@ function failedByMerge(run: HookRun, before: MergeState, after: MergeState): Hoo
   if (run.status !== "success" || after.failures.length <= before.failures.length) return run;
   const note = after.failures[after.failures.length - 1];
   if (!note || note.spec !== run.spec) return run;
-  const category = FAILURE_CATEGORIES.find((known) => known === note.category) ?? "exit";
+  const category = categoryOf(note.category);
   return { ...run, status: "failed", category, reply: { ...run.reply, failure: { category, detail: note.detail } } };
 }
 
@@ -247,6 +241,7 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
   });
   let state = initialState(input.event, input.tool?.name, input.tool?.input);
   const rows: HookRow[] = [];
+  const asyncRows: Promise<HookRow>[] = [];
   const runs: HookRun[] = [];
   const isPost = input.event === "post_tool" || input.event === "post_tool_failure";
 
@@ -254,8 +249,9 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
     const sequential = planned.filter((spec) => spec.form !== "dir" && !isAsyncHook(spec));
     const syncDirs: Promise<HookRun>[] = [];
     for (const spec of planned) {
-      if (isAsyncHook(spec)) launchAsync(ctx, spec, input, planned.indexOf(spec), rows);
-      else if (spec.form === "dir") syncDirs.push(runTracked(ctx, spec, input, planned.indexOf(spec)));
+      const index = planned.indexOf(spec);
+      if (isAsyncHook(spec)) asyncRows.push(startAsync(ctx, spec, input, index));
+      else if (spec.form === "dir") syncDirs.push(runTracked(ctx, spec, input, index));
     }
     // Concurrent hook dirs are recorded once all have ended; each sequential hook's terminal record
     // follows its own `started` record, so the JSONL reads started/terminal per hook (D25).
@@ -286,7 +282,7 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
       const hookInput = state.prompt !== undefined ? { ...toolInput, fields: { ...toolInput.fields, prompt: state.prompt } } : toolInput;
       if (isAsyncHook(spec)) {
         // Claude Code's async: it sees the event as it stands, and the chain goes on without it.
-        launchAsync(ctx, spec, hookInput, index, rows);
+        asyncRows.push(startAsync(ctx, spec, hookInput, index));
         continue;
       }
       let run = await runTracked(ctx, spec, hookInput, index);
@@ -305,7 +301,7 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
   for (const diagnostic of state.diagnostics) {
     ctx.sinks.record?.({
       type: "hook_diagnostic",
-      fields: lifecycleFields(diagnostic.spec, input, diagnostic.hookIndex, { status: "warning", message: diagnostic.message }),
+      fields: { ...lifecycleFields(diagnostic.spec, input, diagnostic.hookIndex), status: "warning", message: diagnostic.message },
     });
   }
   for (const injection of state.injections) {
@@ -325,7 +321,33 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
     });
   }
   const { decision, reason } = decisionOf(state);
-  return { state, decision, reason, rows };
+  return { state, decision, reason, rows, asyncRows: Promise.all(asyncRows) };
+}
+
+/**
+ * Starts one async hook (a hook dir's or a lifecycle command's `async`, D15): it never delays the event, reports its own records and
+ * failure line when it ends, and can be cancelled on its own at the exit grace. Its listener on the
+ * engine's signal is removed when it ends, so a long session does not pile them up.
+ */
+function startAsync(ctx: DispatchContext, spec: HookSpec, input: HookEventInput, index: number): Promise<HookRow> {
+  const cancel = new AbortController();
+  const onAbort = (): void => cancel.abort();
+  if (ctx.signal?.aborted) cancel.abort();
+  else ctx.signal?.addEventListener("abort", onAbort, { once: true });
+  const tracked = runTracked({ ...ctx, signal: cancel.signal }, spec, input, index).then((run) => {
+    reportRun(ctx, input, run, true);
+    if (run.reply.failure) {
+      const { category, detail } = run.reply.failure;
+      emitFailure(ctx, input, { spec, hookIndex: run.hookIndex, category, detail, outcome: "ignored (async)", loud: true, stderrFirstLine: run.stderrFirstLine });
+    }
+    return rowOf(spec, run.status, run.category, run.elapsedMs);
+  });
+  const settled = tracked.finally(() => {
+    ctx.signal?.removeEventListener("abort", onAbort);
+    ctx.asyncRuns.delete(settled);
+  });
+  ctx.asyncRuns.set(settled, cancel);
+  return settled;
 }
 
 function emitFailure(ctx: DispatchContext, input: HookEventInput, note: FailureNote): void {
@@ -333,11 +355,7 @@ function emitFailure(ctx: DispatchContext, input: HookEventInput, note: FailureN
   if (!note.loud) return;
   ctx.sinks.record?.({
     type: "hook_diagnostic",
-    fields: lifecycleFields(note.spec, input, note.hookIndex, {
-      status: "failed",
-      category: note.category,
-      message: note.detail,
-    }),
+    fields: { ...lifecycleFields(note.spec, input, note.hookIndex), status: "failed", category: categoryOf(note.category), message: note.detail },
   });
   ctx.sinks.failureLine?.(formatFailureLine(note, input.event, input.strippedEnvValues));
 }

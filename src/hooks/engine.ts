@@ -10,22 +10,18 @@ import { dispatchEvent, settleAsyncHooks, type DispatchContext, type DispatchSin
 import { stripEnv } from "./env.ts";
 import { createSpiller } from "./payload.ts";
 import { createDialects } from "./dialects/index.ts";
-import { ProcessGroups } from "./runner.ts";
-
-/**
- * Every hook process group of every engine in this process. Module state on purpose: the one thing
- * an immediate exit (a second Ctrl-C) must do is SIGKILL all of them, wherever they were started.
- */
-const ALL_GROUPS = new ProcessGroups();
-
-/** SIGKILLs every live hook process group now (synchronous; for `exit` paths that cannot wait). */
-export function killAllHookGroupsNow(): void {
-  ALL_GROUPS.killNow();
-}
+import { liveGroups } from "../runtime/process-groups.ts";
 import { validateToolInput } from "../tools/schemas.ts";
 
 /** Env variables the providers read their keys from; always stripped before hooks and bash (D18). */
 export const PROVIDER_KEY_VARS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"] as const;
+
+/** The default key variables plus every configured `providers.*.api_key_env` (issue 9 item 6): all stripped. */
+export function providerKeyVarsFor(providers: Readonly<Record<string, { readonly apiKeyEnv?: string }>>): string[] {
+  const names = new Set<string>(PROVIDER_KEY_VARS);
+  for (const provider of Object.values(providers)) if (provider.apiKeyEnv) names.add(provider.apiKeyEnv);
+  return [...names];
+}
 
 /** D15: async hooks get at most this long after the final reply (or after `hooks test`'s sync hooks). */
 export const ASYNC_EXIT_GRACE_MS = 2000;
@@ -55,8 +51,8 @@ export function createHookEngine(runtime: Runtime, options: HookEngineOptions): 
   const context: DispatchContext = {
     runtime,
     baseEnv: stripped.env,
-    spill: createSpiller(runtime.fs, runtime.platform.tmpdir, () => runtime.randomId(8)),
-    groups: ALL_GROUPS,
+    spill: createSpiller(runtime.fs, runtime.platform, () => runtime.randomId(8)),
+    groups: liveGroups,
     dialectFor: createDialects({ fs: runtime.fs, sha256Hex: (data) => runtime.sha256Hex(data) }),
     signal: controller.signal,
     hooks: options.hooks,

@@ -23,6 +23,8 @@ const SUBAGENT_FIELDS = {
   child_session_id: "",
   child_thread_id: "",
   agent_name: "general",
+  agent_id: "",
+  agent_type: "general",
   display_label: "",
   background: false,
   status: "",
@@ -41,6 +43,6 @@ export const EVENT_FIELD_DEFAULTS: Readonly<Record<CanonicalEvent, Readonly<Reco
   stop: { stop_hook_active: false, last_assistant_message: "" },
   pre_compact: { trigger: "manual", custom_instructions: "", original_message_count: 0 },
   notification: { notification_type: "custom", title: "", message: "" },
-  subagent_start: SUBAGENT_FIELDS,
+  subagent_start: { ...SUBAGENT_FIELDS, prompt: "" },
   subagent_stop: { ...SUBAGENT_FIELDS, last_assistant_message: "" },
 };

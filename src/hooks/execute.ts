@@ -67,6 +67,10 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
     truncated: extra.truncated ?? { stdout: false, stderr: false },
   });
 
+  // A trusted project's files must still be the trusted bytes at the moment of the spawn (issue 9 item 4).
+  const changed = spec.trustCheck?.() ?? null;
+  if (changed !== null) return finish({ ...failedReply("runner", changed), failure: { category: "runner", detail: changed, closed: true } });
+
   if (spec.form === "list") {
     const verdict = preflight(spec.command, { absolutePaths: spec.absolutePaths });
     if (!verdict.ok) return finish(failedReply("runner", `preflight: ${verdict.detail}`));
@@ -97,6 +101,8 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
       cwd: input.cwd,
       projectDir: input.projectDir,
       transcriptPath: input.transcriptPath,
+      envFile: input.event === "session_start" ? (input.envFile ?? null) : null,
+      pluginRoot: spec.form === "dir" ? spec.dir : null,
     }),
     ...encoded.env,
   };

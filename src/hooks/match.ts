@@ -1,18 +1,27 @@
 /**
  * Pure matching of one hook against one event occurrence. Hook-dir `match` is an exact name (D4),
  * lifecycle matchers are anchored regexes (D5), list hooks use include/exclude (seed 003). Every
- * form also accepts a tool's aliases; names outside `src/tools/names.ts` select nothing.
+ * form also accepts a tool's aliases. MCP tools are matched by their full `mcp__<server>__<tool>`
+ * name: a lifecycle regex as for any tool, a dir `match` or `include_tools`/`exclude_tools` entry
+ * exactly or as a `*` glob (`mcp__github__*`). Other unknown names select nothing.
  */
 import type { CanonicalEvent } from "./events.ts";
 import { TOOL_EVENTS } from "./events.ts";
 import type { DirHookSpec, HookSpec, LifecycleHookSpec, ListHookSpec } from "./types.ts";
-import { canonicalTool, toolSpellings } from "../tools/names.ts";
+import { canonicalTool, isMcpToolName, toolIdOf, toolSpellings } from "../tools/names.ts";
+import { matchPattern } from "../permissions/rules.ts";
+
+/** Whether a configured name selects the tool `tool` names: same canonical built-in, or an MCP name/glob that matches. */
+function selectsTool(configured: string, tool: string): boolean {
+  if (isMcpToolName(tool)) return configured.startsWith("mcp__") && matchPattern(configured, tool);
+  const wanted = canonicalTool(configured);
+  return wanted !== undefined && wanted === canonicalTool(tool);
+}
 
 /** D4: `*` matches every tool; otherwise the exact, case-sensitive name or one of its aliases. */
 export function dirMatches(spec: DirHookSpec, tool: string): boolean {
   if (spec.match === "*" || spec.match === "") return true;
-  const wanted = canonicalTool(spec.match);
-  return wanted !== undefined && wanted === canonicalTool(tool);
+  return selectsTool(spec.match, tool);
 }
 
 /**
@@ -23,7 +32,7 @@ export function lifecycleMatches(spec: LifecycleHookSpec, value: string | undefi
   if (spec.event === "stop" || spec.matcherRegex === null) return true;
   const regex = spec.matcherRegex;
   if (TOOL_EVENTS.has(spec.event)) {
-    const tool = value === undefined ? undefined : canonicalTool(value);
+    const tool = value === undefined ? undefined : toolIdOf(value);
     if (tool === undefined) return false;
     return toolSpellings(tool).some((name) => regex.test(name));
   }
@@ -36,9 +45,8 @@ export function lifecycleMatches(spec: LifecycleHookSpec, value: string | undefi
  */
 export function listMatches(spec: ListHookSpec, tool: string | undefined): boolean {
   if (spec.phase === "after_assistant" || spec.phase === "after_reasoning") return true;
-  const canonical = tool === undefined ? undefined : canonicalTool(tool);
-  if (canonical === undefined) return false;
-  const selects = (name: string): boolean => canonicalTool(name) === canonical;
+  if (tool === undefined || toolIdOf(tool) === undefined) return false;
+  const selects = (name: string): boolean => selectsTool(name, tool);
   if (spec.includeTools.length > 0 && !spec.includeTools.some(selects)) return false;
   return !spec.excludeTools.some(selects);
 }

@@ -6,10 +6,11 @@
 import type { CanonicalEvent } from "./events.ts";
 import type { HookRun } from "./execute.ts";
 import type { HookSpec } from "./types.ts";
-import type { PermissionRuleUpdate } from "./dialects/types.ts";
-import type { ToolName } from "../tools/names.ts";
+import type { ContextItemsStatus, PermissionRuleUpdate } from "./dialects/types.ts";
+import type { ToolId } from "../tools/names.ts";
 import type { HookReply } from "./dialects/types.ts";
 import { boundReason } from "./context.ts";
+import { escapeControls } from "../config/escape.ts";
 import { OUTPUT_MAX_BYTES } from "../tools/output.ts";
 
 export const LIST_BLOCK_MESSAGE = "Tool call blocked by local hook policy.";
@@ -29,14 +30,14 @@ export interface FailureNote {
 export interface ContextInjection {
   readonly spec: HookSpec;
   readonly hookIndex: number;
-  readonly status: string;
+  readonly status: ContextItemsStatus;
   readonly items: readonly { role: "user"; content: string }[];
   readonly byteCount: number;
 }
 
 export interface MergeState {
   readonly event: CanonicalEvent;
-  readonly tool: ToolName | undefined;
+  readonly tool: ToolId | undefined;
   readonly toolInput: Readonly<Record<string, unknown>> | undefined;
   /** user_prompt_submit: the prompt as rewritten by the hooks so far (undefined: unchanged). */
   readonly prompt: string | undefined;
@@ -48,8 +49,11 @@ export interface MergeState {
   readonly blocked: { readonly reason: string } | undefined;
   /** post_tool stops of hook dirs (stop: true, exit 2, fail_closed failure), in declared order. */
   readonly stops: readonly string[];
-  /** `continue: false` or a `fail` policy failure: the session/turn ends once the event is merged. */
-  readonly stopSession: { readonly reason: string; readonly kind: "hook_blocked" | "hook_failed" | "continue_false" } | undefined;
+  /**
+   * `continue: false` or a `fail` policy failure: the session/turn ends once the event is merged,
+   * with `kind` as its stop reason (normalised here, so no caller folds kinds again).
+   */
+  readonly stopSession: { readonly reason: string; readonly kind: StopKind } | undefined;
   readonly contexts: readonly string[];
   readonly hidden: readonly string[];
   readonly output: string | undefined;
@@ -71,14 +75,21 @@ export interface MergeState {
   readonly diagnostics: readonly { readonly spec: HookSpec; readonly hookIndex: number; readonly message: string }[];
 }
 
+/**
+ * How a hook ends the session: `hook_failed` for a failure under policy `fail` (D23), `completed`
+ * for `continue: false` on `stop` (the drafted reply stands, D8, LIFE-61), else `hook_blocked`
+ * (`continue: false` anywhere else, a permission `interrupt`; subagent_stop ends the parent's turn).
+ */
+export type StopKind = "hook_blocked" | "hook_failed" | "completed";
+
 export interface MergeOptions {
   /** `hooks.lifecycle.quiet_success_output` (LIFE-44). */
   readonly quietSuccessOutput: boolean;
   /** Validates a replaced tool input (D8); returns the error path or null when valid. */
-  readonly validateInput: (tool: ToolName | undefined, input: Readonly<Record<string, unknown>>) => string | null;
+  readonly validateInput: (tool: ToolId | undefined, input: Readonly<Record<string, unknown>>) => string | null;
 }
 
-export function initialState(event: CanonicalEvent, tool?: ToolName, toolInput?: Readonly<Record<string, unknown>>): MergeState {
+export function initialState(event: CanonicalEvent, tool?: ToolId, toolInput?: Readonly<Record<string, unknown>>): MergeState {
   return {
     event,
     tool,
@@ -126,14 +137,16 @@ function policyOf(spec: HookSpec): "ignore" | "warn" | "block" | "fail" | "fail_
   return spec.failurePolicy;
 }
 
+/** A label in a reason the terminal prints: escaped like all config text (issue 9 item 2). */
 function labelOf(spec: HookSpec): string {
-  return spec.label;
+  return escapeControls(spec.label);
 }
 
 /** Applies the form's failure policy (D2, D21, D23, seed 003). */
 function applyFailure(state: MergeState, run: HookRun, category: string, detail: string): { state: MergeState; halt: boolean } {
   const { spec } = run;
-  const policy = policyOf(spec);
+  // A changed trusted file fails closed whatever the policy: the session stops (issue 9 item 4).
+  const policy = run.reply.failure?.closed ? "fail" : policyOf(spec);
   const event = state.event;
   const note = (outcome: string, loud = true): FailureNote => ({
     spec,
@@ -228,8 +241,13 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
   if (reply.info !== undefined && !reply.suppressOutput && !(options.quietSuccessOutput && !reply.failure)) {
     next = { ...next, infos: [...next.infos, reply.info] };
   }
-  if (reply.hiddenContext.length > 0) next = { ...next, hidden: [...next.hidden, ...reply.hiddenContext] };
-  if (reply.context.length > 0) next = { ...next, contexts: [...next.contexts, ...reply.context] };
+  // Issue 12 item 6: context written for a replacement input that the schema rejects would describe
+  // a call that does not happen; it goes with the rejected input (the previous input is kept, D8).
+  const replacesInput = reply.updatedInput !== undefined && (event === "pre_tool" || event === "permission_request" || event === "subagent_start") && !next.denied;
+  const inputProblem = replacesInput && reply.updatedInput !== undefined ? options.validateInput(next.tool, reply.updatedInput) : null;
+  const inputRejected = inputProblem !== null;
+  if (reply.hiddenContext.length > 0 && !inputRejected) next = { ...next, hidden: [...next.hidden, ...reply.hiddenContext] };
+  if (reply.context.length > 0 && !inputRejected) next = { ...next, contexts: [...next.contexts, ...reply.context] };
   if (reply.feedback !== undefined && POST_EVENTS.has(event)) next = { ...next, contexts: [...next.contexts, reply.feedback] };
   if (reply.output !== undefined && reply.output !== "" && POST_EVENTS.has(event)) next = { ...next, output: reply.output };
   if (event === "notification") {
@@ -243,12 +261,11 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
     };
   }
 
-  if (reply.updatedInput !== undefined && (event === "pre_tool" || event === "permission_request" || event === "subagent_start") && !next.denied) {
-    const problem = options.validateInput(next.tool, reply.updatedInput);
-    if (problem !== null) {
+  if (replacesInput && reply.updatedInput !== undefined) {
+    if (inputProblem !== null) {
       // D8: an invalid replacement is a failure and the previous input is kept; the rest of the
-      // reply (a decision, context) still counts, and the form's failure policy decides below.
-      inputFailure = `modified input invalid: ${problem}`;
+      // reply (a decision) still counts, and the form's failure policy decides below.
+      inputFailure = `modified input invalid: ${inputProblem}`;
     } else {
       next = { ...next, toolInput: reply.updatedInput };
     }
@@ -282,7 +299,7 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
       next = { ...next, allowed: true };
     }
   } else if (decision === "stop" && POST_EVENTS.has(event)) {
-    next = { ...next, stops: [...next.stops, reply.reason ?? `stopped by hook ${spec.label}`] };
+    next = { ...next, stops: [...next.stops, reply.reason ?? `stopped by hook ${labelOf(spec)}`] };
   } else if (decision === "block" && BLOCKING_EVENTS.has(event)) {
     if (!next.blocked) next = { ...next, blocked: { reason: reply.reason ?? "blocked by hook" } };
     halt = true;
@@ -297,7 +314,7 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
       next = { ...next, blocked: next.blocked ?? { reason }, stopSession: next.stopSession ?? { reason, kind: "hook_blocked" } };
       halt = true;
     } else if (event === "stop" || event === "subagent_stop") {
-      next = { ...next, stopSession: next.stopSession ?? { reason, kind: "continue_false" } };
+      next = { ...next, stopSession: next.stopSession ?? { reason, kind: event === "stop" ? "completed" : "hook_blocked" } };
       halt = true;
     } else {
       next = { ...next, stopSession: next.stopSession ?? { reason, kind: "hook_blocked" } };

@@ -69,8 +69,51 @@ function isAbsolutePiece(piece: string): boolean {
   return piece.startsWith("/") || piece.startsWith("\\") || DRIVE_ABSOLUTE.test(piece);
 }
 
+/** Shells whose `-c` operand is a command string (by the program word's last path component). */
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash"]);
+/** An option cluster holding `c` (`-c`, `-lc`, `-ec`): the next non-option word is code. */
+const SHELL_C_OPTION = /^-[A-Za-z]*c[A-Za-z]*$/;
+/** How deep code inside code (`sh -c "eval …"`) is followed; deeper is rejected as a `cd` risk. */
+const NESTED_DEPTH = 4;
+
+/**
+ * The strings bash will parse again as commands: the joined operands of `eval` and the `-c`
+ * operand of a shell, per simple command (issue 9 item 9: `eval c\\d ..` runs `cd ..`, and
+ * `sh -c "cd .."` hides its `cd` inside one quoted word).
+ */
+function nestedCode(command: string): string[] {
+  const out: string[] = [];
+  let segment: string[] = [];
+  const finish = (): void => {
+    const words = segment;
+    segment = [];
+    for (let i = 0; i < words.length; i++) {
+      const program = words[i]!;
+      if (program === "eval") {
+        out.push(words.slice(i + 1).join(" "));
+        return;
+      }
+      if (!SHELLS.has(program.slice(program.lastIndexOf("/") + 1))) continue;
+      let code = false;
+      for (const word of words.slice(i + 1)) {
+        if (code && !word.startsWith("-")) {
+          out.push(word);
+          return;
+        }
+        if (SHELL_C_OPTION.test(word)) code = true;
+      }
+    }
+  };
+  for (const token of lexShell(command)) {
+    if (token.kind === "word") segment.push(wordValue(token.parts));
+    else if (token.text !== "<" && token.text !== ">") finish();
+  }
+  finish();
+  return out;
+}
+
 /** Never throws. `absolutePaths` is the effective `tools.bash.absolute_paths` (default true). */
-export function preflight(command: string, options: { absolutePaths: boolean }): PreflightResult {
+export function preflight(command: string, options: { absolutePaths: boolean }, depth = 0): PreflightResult {
   for (const ch of command) {
     const forbidden = FORBIDDEN_CHARS.get(ch);
     if (forbidden !== undefined) return reject(forbidden);
@@ -85,6 +128,11 @@ export function preflight(command: string, options: { absolutePaths: boolean }):
       if (pieces(form).some(hasDotDotComponent)) return reject("..");
     }
     if (!options.absolutePaths && [raw, value].some((form) => pieces(form).some(isAbsolutePiece))) return reject("absolute path");
+  }
+  for (const code of nestedCode(command)) {
+    if (depth >= NESTED_DEPTH) return reject("cd");
+    const nested = preflight(code, options, depth + 1);
+    if (!nested.ok) return nested;
   }
   return { ok: true };
 }

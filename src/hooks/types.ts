@@ -24,6 +24,13 @@ interface HookSpecBase {
   readonly field: string;
   readonly disabled: boolean;
   readonly timeoutMs: number;
+  /**
+   * Project hooks: run right before each spawn; a non-null result is the failure detail, and the hook
+   * does not run and fails closed (issue 9 item 4, src/hooks/trust-guard.ts). Never part of the digest.
+   */
+  readonly trustCheck?: () => string | null;
+  /** Declared in the front matter of agent definition NAME: active only inside that subagent (src/hooks/agent-scope.ts). */
+  readonly agent?: string;
 }
 
 /** Seed 000: a directory with hook.json, run by direct exec in that directory. */

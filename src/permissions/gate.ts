@@ -4,14 +4,13 @@
  * and `ask` are inputs here. Also the facts the gate shows to permission_request hooks and the
  * message for an ask with nobody to answer it (LOOP-13).
  */
-import type { PermissionMode, PermissionRuleUpdate } from "../hooks/dialects/types.ts";
-import { CLAUDE_TOOL_NAMES, type ToolName } from "../tools/names.ts";
+import type { PermissionMode } from "./mode.ts";
+import type { PermissionRuleUpdate } from "./rule-update.ts";
+import { claudeToolName, isBuiltin, type ToolId, type ToolName } from "../tools/names.ts";
 import { findMatchingRule, formatRule, ruleSubject, type Rule } from "./rules.ts";
 
 export { applyPermissionUpdates } from "./updates.ts";
 export type { ApplyPermissionUpdatesOptions, ApplyPermissionUpdatesResult } from "./updates.ts";
-
-export type Mode = PermissionMode;
 
 export interface RuleSet {
   readonly allow: readonly Rule[];
@@ -20,9 +19,9 @@ export interface RuleSet {
 }
 
 export interface GateInput {
-  mode: Mode;
+  mode: PermissionMode;
   rules: RuleSet;
-  tool: ToolName;
+  tool: ToolId;
   input: Readonly<Record<string, unknown>>;
   /** The pre_tool hooks' merged decision, when one said allow or ask. */
   hookDecision?: "allow" | "ask";
@@ -30,8 +29,18 @@ export interface GateInput {
 
 export type GateDecision = { decision: "allow" | "deny" | "ask"; reason: string; rule?: string };
 
-const MUTATING: ReadonlySet<ToolName> = new Set(["write", "edit", "bash", "task"]);
+/** `kill_shell` stops a process like `bash` starts one; `bash_output` only reads (issue 12 item 6). */
+const MUTATING: ReadonlySet<ToolName> = new Set(["write", "edit", "bash", "task", "kill_shell"]);
 const EDITS: ReadonlySet<ToolName> = new Set(["write", "edit"]);
+
+/** MCP tools can do anything their server does, so every mode treats them like bash. */
+function mutating(tool: ToolId): boolean {
+  return !isBuiltin(tool) || MUTATING.has(tool);
+}
+
+function edits(tool: ToolId): boolean {
+  return isBuiltin(tool) && EDITS.has(tool);
+}
 
 export const EMPTY_RULES: RuleSet = { allow: [], ask: [], deny: [] };
 
@@ -44,7 +53,7 @@ export function decideGate(gate: GateInput): GateDecision {
   const deny = findMatchingRule(rules.deny, tool, input);
   if (deny) return { decision: "deny", reason: `denied by permission rule ${deny.text}`, rule: deny.text };
 
-  if (mode === "readonly" && MUTATING.has(tool)) {
+  if (mode === "readonly" && mutating(tool)) {
     return { decision: "deny", reason: `${tool} is not allowed in readonly permission mode` };
   }
 
@@ -65,32 +74,19 @@ export function decideGate(gate: GateInput): GateDecision {
   return modeDefault(mode, tool);
 }
 
-function modeDefault(mode: Mode, tool: ToolName): GateDecision {
-  const asks = (mode === "default" && MUTATING.has(tool)) || (mode === "accept-edits" && MUTATING.has(tool) && !EDITS.has(tool));
+function modeDefault(mode: PermissionMode, tool: ToolId): GateDecision {
+  const asks = (mode === "default" && mutating(tool)) || (mode === "accept-edits" && mutating(tool) && !edits(tool));
   if (asks) return { decision: "ask", reason: `${tool} needs approval in ${mode} permission mode` };
   // readonly's denials were handled above; what is left of every mode allows.
   return { decision: "allow", reason: `${tool} is allowed in ${mode} permission mode` };
-}
-
-/** The `permission_mode` claude hooks see (D24 table). */
-export function claudePermissionMode(mode: Mode): "default" | "acceptEdits" | "plan" | "bypassPermissions" {
-  switch (mode) {
-    case "default":
-      return "default";
-    case "accept-edits":
-      return "acceptEdits";
-    case "readonly":
-      return "plan";
-    case "bypass":
-      return "bypassPermissions";
-  }
 }
 
 /**
  * The rules an approval prompt offers, as claude `updatedPermissions` entries (LIFE-28): for bash the
  * exact command and `<first word> *`; for other tools the exact subject field. Session-scoped.
  */
-export function permissionSuggestions(tool: ToolName, input: Readonly<Record<string, unknown>>): PermissionRuleUpdate[] {
+export function permissionSuggestions(tool: ToolId, input: Readonly<Record<string, unknown>>): PermissionRuleUpdate[] {
+  if (!isBuiltin(tool)) return [{ type: "addRules", rules: [{ toolName: tool }], behavior: "allow", destination: "session" }];
   const subject = ruleSubject(tool, input);
   const contents = [subject];
   if (tool === "bash") {
@@ -100,7 +96,7 @@ export function permissionSuggestions(tool: ToolName, input: Readonly<Record<str
   }
   return contents.map((ruleContent) => ({
     type: "addRules",
-    rules: [{ toolName: CLAUDE_TOOL_NAMES[tool], ruleContent }],
+    rules: [{ toolName: claudeToolName(tool), ruleContent }],
     behavior: "allow",
     destination: "session",
   }));
@@ -113,12 +109,12 @@ export interface PermissionRequestInfo {
 }
 
 /** The `permission_request` object of the claude payload (LIFE-28). */
-export function permissionRequestInfo(tool: ToolName, input: Readonly<Record<string, unknown>>): PermissionRequestInfo {
+export function permissionRequestInfo(tool: ToolId, input: Readonly<Record<string, unknown>>): PermissionRequestInfo {
   const kind = tool === "bash" || tool === "read" || tool === "edit" || tool === "write" ? tool : "other";
-  return { tool_name: CLAUDE_TOOL_NAMES[tool], kind, details: requestDetails(tool, input) };
+  return { tool_name: claudeToolName(tool), kind, details: requestDetails(tool, input) };
 }
 
-function requestDetails(tool: ToolName, input: Readonly<Record<string, unknown>>): string {
+function requestDetails(tool: ToolId, input: Readonly<Record<string, unknown>>): string {
   const text = (key: string): string => {
     const value = input[key];
     return typeof value === "string" ? value : "";
@@ -135,7 +131,7 @@ function requestDetails(tool: ToolName, input: Readonly<Record<string, unknown>>
       return description.length > 0 ? `${agent}: ${description}` : agent;
     }
     default:
-      return ruleSubject(tool, input);
+      return isBuiltin(tool) ? ruleSubject(tool, input) : JSON.stringify(input).slice(0, 200);
   }
 }
 
@@ -143,8 +139,8 @@ function requestDetails(tool: ToolName, input: Readonly<Record<string, unknown>>
  * The tool error (and stderr line) for an ask with nobody to answer (LOOP-13): says it needs
  * approval, that the run is non-interactive, and the exact `--allow` that would permit it.
  */
-export function nonInteractiveDenial(tool: ToolName, input: Readonly<Record<string, unknown>>): string {
-  const rule = formatRule(tool, ruleSubject(tool, input));
+export function nonInteractiveDenial(tool: ToolId, input: Readonly<Record<string, unknown>>): string {
+  const rule = formatRule(tool, isBuiltin(tool) ? ruleSubject(tool, input) : null);
   return `${rule} needs approval, but this run is non-interactive and nobody can approve it; to allow it, rerun with --allow ${shellQuote(rule)} or add it to permissions.allow`;
 }
 

@@ -3,12 +3,15 @@
  * compared case-insensitively; in the pattern `*` matches any run of characters (spaces included) and
  * every other character is literal. A pattern must match the whole subject field of the tool input.
  * Matching is linear in pattern + subject length (KMP per literal segment, no backtracking), so a
- * hostile command or rule can never stall the gate.
+ * hostile command or rule can never stall the gate. MCP rules name tools, not inputs: `mcp__github`
+ * (every tool of that server), `mcp__github__create_issue`, or a `*` glob such as `mcp__github__*`;
+ * they are case-sensitive and take no `(pattern)`.
  */
-import { canonicalToolLoose, type ToolName } from "../tools/names.ts";
+import { canonicalToolLoose, isBuiltin, isMcpToolName, MCP_PREFIX, type ToolId, type ToolName } from "../tools/names.ts";
 
 export interface Rule {
-  readonly tool: ToolName;
+  /** A canonical built-in, or for MCP rules the name or glob as written (`mcp__github__*`). */
+  readonly tool: ToolId;
   /** null for a bare `tool` rule (every input). */
   readonly pattern: string | null;
   /** The rule as written (trimmed); deny and ask messages name it. */
@@ -26,6 +29,8 @@ export const RULE_FIELDS: Readonly<Record<ToolName, string>> = {
   grep: "path",
   glob: "path",
   task: "subagent_type",
+  bash_output: "bash_id",
+  kill_shell: "shell_id",
 };
 
 /** Parses one rule. Never throws; an invalid rule is an error value that names it. */
@@ -44,6 +49,11 @@ export function parseRule(text: string): RuleParseResult {
     pattern = trimmed.slice(open + 1, -1);
   }
   if (name.length === 0) return invalid(text, "missing tool name");
+  if (name.startsWith(MCP_PREFIX)) {
+    if (pattern !== null) return invalid(text, "MCP rules name tools only; write `mcp__server`, `mcp__server__tool` or `mcp__server__*` without `(…)`");
+    if (name.length === MCP_PREFIX.length) return invalid(text, "missing MCP server name after mcp__");
+    return { ok: true, rule: { tool: `${MCP_PREFIX}${name.slice(MCP_PREFIX.length)}`, pattern: null, text: trimmed } };
+  }
   const tool = canonicalToolLoose(name);
   if (tool === undefined) return invalid(text, `unknown tool \`${name}\``);
   return { ok: true, rule: { tool, pattern, text: trimmed } };
@@ -69,19 +79,21 @@ function invalid(text: string, why: string): RuleParseResult {
 }
 
 /** The string a rule's pattern is matched against; an absent or non-string field counts as "". */
-export function ruleSubject(tool: ToolName, input: Readonly<Record<string, unknown>>): string {
+export function ruleSubject(tool: ToolId, input: Readonly<Record<string, unknown>>): string {
+  if (!isBuiltin(tool)) return "";
   const value = input[RULE_FIELDS[tool]];
   return typeof value === "string" ? value : "";
 }
 
-export function ruleMatches(rule: Rule, tool: ToolName, input: Readonly<Record<string, unknown>>): boolean {
+export function ruleMatches(rule: Rule, tool: ToolId, input: Readonly<Record<string, unknown>>): boolean {
+  if (!isBuiltin(rule.tool)) return isMcpToolName(tool) && (matchPattern(rule.tool, tool) || (!rule.tool.includes("__", MCP_PREFIX.length) && tool.startsWith(`${rule.tool}__`)));
   if (rule.tool !== tool) return false;
   if (rule.pattern === null) return true;
   return matchPattern(rule.pattern, ruleSubject(tool, input));
 }
 
 /** First rule of `rules` matching the call, in order. */
-export function findMatchingRule(rules: readonly Rule[], tool: ToolName, input: Readonly<Record<string, unknown>>): Rule | undefined {
+export function findMatchingRule(rules: readonly Rule[], tool: ToolId, input: Readonly<Record<string, unknown>>): Rule | undefined {
   for (const rule of rules) if (ruleMatches(rule, tool, input)) return rule;
   return undefined;
 }
@@ -127,6 +139,6 @@ function indexOfLinear(haystack: string, needle: string, from: number, to: numbe
 }
 
 /** `tool(pattern)` text for a canonical tool, as the agent writes rules itself (suggestions, --allow hints). */
-export function formatRule(tool: ToolName, pattern: string | null): string {
+export function formatRule(tool: ToolId, pattern: string | null): string {
   return pattern === null ? tool : `${tool}(${pattern})`;
 }

@@ -2,13 +2,13 @@
  * Applies `updatedPermissions` from a permission_request hook (LIFE-57, LOOP-14). `session` entries
  * become in-memory rules for the rest of the session; `projectSettings` entries are appended to
  * `permissions.<behavior>` of `<project>/.agent/settings.json` (created or merged; the caller then
- * re-pins the trust digest, D17). `userSettings` and `localSettings` are warnings and ignored: the
+ * re-pins exactly those rules in the trust digest, D17 and issue 9 item 3: `projectRulesAddedBy`). `userSettings` and `localSettings` are warnings and ignored: the
  * agent never edits the user's own configuration behind their back.
  */
 import * as v from "valibot";
-import type { PermissionRuleUpdate } from "../hooks/dialects/types.ts";
+import type { PermissionRuleUpdate } from "./rule-update.ts";
 import type { FileSystem } from "../runtime/types.ts";
-import { canonicalToolLoose } from "../tools/names.ts";
+import { canonicalToolLoose, MCP_PREFIX } from "../tools/names.ts";
 import type { RuleSet } from "./gate.ts";
 import { formatRule, parseRule, type Rule } from "./rules.ts";
 
@@ -26,6 +26,8 @@ export interface ApplyPermissionUpdatesResult {
   readonly session: RuleSet;
   /** Rule texts newly written to the project settings file, e.g. `bash(git status*)`. */
   readonly projectRulesAdded: readonly string[];
+  /** The same rules per list, in the order appended: what the trust re-pin may accept and nothing more. */
+  readonly projectRulesAddedBy: readonly { readonly behavior: Behavior; readonly rules: readonly string[] }[];
   /** The settings file when it was written; the caller re-pins project trust then (D17). */
   readonly projectSettingsPath: string | null;
   readonly warnings: readonly string[];
@@ -68,26 +70,34 @@ export function applyPermissionUpdates(options: ApplyPermissionUpdatesOptions): 
 
   let projectSettingsPath: string | null = null;
   let projectRulesAdded: string[] = [];
+  let projectRulesAddedBy: { behavior: Behavior; rules: string[] }[] = [];
   if (project.length > 0) {
     const written = writeProjectRules(options.runtime.fs, options.projectDir, project);
     if (written.ok) {
-      projectRulesAdded = written.added;
+      projectRulesAdded = written.added.map((entry) => entry.rule);
+      projectRulesAddedBy = (["allow", "ask", "deny"] as const)
+        .map((behavior) => ({ behavior, rules: written.added.filter((entry) => entry.behavior === behavior).map((entry) => entry.rule) }))
+        .filter((entry) => entry.rules.length > 0);
       if (written.added.length > 0) projectSettingsPath = written.path;
     } else {
       warnings.push(written.error);
     }
   }
-  return { session, projectRulesAdded, projectSettingsPath, warnings };
+  return { session, projectRulesAdded, projectRulesAddedBy, projectSettingsPath, warnings };
 }
 
 function toRule(entry: { readonly toolName: string; readonly ruleContent?: string }): Rule | string {
+  if (entry.toolName.startsWith(MCP_PREFIX)) {
+    const parsed = parseRule(entry.ruleContent === undefined ? entry.toolName : `${entry.toolName}(${entry.ruleContent})`);
+    return parsed.ok ? parsed.rule : `permission update ignored: ${parsed.error}`;
+  }
   const tool = canonicalToolLoose(entry.toolName);
   if (tool === undefined) return `permission update names unknown tool ${JSON.stringify(entry.toolName)}; ignored`;
   const parsed = parseRule(formatRule(tool, entry.ruleContent ?? null));
   return parsed.ok ? parsed.rule : `permission update ignored: ${parsed.error}`;
 }
 
-type WriteOutcome = { ok: true; path: string; added: string[] } | { ok: false; error: string };
+type WriteOutcome = { ok: true; path: string; added: { behavior: Behavior; rule: string }[] } | { ok: false; error: string };
 
 function writeProjectRules(fs: FileSystem, projectDir: string, entries: readonly { behavior: Behavior; rule: Rule }[]): WriteOutcome {
   const dir = `${trimSlash(projectDir)}/.agent`;
@@ -120,7 +130,7 @@ function writeProjectRules(fs: FileSystem, projectDir: string, entries: readonly
     permissions = { ...parsed.output };
   }
 
-  const added: string[] = [];
+  const added: { behavior: Behavior; rule: string }[] = [];
   for (const { behavior, rule } of entries) {
     const current = permissions[behavior];
     let list: unknown[] = [];
@@ -131,7 +141,7 @@ function writeProjectRules(fs: FileSystem, projectDir: string, entries: readonly
     }
     if (list.includes(rule.text)) continue;
     permissions[behavior] = [...list, rule.text];
-    added.push(rule.text);
+    added.push({ behavior, rule: rule.text });
   }
   if (added.length === 0) return { ok: true, path, added };
 

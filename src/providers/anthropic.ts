@@ -5,10 +5,10 @@
  * Thinking blocks stream as reasoning; they are not sent back (that needs their signatures).
  */
 import * as v from "valibot";
-import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RETRY, type HttpRequest } from "./http.ts";
+import type { WireDialect } from "./http-provider.ts";
 import type { SseEvent } from "./sse.ts";
-import { streamSse, type WireDecoder } from "./sse-stream.ts";
-import type { Provider, ProviderEvent, ProviderRequest, RetryOptions } from "./types.ts";
+import type { WireDecoder } from "./sse-stream.ts";
+import type { ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5";
@@ -251,49 +251,21 @@ function toolArguments(block: OpenBlock): string {
   return block.initialInput !== undefined && block.initialInput !== null ? JSON.stringify(block.initialInput) : "{}";
 }
 
-export interface AnthropicProviderOptions {
-  model: string;
-  baseUrl: string;
-  apiKey: string | undefined;
-  hosted: boolean;
-  fetch: typeof fetch;
-  retry?: RetryOptions;
-  requestTimeoutMs?: number;
-  maxTokens?: number;
-}
-
-export class AnthropicProvider implements Provider {
-  readonly id = "anthropic" as const;
-  readonly model: string;
-  readonly #options: AnthropicProviderOptions;
-  #generatedIds = 0;
-
-  constructor(options: AnthropicProviderOptions) {
-    this.model = options.model;
-    this.#options = options;
-  }
-
-  stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-    const options = this.#options;
+/** The Anthropic Messages dialect of HttpProvider. */
+export const ANTHROPIC_WIRE: WireDialect = {
+  id: "anthropic",
+  keyVariable: ANTHROPIC_KEY_VARIABLE,
+  callIdPrefix: "toolu_",
+  endpoint: anthropicEndpoint,
+  headers(apiKey) {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "text/event-stream",
       "anthropic-version": ANTHROPIC_VERSION,
     };
-    if (options.apiKey) headers["x-api-key"] = options.apiKey;
-    const http: HttpRequest = {
-      providerName: "anthropic",
-      url: anthropicEndpoint(options.baseUrl),
-      headers,
-      body: JSON.stringify(toAnthropicBody(this.model, request, options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS)),
-      fetch: options.fetch,
-      retry: options.retry ?? DEFAULT_RETRY,
-      timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      secrets: options.apiKey ? [options.apiKey] : [],
-      hosted: options.hosted,
-      keyVariable: ANTHROPIC_KEY_VARIABLE,
-    };
-    if (request.signal) http.signal = request.signal;
-    return streamSse(http, new AnthropicStreamDecoder(() => `toolu_${++this.#generatedIds}`));
-  }
-}
+    if (apiKey) headers["x-api-key"] = apiKey;
+    return headers;
+  },
+  body: (model, request, maxTokens) => JSON.stringify(toAnthropicBody(model, request, maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS)),
+  decoder: (nextCallId) => new AnthropicStreamDecoder(nextCallId),
+};

@@ -1,8 +1,11 @@
 /**
  * The HTTP transport shared by the openai and anthropic providers: POST a JSON body, retry with
  * exponential backoff on 429/5xx/408 and on refused or reset connections (only while no byte of the
- * response body has been consumed), honour a small `retry-after`, time out waiting for headers and
- * between body chunks, and turn every failure into one line that names the URL and the likely fix.
+ * response body has been consumed), honour a small `retry-after`, time out waiting for the first byte
+ * and between body chunks, and turn every failure into one line that names the URL and the likely fix.
+ * A timeout is never retried: a server that accepted the connection and then said nothing for the
+ * whole bound is stuck, and retrying would multiply the wait (issue 10: 4 × 300 s). So one request
+ * fails within `timeoutMs` of silence, `AGENT_PROVIDER_TIMEOUT` seconds when set.
  * Secrets passed in `secrets` are scrubbed from every message.
  */
 import * as v from "valibot";
@@ -11,7 +14,23 @@ import type { ProviderEvent, RetryOptions } from "./types.ts";
 export type ErrorEvent = Extract<ProviderEvent, { type: "error" }>;
 
 export const DEFAULT_RETRY: RetryOptions = { attempts: 4, baseDelayMs: 500 };
-export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
+/** Longest silence allowed before the first byte and between body chunks; README, Providers. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+/** `AGENT_PROVIDER_TIMEOUT` (seconds) bounds. */
+export const PROVIDER_TIMEOUT_BOUNDS_S = { min: 1, max: 3600 } as const;
+export const PROVIDER_TIMEOUT_VARIABLE = "AGENT_PROVIDER_TIMEOUT";
+
+/** `AGENT_PROVIDER_TIMEOUT` → milliseconds; undefined when unset or empty; an error naming the variable and its bound otherwise. */
+export function providerTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): { ok: true; ms: number | undefined } | { ok: false; error: string } {
+  const raw = (env[PROVIDER_TIMEOUT_VARIABLE] ?? "").trim();
+  if (raw === "") return { ok: true, ms: undefined };
+  const seconds = Number(raw);
+  const { min, max } = PROVIDER_TIMEOUT_BOUNDS_S;
+  if (!/^\d+(\.\d+)?$/.test(raw) || seconds < min || seconds > max) {
+    return { ok: false, error: `${PROVIDER_TIMEOUT_VARIABLE}: "${raw}" is not a number of seconds in ${min}..${max} (e.g. ${PROVIDER_TIMEOUT_VARIABLE}=600 for a slow local model)` };
+  }
+  return { ok: true, ms: Math.round(seconds * 1000) };
+}
 /** A `retry-after` above this is not waited for: the error is returned instead. */
 const RETRY_AFTER_MAX_MS = 60_000;
 const BACKOFF_MAX_MS = 30_000;
@@ -224,7 +243,11 @@ function unreachable(request: HttpRequest, reason: string, retryable: boolean): 
 function timeoutEvent(request: HttpRequest, midStream: boolean): ErrorEvent {
   const seconds = Math.round(request.timeoutMs / 100) / 10;
   const what = midStream ? "stalled mid-stream" : "got no response";
-  return failure(request, `request to ${request.url} ${what} for ${seconds} s (timeout)`, true);
+  return failure(
+    request,
+    `request to ${request.url} ${what} for ${seconds} s (timeout, not retried) — the server accepted the connection but sent nothing; for a slow model raise ${PROVIDER_TIMEOUT_VARIABLE} (seconds, ${PROVIDER_TIMEOUT_BOUNDS_S.min}..${PROVIDER_TIMEOUT_BOUNDS_S.max})`,
+    false,
+  );
 }
 
 const CANCELLED = (request: HttpRequest): ErrorEvent => failure(request, "request cancelled", false);
@@ -298,7 +321,8 @@ export async function openStream(request: HttpRequest): Promise<OpenResult> {
     } catch (error) {
       control.dispose();
       if (control.cancelled) return { ok: false, event: CANCELLED(request) };
-      last = control.timedOut ? timeoutEvent(request, false) : unreachable(request, classifyNetworkError(error).reason, true);
+      if (control.timedOut) return { ok: false, event: timeoutEvent(request, false) };
+      last = unreachable(request, classifyNetworkError(error).reason, true);
       const proceed = attempt < attempts && (await sleep(backoff(request.retry, attempt), request.signal));
       if (!proceed) return { ok: false, event: request.signal?.aborted ? CANCELLED(request) : last };
       continue;

@@ -2,15 +2,18 @@
  * Builds the provider named by `--provider`. Configuration problems (no key for a hosted API, a bad
  * base URL, an invalid script) are returned as one-line errors before any request is made.
  */
-import { AnthropicProvider, ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL, ANTHROPIC_KEY_VARIABLE } from "./anthropic.ts";
-import { OpenAIProvider, OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL, OPENAI_KEY_VARIABLE } from "./openai.ts";
+import { ANTHROPIC_WIRE, ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL, ANTHROPIC_KEY_VARIABLE } from "./anthropic.ts";
+import { OPENAI_WIRE, OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL, OPENAI_KEY_VARIABLE } from "./openai.ts";
+import { HttpProvider } from "./http-provider.ts";
 import { loadScript, ScriptProvider } from "./script.ts";
 import type { CreateProviderOptions, CreateProviderResult, Provider } from "./types.ts";
+import { providerTimeoutFromEnv } from "./http.ts";
 
 export type * from "./types.ts";
 export { createChildScriptProvider, ScriptProvider, parseScript, loadScript, COMPACT_REPLY } from "./script.ts";
-export { OpenAIProvider, OPENAI_KEY_VARIABLE } from "./openai.ts";
-export { AnthropicProvider, ANTHROPIC_KEY_VARIABLE } from "./anthropic.ts";
+export { OPENAI_KEY_VARIABLE } from "./openai.ts";
+export { ANTHROPIC_KEY_VARIABLE } from "./anthropic.ts";
+export { HttpProvider } from "./http-provider.ts";
 
 /** Environment variables the providers read keys from (for D18 stripping). */
 export const PROVIDER_KEY_VARIABLES = [OPENAI_KEY_VARIABLE, ANTHROPIC_KEY_VARIABLE] as const;
@@ -51,18 +54,21 @@ export function createProvider(options: CreateProviderOptions): CreateProviderRe
   if (hosted && !apiKey) {
     return { ok: false, error: `${keyVariable} is not set (export it, or use --base-url for a local server)` };
   }
+  const timeout = providerTimeoutFromEnv(options.runtime.env());
+  if (!timeout.ok) return timeout;
+  const requestTimeoutMs = options.requestTimeoutMs ?? timeout.ms;
   const common = {
     baseUrl,
     apiKey,
     hosted,
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
-    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
   };
   const provider: Provider = isOpenAI
-    ? new OpenAIProvider({ ...common, model: options.model ?? OPENAI_DEFAULT_MODEL })
-    : new AnthropicProvider({ ...common, model: options.model ?? ANTHROPIC_DEFAULT_MODEL });
+    ? new HttpProvider(OPENAI_WIRE, { ...common, model: options.model ?? OPENAI_DEFAULT_MODEL })
+    : new HttpProvider(ANTHROPIC_WIRE, { ...common, model: options.model ?? ANTHROPIC_DEFAULT_MODEL });
   return { ok: true, provider };
 }
 

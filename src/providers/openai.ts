@@ -5,10 +5,11 @@
  * `reasoning_content` or `reasoning`, usage repeated in every chunk, no `[DONE]` after a finish.
  */
 import * as v from "valibot";
-import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RETRY, errorDetail, type HttpRequest } from "./http.ts";
+import { errorDetail } from "./http.ts";
+import type { WireDialect } from "./http-provider.ts";
 import type { SseEvent } from "./sse.ts";
-import { streamSse, type WireDecoder } from "./sse-stream.ts";
-import type { Message, Provider, ProviderEvent, ProviderRequest, RetryOptions } from "./types.ts";
+import type { WireDecoder } from "./sse-stream.ts";
+import type { Message, ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com";
 export const OPENAI_DEFAULT_MODEL = "gpt-4.1";
@@ -245,45 +246,17 @@ export class OpenAIStreamDecoder implements WireDecoder {
   }
 }
 
-export interface OpenAIProviderOptions {
-  model: string;
-  baseUrl: string;
-  apiKey: string | undefined;
-  hosted: boolean;
-  fetch: typeof fetch;
-  retry?: RetryOptions;
-  requestTimeoutMs?: number;
-  maxTokens?: number;
-}
-
-export class OpenAIProvider implements Provider {
-  readonly id = "openai" as const;
-  readonly model: string;
-  readonly #options: OpenAIProviderOptions;
-  #generatedIds = 0;
-
-  constructor(options: OpenAIProviderOptions) {
-    this.model = options.model;
-    this.#options = options;
-  }
-
-  stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-    const options = this.#options;
+/** The OpenAI Chat Completions dialect of HttpProvider. */
+export const OPENAI_WIRE: WireDialect = {
+  id: "openai",
+  keyVariable: OPENAI_KEY_VARIABLE,
+  callIdPrefix: "call_",
+  endpoint: openaiEndpoint,
+  headers(apiKey) {
     const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-    const http: HttpRequest = {
-      providerName: "openai",
-      url: openaiEndpoint(options.baseUrl),
-      headers,
-      body: openAIBodyText(this.model, request, options.maxTokens),
-      fetch: options.fetch,
-      retry: options.retry ?? DEFAULT_RETRY,
-      timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      secrets: options.apiKey ? [options.apiKey] : [],
-      hosted: options.hosted,
-      keyVariable: OPENAI_KEY_VARIABLE,
-    };
-    if (request.signal) http.signal = request.signal;
-    return streamSse(http, new OpenAIStreamDecoder(() => `call_${++this.#generatedIds}`));
-  }
-}
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    return headers;
+  },
+  body: openAIBodyText,
+  decoder: (nextCallId) => new OpenAIStreamDecoder(nextCallId),
+};

@@ -9,6 +9,7 @@
 import * as v from "valibot";
 import type { Runtime } from "../runtime/types.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
+import { errorMessage } from "../errors.ts";
 
 const ToolCallSchema = v.object({
   id: v.optional(v.string()),
@@ -59,7 +60,7 @@ export function parseScript(text: string, fileLabel: string): { ok: true; script
   try {
     json = JSON.parse(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return { ok: false, error: `${fileLabel}: invalid JSON: ${detail}` };
   }
   const result = v.safeParse(ScriptSchema, json);

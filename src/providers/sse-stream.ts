@@ -6,6 +6,7 @@
 import { decodeSse, type SseEvent } from "./sse.ts";
 import { openStream, scrub, TransportError, type HttpRequest } from "./http.ts";
 import type { ProviderEvent } from "./types.ts";
+import { errorMessage } from "../errors.ts";
 
 export interface WireDecoder {
   /** Events produced by one SSE event; a `done` or `error` among them ends the stream. */
@@ -40,7 +41,7 @@ export async function* streamSse(request: HttpRequest, decoder: WireDecoder): As
       yield error.event;
       return;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     yield { type: "error", message: scrub(`${request.providerName} stream failed: ${message}`, request.secrets), retryable: false };
   }
 }

@@ -7,10 +7,11 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import type { FileStat, FileSystem, PlatformFacts } from "./types.ts";
+import { heldCredentials } from "./credentials.ts";
 
 function toStat(stats: nodeFs.Stats): FileStat {
   const kind = stats.isFile() ? "file" : stats.isDirectory() ? "dir" : stats.isSymbolicLink() ? "symlink" : "other";
-  return { kind, mode: stats.mode & 0o7777, size: stats.size, mtimeMs: stats.mtimeMs };
+  return { kind, mode: stats.mode & 0o7777, size: stats.size, mtimeMs: stats.mtimeMs, uid: stats.uid };
 }
 
 function isMissing(error: unknown): boolean {
@@ -101,13 +102,14 @@ export const nodeFileSystem: FileSystem = {
 
 export function platformFacts(): PlatformFacts {
   const tmp = process.env.TMPDIR && process.env.TMPDIR.length > 0 ? process.env.TMPDIR : process.platform === "win32" ? os.tmpdir() : "/tmp";
-  return { os: process.platform, arch: process.arch, tmpdir: tmp.replace(/\/+$/, "") || "/", homedir: process.env.HOME || os.homedir() };
+  return { os: process.platform, arch: process.arch, tmpdir: tmp.replace(/\/+$/, "") || "/", homedir: process.env.HOME || os.homedir(), uid: typeof process.getuid === "function" ? process.getuid() : null };
 }
 
+/** `process.env` plus the credentials held in memory only (credentials.ts). */
 export function envSnapshot(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (typeof value === "string") out[key] = value;
-  return out;
+  return { ...out, ...heldCredentials() };
 }
 
 /** PATH lookup without spawning. On Windows also tries PATHEXT-less `.exe` names. */
@@ -133,12 +135,48 @@ export function randomId(bytes = 8): string {
   return randomBytes(bytes).toString("hex");
 }
 
+/**
+ * Writes still on their way to the reader. Bun hands a pipe writer a 64 KiB buffer and
+ * `process.exit` drops the rest (issue 10: `agent config schema | jq` got 64 KiB and exit 0); the
+ * write callback fires once the bytes are really written, so `exit` waits for the count to reach 0.
+ */
+let pendingWrites = 0;
+let drainWaiters: Array<() => void> = [];
+const watchedStreams = new Set<NodeJS.WriteStream>();
+
+function trackedWrite(stream: NodeJS.WriteStream, text: string): void {
+  if (!watchedStreams.has(stream)) {
+    watchedStreams.add(stream);
+    // A reader that went away (EPIPE) must not crash the agent; the callback below still fires.
+    stream.on("error", () => undefined);
+  }
+  pendingWrites += 1;
+  const done = (): void => {
+    pendingWrites -= 1;
+    if (pendingWrites > 0) return;
+    const waiters = drainWaiters;
+    drainWaiters = [];
+    for (const waiter of waiters) waiter();
+  };
+  try {
+    stream.write(text, done);
+  } catch {
+    done();
+  }
+}
+
+/** Resolves once every write so far has reached the reader (or failed because it went away). */
+export function drained(): Promise<void> {
+  if (pendingWrites === 0) return Promise.resolve();
+  return new Promise((resolve) => drainWaiters.push(resolve));
+}
+
 export function writeStdout(text: string): void {
-  process.stdout.write(text);
+  trackedWrite(process.stdout, text);
 }
 
 export function writeStderr(text: string): void {
-  process.stderr.write(text);
+  trackedWrite(process.stderr, text);
 }
 
 export async function readStdin(): Promise<string> {
@@ -151,14 +189,41 @@ export function isTTY(stream: "stdout" | "stderr" | "stdin"): boolean {
   return Boolean(process[stream].isTTY);
 }
 
-export function onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): () => void {
+export function onSignal(signal: "SIGINT" | "SIGTERM" | "SIGHUP", handler: () => void): () => void {
   process.on(signal, handler);
   return () => {
     process.off(signal, handler);
   };
 }
 
-export function exit(code: number): never {
+let exiting = false;
+const exitSteps: Array<() => void> = [];
+
+/** True once `exit` was called: no new child may start while the agent waits for its output to drain. */
+export function isExiting(): boolean {
+  return exiting;
+}
+
+/** Registers a step `exit` runs just before the process ends (the subreaper's descendant sweep). */
+export function beforeExit(step: () => void): void {
+  exitSteps.push(step);
+}
+
+/**
+ * Waits for stdout and stderr to drain (a slow reader gets everything; `drainWithinMs` bounds the
+ * wait for exits forced by a signal), runs the exit steps, then exits.
+ */
+export async function exit(code: number, options: { drainWithinMs?: number } = {}): Promise<never> {
+  exiting = true;
+  const limit = options.drainWithinMs;
+  await (limit === undefined ? drained() : Promise.race([drained(), sleep(limit)]));
+  for (const step of exitSteps) {
+    try {
+      step();
+    } catch {
+      // An exit step never stops the exit.
+    }
+  }
   process.exit(code);
 }
 

@@ -13,6 +13,8 @@ export interface PlatformFacts {
   /** Directory for temporary files: `$TMPDIR`, else `/tmp` on Unix. */
   readonly tmpdir: string;
   readonly homedir: string;
+  /** The agent's uid (`process.getuid()`); null on Windows. Owner checks of private directories. */
+  readonly uid: number | null;
 }
 
 export interface ExitStatus {
@@ -62,6 +64,8 @@ export interface FileStat {
   readonly mode: number;
   readonly size: number;
   readonly mtimeMs: number;
+  /** Owner's uid (0 on Windows, where it means nothing). Absent in fakes that do not care. */
+  readonly uid?: number;
 }
 
 /** File-system calls. Reads return undefined for a missing path; writes throw an Error with `code`. */
@@ -108,9 +112,13 @@ export interface Runtime {
   writeStderr(text: string): void;
   readStdin(): Promise<string>;
   isTTY(stream: "stdout" | "stderr" | "stdin"): boolean;
-  /** Registers a handler for SIGINT/SIGTERM; returns an unsubscribe function. */
-  onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): () => void;
-  /** Only `src/main.ts` calls this. */
-  exit(code: number): never;
+  /** Registers a handler for SIGINT/SIGTERM/SIGHUP; returns an unsubscribe function. */
+  onSignal(signal: "SIGINT" | "SIGTERM" | "SIGHUP", handler: () => void): () => void;
+  /**
+   * Waits until stdout and stderr have drained (at most `drainWithinMs` when given: exits forced by
+   * a signal), kills what is left of the agent's descendants, then exits. New spawns are refused
+   * from the call on. Only `src/main.ts` and the signal paths call this.
+   */
+  exit(code: number, options?: { drainWithinMs?: number }): Promise<never>;
   sleep(ms: number): Promise<void>;
 }

@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import { CANONICAL_EVENTS } from "../hooks/events.ts";
-import { TOOL_NAMES } from "../tools/names.ts";
+import { isMcpToolName, TOOL_NAMES, type McpToolName } from "../tools/names.ts";
 
 const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 const NullableString = v.nullable(v.string());
@@ -19,6 +19,8 @@ export const HOOK_PHASES = [...CANONICAL_EVENTS, "before_tool", "after_tool"] as
 export const HOOK_POLICIES = ["ignore", "warn", "block", "fail", "fail_closed", "fail_open"] as const;
 export const HOOK_CATEGORIES = ["exit", "timeout", "runner", "stdin", "output-limit"] as const;
 export const HOOK_TARGETS = [...TOOL_NAMES, "assistant", "reasoning"] as const;
+/** A hook record's target: a built-in tool, a message phase, or an MCP tool (`mcp__<server>__<tool>`). */
+const HookTarget = v.union([v.picklist(HOOK_TARGETS), v.custom<McpToolName>((value) => typeof value === "string" && isMcpToolName(value))]);
 export const CONTEXT_INJECTION_STATUSES = [
   "success",
   "invalid_json",
@@ -33,7 +35,7 @@ export const CONTEXT_INJECTION_STATUSES = [
 const hookLifecycleEntries = {
   phase: v.picklist(HOOK_PHASES),
   label: v.string(),
-  target_tool: v.nullable(v.picklist(HOOK_TARGETS)),
+  target_tool: v.nullable(HookTarget),
   status: v.picklist(["started", "success", "failed"]),
   policy: v.picklist(HOOK_POLICIES),
   category: v.nullable(v.picklist(HOOK_CATEGORIES)),
@@ -88,7 +90,7 @@ const recordEntries = {
     schema_version: v.literal(1),
     phase: v.picklist(HOOK_PHASES),
     label: v.string(),
-    target_tool: v.nullable(v.picklist(HOOK_TARGETS)),
+    target_tool: v.nullable(HookTarget),
     status: v.picklist(CONTEXT_INJECTION_STATUSES),
     item_count: Count,
     byte_count: Count,
@@ -97,6 +99,11 @@ const recordEntries = {
   },
   provider_context_item: { role: v.literal("user"), content: v.string() },
   compaction: { trigger: v.picklist(["manual", "auto"]), summary: v.string(), original_message_count: Count },
+  /**
+   * The session's persisted variables after a session_start hook wrote to `CLAUDE_ENV_FILE` (issue
+   * 12 item 5): the whole set, so the last record is the state; names only (no hook output).
+   */
+  session_env: { env: v.record(v.string(), v.string()) },
   session_end: { reason: v.string(), stop_reason: v.string(), is_error: v.boolean() },
 } as const;
 
@@ -120,6 +127,7 @@ const schemas = {
   hook_context_injection: v.strictObject({ type: v.literal("hook_context_injection"), ...base, ...recordEntries.hook_context_injection }),
   provider_context_item: v.object({ type: v.literal("provider_context_item"), ...base, ...recordEntries.provider_context_item }),
   compaction: v.object({ type: v.literal("compaction"), ...base, ...recordEntries.compaction }),
+  session_env: v.object({ type: v.literal("session_env"), ...base, ...recordEntries.session_env }),
   session_end: v.object({ type: v.literal("session_end"), ...base, ...recordEntries.session_end }),
 };
 
@@ -136,6 +144,7 @@ export const SessionRecordSchema = v.variant("type", [
   schemas.hook_context_injection,
   schemas.provider_context_item,
   schemas.compaction,
+  schemas.session_env,
   schemas.session_end,
 ]);
 

@@ -9,7 +9,7 @@
  * line. Readers validate every line and report bad ones instead of throwing.
  */
 import type { FileSystem } from "../runtime/types.ts";
-import { buildRecord, parseRecord, recordLine, type RecordFields, type RecordType, type SessionRecord } from "./records.ts";
+import { buildRecord, parseRecord, recordLine, type RecordFields, type RecordOf, type RecordType, type SessionRecord } from "./records.ts";
 
 export { replayMessages, compactionSummaryMessage } from "./replay.ts";
 export { formatSessionList, formatSessionShow } from "./format.ts";
@@ -31,10 +31,22 @@ export interface SessionWriterOptions {
   readonly listener?: (line: string) => void;
   /** Wall clock for record timestamps; tests inject a fixed one. */
   readonly clock?: () => Date;
+  /**
+   * Told once per kind of disk failure (the error code, else its message), with the error naming
+   * the file: a session whose file cannot be written says so once, not once per record.
+   */
+  readonly onWriteError?: (error: string) => void;
+  /** Sees each record after its line is written (the Claude-shaped transcript, src/session/transcript.ts). */
+  readonly observer?: (record: SessionRecord) => void;
 }
 
 /** `ok: false` when the disk write failed; the line was still given to the listener. */
 export type WriteOutcome = { readonly ok: true; readonly line: string } | { readonly ok: false; readonly line: string; readonly error: string };
+
+function errorKind(error: unknown): string {
+  if (typeof error === "object" && error !== null && "code" in error && typeof error.code === "string") return error.code;
+  return error instanceof Error ? error.message : String(error);
+}
 
 export function sessionsDir(home: string): string {
   return `${trimSlash(home)}/sessions`;
@@ -91,6 +103,10 @@ export class SessionWriter {
   private readonly listener: ((line: string) => void) | undefined;
   private readonly clock: () => Date;
   private prepared = false;
+  private readonly onWriteError: ((error: string) => void) | undefined;
+  private readonly observer: ((record: SessionRecord) => void) | undefined;
+  private readonly failureKinds = new Set<string>();
+  private firstFailure: string | null = null;
 
   constructor(options: SessionWriterOptions) {
     this.id = options.id;
@@ -101,11 +117,19 @@ export class SessionWriter {
     this.fs = options.runtime.fs;
     this.listener = options.listener;
     this.clock = options.clock ?? (() => new Date());
+    this.onWriteError = options.onWriteError;
+    this.observer = options.observer;
   }
 
-  /** Builds (allowlisted, timestamped) and writes one record. Never throws on a disk error. */
-  append<T extends RecordType>(type: T, fields: RecordFields<T>): WriteOutcome {
-    return this.write(buildRecord(type, fields, this.clock().toISOString()));
+  /** The first failed write's error (naming the file), or null while every line reached the disk. */
+  get failure(): string | null {
+    return this.firstFailure;
+  }
+
+  /** Builds (allowlisted, timestamped) and writes one record; returns it too. Never throws on a disk error. */
+  append<T extends RecordType>(type: T, fields: RecordFields<T>): WriteOutcome & { readonly record: RecordOf<T> } {
+    const record = buildRecord(type, fields, this.clock().toISOString());
+    return { ...this.write(record), record };
   }
 
   /** Writes an already built record as one line. Never throws on a disk error. */
@@ -117,10 +141,19 @@ export class SessionWriter {
         this.appendLine(this.path, line);
       } catch (error) {
         outcome = { ok: false, line, error: `${this.path}: ${error instanceof Error ? error.message : String(error)}` };
+        this.noteFailure(errorKind(error), outcome.error);
       }
     }
     this.listener?.(line);
+    this.observer?.(record);
     return outcome;
+  }
+
+  private noteFailure(kind: string, error: string): void {
+    this.firstFailure ??= error;
+    if (this.failureKinds.has(kind)) return;
+    this.failureKinds.add(kind);
+    this.onWriteError?.(error);
   }
 
   private appendLine(path: string, line: string): void {
@@ -244,6 +277,8 @@ export interface SessionSummary {
   /** `session_start` timestamp, else the file's modification time (ISO). */
   readonly startedAt: string;
   readonly cwd: string | null;
+  /** `project_dir` of `session_start`: the project root the session ran in. */
+  readonly projectDir: string | null;
   readonly provider: string | null;
   readonly model: string | null;
   /** First user prompt, if any. */
@@ -271,6 +306,7 @@ export function listSessions(runtime: SessionStoreRuntime, home: string): Sessio
       path,
       startedAt: start?.timestamp ?? new Date(stat.mtimeMs).toISOString(),
       cwd: start?.type === "session_start" ? start.cwd : null,
+      projectDir: start?.type === "session_start" ? start.project_dir : null,
       provider: start?.type === "session_start" ? start.provider : null,
       model: start?.type === "session_start" ? start.model : null,
       prompt: prompt?.type === "user" ? prompt.content : null,
@@ -279,6 +315,12 @@ export function listSessions(runtime: SessionStoreRuntime, home: string): Sessio
   }
   // Newest first; the stamped file name breaks ties within one millisecond.
   return summaries.sort((a, b) => compareDesc(a.startedAt, b.startedAt) || compareDesc(a.path, b.path));
+}
+
+/** `--continue`: the newest main session that ran in project `projectDir`, if any. */
+export function latestSessionOf(runtime: SessionStoreRuntime, home: string, projectDir: string): SessionSummary | undefined {
+  const root = trimSlash(projectDir);
+  return listSessions(runtime, home).find((summary) => summary.projectDir !== null && trimSlash(summary.projectDir) === root);
 }
 
 function compareDesc(a: string, b: string): number {

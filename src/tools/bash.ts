@@ -1,14 +1,18 @@
 /**
  * `bash`: runs `/bin/bash -c <command>` (not a login shell) in the agent cwd, as the leader of a new
  * process group, with the caller's already-stripped env (D18) minus BASH_ENV, ENV and exported
- * functions (RUN-11). On timeout or cancel the group gets SIGTERM, then SIGKILL after
- * BASH_KILL_GRACE_MS. Once bash exits, pipes get BASH_DRAIN_GRACE_MS to drain and then the whole
- * group is SIGKILLed, so a background `sleep 300 &` never outlives the call or holds it open.
+ * functions (RUN-11), through the runtime's process wrapper (`runInGroup`, shared with hooks): on
+ * timeout or cancel the group gets SIGTERM, then SIGKILL after BASH_KILL_GRACE_MS; once bash exits,
+ * pipes get BASH_DRAIN_GRACE_MS to drain and the rest of the group is killed the same way, so a
+ * background `sleep 300 &` never outlives the call or holds it open. The group is in the live
+ * registry meanwhile, so a second Ctrl-C, SIGTERM or SIGHUP kills it too. `run_in_background`
+ * hands the same spawn to the session's background shells (background-shells.ts) instead.
  */
 import type { Tool, ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { BASH_TIMEOUT_DEFAULT_MS, bashInputSchema, toolJsonSchema, validateWith, type BashInput } from "./schemas.ts";
 import { describeError, failure } from "./output.ts";
 import { OutputCollector } from "./bash-output.ts";
+import { runInGroup } from "../runtime/run-group.ts";
 
 export const BASH_PATH = "/bin/bash";
 export const BASH_KILL_GRACE_MS = 500;
@@ -26,65 +30,57 @@ export function bashEnv(env: Readonly<Record<string, string>>): Record<string, s
   return out;
 }
 
-/** Reads `stream` into every sink; registers a canceller so a pipe held by a dead group can be dropped. */
-async function pump(stream: ReadableStream<Uint8Array> | null, sinks: readonly OutputCollector[], cancels: Array<() => void>): Promise<void> {
-  if (stream === null) return;
-  const reader = stream.getReader();
-  cancels.push(() => {
-    reader.cancel().catch(() => undefined);
-  });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      if (value !== undefined) for (const sink of sinks) sink.push(value);
-    }
-  } catch {
-    // A cancelled or broken pipe just ends the output.
-  }
-}
-
-async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
-  const timeoutMs = input.timeout ?? BASH_TIMEOUT_DEFAULT_MS;
+/** `run_in_background`: started in the session's shell registry; the call returns at once with its id. */
+async function startBackground(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
+  if (ctx.shells === undefined) return failure("run_in_background is not available here (no background shell registry in this context)");
   if (ctx.signal?.aborted) return failure("[command cancelled before it started]", { exit_code: null, cancelled: true });
-  const spawned = await ctx.runtime.spawn({
+  const started = await ctx.shells.start({
     argv: [BASH_PATH, "-c", input.command],
     cwd: ctx.cwd,
     env: bashEnv(ctx.env),
-    newGroup: true,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+    command: input.command,
+    killGraceMs: BASH_KILL_GRACE_MS,
+    drainGraceMs: BASH_DRAIN_GRACE_MS,
   });
-  if (!spawned.ok) return failure(`cannot start ${BASH_PATH}: ${spawned.code}: ${spawned.message}`, { exit_code: null });
-  const child = spawned.child;
+  if (!started.ok) return failure(started.error, { exit_code: null });
+  return {
+    success: true,
+    content: `Command running in background with ID: ${started.id}. Read its output with bash_output (bash_id "${started.id}"); stop it with kill_shell (shell_id "${started.id}"). It is killed when the session ends.`,
+    metadata: { background: true, shell_id: started.id },
+  };
+}
+
+async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
+  if (input.run_in_background === true) return startBackground(input, ctx);
+  const timeoutMs = input.timeout ?? BASH_TIMEOUT_DEFAULT_MS;
+  if (ctx.signal?.aborted) return failure("[command cancelled before it started]", { exit_code: null, cancelled: true });
   const output = new OutputCollector();
-  const cancels: Array<() => void> = [];
+  // Each stream kept apart too, head and tail, for `details` (claude's stdout/stderr).
   const stdoutOnly = new OutputCollector(BASH_STREAM_DETAIL_BYTES, BASH_STREAM_DETAIL_BYTES);
   const stderrOnly = new OutputCollector(BASH_STREAM_DETAIL_BYTES, BASH_STREAM_DETAIL_BYTES);
-  const pumps = Promise.all([pump(child.stdout, [output, stdoutOnly], cancels), pump(child.stderr, [output, stderrOnly], cancels)]);
-
-  let stopped: "timeout" | "cancelled" | undefined;
-  let killTimer: ReturnType<typeof setTimeout> | undefined;
-  const stop = (reason: "timeout" | "cancelled") => {
-    if (stopped !== undefined) return;
-    stopped = reason;
-    child.kill("SIGTERM");
-    // Always follow with SIGKILL: a SIGTERM-ignoring child must not keep the call alive.
-    killTimer = setTimeout(() => child.kill("SIGKILL"), BASH_KILL_GRACE_MS);
-  };
-  const timer = setTimeout(() => stop("timeout"), timeoutMs);
-  const onAbort = () => stop("cancelled");
-  ctx.signal?.addEventListener("abort", onAbort, { once: true });
-
-  const status = await child.exited;
-  clearTimeout(timer);
-  ctx.signal?.removeEventListener("abort", onAbort);
-  await Promise.race([pumps, ctx.runtime.sleep(BASH_DRAIN_GRACE_MS)]);
-  child.kill("SIGKILL");
-  if (killTimer !== undefined) clearTimeout(killTimer);
-  await Promise.race([pumps, ctx.runtime.sleep(BASH_DRAIN_GRACE_MS)]);
-  for (const cancel of cancels) cancel();
+  // stdout and stderr combined in arrival order; the collectors bound memory, so a sink never refuses.
+  const sinkOf = (own: OutputCollector) => ({
+    push: (chunk: Uint8Array): boolean => {
+      output.push(chunk);
+      own.push(chunk);
+      return true;
+    },
+  });
+  const run = await runInGroup(ctx.runtime, {
+    argv: [BASH_PATH, "-c", input.command],
+    cwd: ctx.cwd,
+    env: bashEnv(ctx.env),
+    stdin: null,
+    timeoutMs,
+    stdout: sinkOf(stdoutOnly),
+    stderr: sinkOf(stderrOnly),
+    killGraceMs: BASH_KILL_GRACE_MS,
+    drainGraceMs: BASH_DRAIN_GRACE_MS,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  if (run.stop === "spawn") return failure(`cannot start ${BASH_PATH}: ${run.code}: ${run.message}`, { exit_code: null });
+  const stopped = run.stop === "timeout" ? "timeout" : run.stop === "cancelled" ? "cancelled" : undefined;
+  const status = run.exit ?? { code: null, signal: null };
 
   const text = output.text();
   const notes: string[] = [];
@@ -107,7 +103,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
 export const bashTool: Tool = {
   name: "bash",
   description:
-    "Run a shell command with /bin/bash -c in the agent's cwd. stdout and stderr are combined; output is capped. timeout is in milliseconds (default 120000, max 600000). Background processes are killed when the command ends.",
+    "Run a shell command with /bin/bash -c in the agent's cwd. stdout and stderr are combined; output is capped. timeout is in milliseconds (default 120000, max 600000). Background processes are killed when the command ends. With run_in_background: true the command keeps running (no timeout) and the call returns a shell id at once: read new output with bash_output, stop it with kill_shell; it is killed when the session ends.",
   parameters: toolJsonSchema("bash"),
   async execute(input, ctx) {
     const checked = validateWith(bashInputSchema, input);

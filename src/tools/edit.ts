@@ -2,8 +2,9 @@
  * `edit`: exact string replacement. `old_string` must occur exactly once unless `replace_all`; a
  * missing or ambiguous match is an error result and the file is left untouched.
  */
-import type { Tool, ToolContext, ToolDetails, ToolResult } from "./types.ts";
-import { editInputSchema, toolJsonSchema, validateWith, type EditInput } from "./schemas.ts";
+import type { ToolContext, ToolDetails, ToolResult } from "./types.ts";
+import { defineTool } from "./define-tool.ts";
+import { editInputSchema, type EditInput } from "./schemas.ts";
 import { resolveInWorkspace } from "./paths.ts";
 import { describeError, failure } from "./output.ts";
 
@@ -56,18 +57,10 @@ function replaceFirst(text: string, needle: string, replacement: string): string
   return text.slice(0, at) + replacement + text.slice(at + needle.length);
 }
 
-export const editTool: Tool = {
+export const editTool = defineTool({
   name: "edit",
   description:
     "Replace an exact string in a file. old_string must match the file exactly (whitespace included) and occur once, unless replace_all is true.",
-  parameters: toolJsonSchema("edit"),
-  async execute(input, ctx) {
-    const checked = validateWith(editInputSchema, input);
-    if (!checked.ok) return failure(`invalid input: ${checked.path}: ${checked.message}`);
-    try {
-      return editFile(checked.input, ctx);
-    } catch (error) {
-      return failure(`edit failed: ${describeError(error)}`);
-    }
-  },
-};
+  schema: editInputSchema,
+  run: editFile,
+});

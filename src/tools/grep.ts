@@ -3,16 +3,29 @@
  * (default: the cwd), ripgrep-style output. `glob` without a `/` matches file names, with a `/` the
  * path relative to the search root. `.git`, `node_modules`, binary files (a NUL in the first 8000
  * bytes) and files over GREP_MAX_FILE_BYTES are skipped. Paths print relative to the cwd.
+ *
+ * The search is asynchronous and bounded: it yields to the event loop between files and lines
+ * (pacer.ts), stops at the call's signal, refuses regex shapes that backtrack catastrophically
+ * (regex-guard.ts), and stops at GREP_TIME_BUDGET_MS, GREP_MAX_SCAN_BYTES or GREP_MAX_MATCHES.
  */
-import type { Tool, ToolContext, ToolDetails, ToolResult } from "./types.ts";
-import { grepInputSchema, toolJsonSchema, validateWith, type GrepInput } from "./schemas.ts";
+import type { ToolContext, ToolDetails, ToolResult } from "./types.ts";
+import { grepInputSchema, type GrepInput } from "./schemas.ts";
 import { displayPath, resolveInWorkspace } from "./paths.ts";
-import { capLine, describeError, failure, joinCapped, looksBinary } from "./output.ts";
+import { capLine, failure, joinCapped, looksBinary } from "./output.ts";
 import { compileGlob } from "./glob-match.ts";
 import { walkFiles, type WalkEntry } from "./walk.ts";
 import { splitLines } from "./read.ts";
+import { compileSearchRegex } from "./regex-guard.ts";
+import { Pacer, type PacerState } from "./pacer.ts";
+import { defineTool } from "./define-tool.ts";
 
 export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Wall-clock limit of one call: what a slow (but accepted) pattern can cost at most. */
+export const GREP_TIME_BUDGET_MS = 20_000;
+/** Total bytes read by one call. */
+export const GREP_MAX_SCAN_BYTES = 256 * 1024 * 1024;
+/** Matching lines kept by one call (the output is capped anyway; this bounds memory). */
+export const GREP_MAX_MATCHES = 10_000;
 
 interface FileMatches {
   display: string;
@@ -39,14 +52,34 @@ function contentLines(file: FileMatches, context: number, numbered: boolean): st
   return out;
 }
 
-function searchFiles(input: GrepInput, ctx: ToolContext): ToolResult {
-  const fs = ctx.runtime.fs;
-  let regex: RegExp;
-  try {
-    regex = new RegExp(input.pattern, input["-i"] === true ? "i" : "");
-  } catch (error) {
-    return failure(`invalid regular expression: ${describeError(error)}`);
+/** Why the search ended before it had looked at everything it was asked to. */
+type StopReason = "head_limit" | "walk" | "bytes" | "matches" | Exclude<PacerState, "running">;
+
+function resultLines(files: readonly FileMatches[], input: GrepInput): string[] {
+  const mode = input.output_mode ?? "files_with_matches";
+  if (mode === "files_with_matches") return files.map((file) => file.display);
+  if (mode === "count") return files.map((file) => `${file.display}:${file.hits.length}`);
+  const context = input["-C"] ?? 0;
+  const numbered = input["-n"] ?? true;
+  const lines: string[] = [];
+  for (const file of files) {
+    if (context > 0 && lines.length > 0) lines.push("--");
+    lines.push(...contentLines(file, context, numbered));
   }
+  return lines;
+}
+
+const STOP_NOTES: Partial<Record<StopReason, string>> = {
+  walk: "[search stopped early: too many files; narrow path or glob]",
+  bytes: `[search stopped early: ${GREP_MAX_SCAN_BYTES / 1024 / 1024} MiB scanned; narrow path or glob]`,
+  matches: `[search stopped early: ${GREP_MAX_MATCHES} matching lines; narrow the pattern, path or glob]`,
+};
+
+async function searchFiles(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
+  const fs = ctx.runtime.fs;
+  const compiled = compileSearchRegex(input.pattern, { ignoreCase: input["-i"] === true });
+  if (!compiled.ok) return failure(compiled.message);
+  const regex = compiled.regex;
   const given = input.path ?? ".";
   const resolved = resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.workspaceRoot, path: given });
   if (!resolved.ok) return failure(resolved.message);
@@ -54,7 +87,7 @@ function searchFiles(input: GrepInput, ctx: ToolContext): ToolResult {
   const stat = fs.stat(root);
   if (stat === undefined) return failure(`no such file or directory: ${given}`, { path: root });
   const realRoot = fs.realpath(ctx.workspaceRoot) ?? ctx.workspaceRoot;
-  const cwd = ctx.cwd;
+  const pacer = new Pacer({ runtime: ctx.runtime, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }), budgetMs: GREP_TIME_BUDGET_MS });
 
   const filter = input.glob === undefined ? undefined : compileGlob(input.glob);
   const filterByName = input.glob !== undefined && !input.glob.includes("/");
@@ -62,48 +95,72 @@ function searchFiles(input: GrepInput, ctx: ToolContext): ToolResult {
   const headLimit = input.head_limit ?? Number.POSITIVE_INFINITY;
   const files: FileMatches[] = [];
   let entries = 0;
+  let matchCount = 0;
+  let scannedBytes = 0;
+  let stop: StopReason | undefined;
+  let stoppedIn: string | undefined;
 
-  const scan = (entry: WalkEntry): boolean => {
+  const scan = async (entry: WalkEntry): Promise<boolean> => {
     if (filter !== undefined) {
       const subject = filterByName ? (entry.relative.split("/").at(-1) ?? entry.relative) : entry.relative;
       if (!filter(subject)) return true;
     }
     const size = fs.stat(entry.path)?.size ?? 0;
     if (size > GREP_MAX_FILE_BYTES) return true;
+    if (scannedBytes + size > GREP_MAX_SCAN_BYTES) {
+      stop = "bytes";
+      return false;
+    }
     const bytes = fs.readBytes(entry.path);
     if (bytes === undefined || looksBinary(bytes)) return true;
+    scannedBytes += bytes.byteLength;
     const lines = splitLines(new TextDecoder().decode(bytes));
     const hits: number[] = [];
-    lines.forEach((line, i) => {
-      if (regex.test(line)) hits.push(i);
-    });
-    if (hits.length === 0) return true;
-    files.push({ display: displayPath(cwd, entry.path), lines, hits });
-    entries += mode === "content" ? hits.length : 1;
+    for (let i = 0; i < lines.length; i++) {
+      // One test() cannot be interrupted; between lines the signal and the budget are honoured.
+      if (pacer.due()) {
+        const state = await pacer.tick();
+        if (state !== "running") {
+          stop = state;
+          stoppedIn = displayPath(ctx.cwd, entry.path);
+          break;
+        }
+      }
+      if (regex.test(lines[i] ?? "")) hits.push(i);
+    }
+    if (hits.length > 0) {
+      files.push({ display: displayPath(ctx.cwd, entry.path), lines, hits });
+      matchCount += hits.length;
+      entries += mode === "content" ? hits.length : 1;
+    }
+    if (stop !== undefined) return false;
+    if (matchCount >= GREP_MAX_MATCHES) {
+      stop = "matches";
+      return false;
+    }
     // Stop once more than head_limit entries exist (one extra tells whether anything was cut).
-    return entries <= headLimit;
+    if (entries > headLimit) stop = "head_limit";
+    return stop === undefined;
   };
 
-  let walkTruncated = false;
-  if (stat.kind === "dir") walkTruncated = walkFiles(fs, { dir: root, realRoot, onFile: scan }).truncated;
-  else scan({ path: root, relative: root.split("/").at(-1) ?? root });
+  if (stat.kind === "dir") {
+    const walk = await walkFiles(fs, { dir: root, realRoot, pacer, onFile: scan });
+    stop ??= walk.interrupted ?? (walk.truncated ? "walk" : undefined);
+  } else await scan({ path: root, relative: root.split("/").at(-1) ?? root });
 
-  let lines: string[];
-  if (mode === "files_with_matches") lines = files.map((file) => file.display);
-  else if (mode === "count") lines = files.map((file) => `${file.display}:${file.hits.length}`);
-  else {
-    const context = input["-C"] ?? 0;
-    const numbered = input["-n"] ?? true;
-    lines = [];
-    for (const file of files) {
-      if (context > 0 && lines.length > 0) lines.push("--");
-      lines.push(...contentLines(file, context, numbered));
-    }
-  }
+  const metadata = { path: root, files: files.length, matches: matchCount };
+  if (stop === "aborted") return failure("[grep cancelled]", { ...metadata, cancelled: true });
+  let lines = resultLines(files, input);
   const headCut = lines.length > headLimit;
   if (headCut) lines = lines.slice(0, headLimit);
-  const matchCount = files.reduce((sum, file) => sum + file.hits.length, 0);
-  const metadata = { path: root, files: files.length, matches: matchCount };
+  if (stop === "over-budget") {
+    const where = stoppedIn === undefined ? "" : ` (in ${stoppedIn})`;
+    const head =
+      `grep stopped after ${GREP_TIME_BUDGET_MS / 1000} s${where}: the pattern is too slow for this input. ` +
+      "Overlapping alternatives under a repeat (`(a|ab)*`) or stacked wildcards (`.*.*`) backtrack heavily; simplify the pattern or narrow path/glob.";
+    const partial = lines.length === 0 ? "" : `\nPartial results:\n${joinCapped(lines).text}`;
+    return failure(head + partial, { ...metadata, timed_out: true });
+  }
   const { text, shown } = joinCapped(lines);
   const details: ToolDetails = {
     tool: "grep",
@@ -119,22 +176,15 @@ function searchFiles(input: GrepInput, ctx: ToolContext): ToolResult {
   const notes: string[] = [];
   if (shown < lines.length) notes.push(`[truncated: output capped, ${lines.length - shown} more lines not shown]`);
   if (headCut) notes.push(`[head_limit ${input.head_limit}: further results not shown]`);
-  if (walkTruncated) notes.push("[search stopped early: too many files; narrow path or glob]");
+  const stopNote = stop === undefined ? undefined : STOP_NOTES[stop];
+  if (stopNote !== undefined) notes.push(stopNote);
   return { success: true, content: notes.length === 0 ? text : `${text}\n${notes.join("\n")}`, metadata, details };
 }
 
-export const grepTool: Tool = {
+export const grepTool = defineTool({
   name: "grep",
   description:
-    "Search file contents with a JavaScript regular expression. output_mode: files_with_matches (default, file paths), content (matching lines; -n line numbers, -C context), count. Filter files with glob; -i ignores case; head_limit caps results.",
-  parameters: toolJsonSchema("grep"),
-  async execute(input, ctx) {
-    const checked = validateWith(grepInputSchema, input);
-    if (!checked.ok) return failure(`invalid input: ${checked.path}: ${checked.message}`);
-    try {
-      return searchFiles(checked.input, ctx);
-    } catch (error) {
-      return failure(`grep failed: ${describeError(error)}`);
-    }
-  },
-};
+    "Search file contents with a JavaScript regular expression. output_mode: files_with_matches (default, file paths), content (matching lines; -n line numbers, -C context), count. Filter files with glob; -i ignores case; head_limit caps results. Nested quantifiers such as (a+)+ and backreferences are refused.",
+  schema: grepInputSchema,
+  run: searchFiles,
+});

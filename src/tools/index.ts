@@ -10,11 +10,12 @@ import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { readTool } from "./read.ts";
 import { writeTool } from "./write.ts";
+import { bashOutputTool, killShellTool } from "./shell-tools.ts";
 
 export type { Tool, ToolContext, ToolResult } from "./types.ts";
 export { validateToolInput, toolJsonSchema } from "./schemas.ts";
 
-export const BUILTIN_TOOLS: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, globTool];
+export const BUILTIN_TOOLS: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, globTool, bashOutputTool, killShellTool];
 
 const BY_NAME: ReadonlyMap<ToolName, Tool> = new Map(BUILTIN_TOOLS.map((tool) => [tool.name, tool]));
 

@@ -1,8 +1,9 @@
 /**
  * Canonical tool names, their aliases, and the Claude-style names claude hooks receive (DESIGN.md, D20).
- * A matcher naming an alias selects the canonical tool; MCP tools and `write_stdin` do not exist here.
+ * A matcher naming an alias selects the canonical tool; `write_stdin` does not exist here. MCP tools
+ * are `mcp__<server>__<tool>` (src/mcp/): they have no aliases, and claude hooks see the same name.
  */
-export const TOOL_NAMES = ["read", "write", "edit", "bash", "grep", "glob", "task"] as const;
+export const TOOL_NAMES = ["read", "write", "edit", "bash", "grep", "glob", "task", "bash_output", "kill_shell"] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const TOOL_ALIASES: Readonly<Record<ToolName, readonly string[]>> = {
@@ -13,6 +14,8 @@ export const TOOL_ALIASES: Readonly<Record<ToolName, readonly string[]>> = {
   grep: ["Grep", "ffgrep", "code_search"],
   glob: ["Glob"],
   task: ["Task", "parallel_subagents"],
+  bash_output: ["BashOutput"],
+  kill_shell: ["KillShell"],
 };
 
 export const CLAUDE_TOOL_NAMES: Readonly<Record<ToolName, string>> = {
@@ -23,7 +26,41 @@ export const CLAUDE_TOOL_NAMES: Readonly<Record<ToolName, string>> = {
   grep: "Grep",
   glob: "Glob",
   task: "Task",
+  bash_output: "BashOutput",
+  kill_shell: "KillShell",
 };
+
+export const MCP_PREFIX = "mcp__";
+/** A tool of an MCP server, as hooks, rules and providers see it. */
+export type McpToolName = `mcp__${string}`;
+/** Any tool a call can name: a built-in (canonical) or an MCP tool. */
+export type ToolId = ToolName | McpToolName;
+
+export function mcpToolName(server: string, tool: string): McpToolName {
+  return `${MCP_PREFIX}${server}__${tool}`;
+}
+
+/** `mcp__<server>__<tool>` with a non-empty server and tool part (whether such a server runs is not checked here). */
+export function isMcpToolName(name: string): name is McpToolName {
+  if (!name.startsWith(MCP_PREFIX)) return false;
+  const rest = name.slice(MCP_PREFIX.length);
+  const split = rest.indexOf("__");
+  return split > 0 && split + 2 < rest.length;
+}
+
+/** The tool a name selects: a built-in's canonical name, an MCP tool name as is, else undefined. */
+export function toolIdOf(name: string): ToolId | undefined {
+  return canonicalTool(name) ?? (isMcpToolName(name) ? name : undefined);
+}
+
+/** The tool name claude-dialect hooks receive (`Bash`, …; MCP tools keep their full name, as in Claude Code). */
+export function claudeToolName(tool: ToolId): string {
+  return isBuiltin(tool) ? CLAUDE_TOOL_NAMES[tool] : tool;
+}
+
+export function isBuiltin(tool: ToolId): tool is ToolName {
+  return !tool.startsWith(MCP_PREFIX);
+}
 
 const BY_NAME: ReadonlyMap<string, ToolName> = (() => {
   const map = new Map<string, ToolName>();
@@ -47,6 +84,6 @@ export function canonicalToolLoose(name: string): ToolName | undefined {
 }
 
 /** Every spelling that names `tool`: canonical, aliases, Claude-style. Matchers test each of these. */
-export function toolSpellings(tool: ToolName): readonly string[] {
-  return [tool, ...TOOL_ALIASES[tool]];
+export function toolSpellings(tool: ToolId): readonly string[] {
+  return isBuiltin(tool) ? [tool, ...TOOL_ALIASES[tool]] : [tool];
 }

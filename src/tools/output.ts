@@ -1,4 +1,5 @@
 /** Output caps shared by the tools, so no tool result can flood the provider context. */
+import { errorMessage } from "../errors.ts";
 
 export const OUTPUT_MAX_BYTES = 256 * 1024;
 export const LINE_MAX_CHARS = 2000;
@@ -37,12 +38,11 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
+/** `errorMessage`, prefixed with a Node-style `code` (`ENOENT: …`) when the message lacks it. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const code = "code" in error ? error.code : undefined;
-    return typeof code === "string" && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
-  }
-  return String(error);
+  const code = error instanceof Error && "code" in error ? error.code : undefined;
+  const message = errorMessage(error);
+  return typeof code === "string" && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
 export function failure(content: string, metadata?: Record<string, unknown>): { success: false; content: string; metadata?: Record<string, unknown> } {

@@ -2,37 +2,17 @@
  * Workspace confinement for tool paths. A path resolves against the agent cwd, then the real path of
  * its longest existing ancestor is taken (so a symlink anywhere on the way is followed) and must lie
  * inside the real workspace root. A dangling symlink is refused: where it points cannot be checked,
- * and writing through it could create a file outside. POSIX paths only (node:path is runtime-only).
+ * and writing through it could create a file outside. POSIX path arithmetic is config/path-utils.ts.
  */
 import type { FileSystem } from "../runtime/types.ts";
+import { isInside, relativeInside, resolvePath } from "../config/path-utils.ts";
 
 export type ResolvedPath = { ok: true; path: string } | { ok: false; message: string };
-
-/** Joins and normalises POSIX segments (`.`/`..`/duplicate slashes); the result is absolute if `base` is. */
-export function resolvePosix(base: string, path: string): string {
-  const full = path.startsWith("/") ? path : `${base}/${path}`;
-  const out: string[] = [];
-  for (const part of full.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") out.pop();
-    else out.push(part);
-  }
-  return `/${out.join("/")}`;
-}
-
-export function isInside(root: string, path: string): boolean {
-  return path === root || root === "/" || path.startsWith(`${root}/`);
-}
 
 /** `path` relative to `from` when inside it (`.` for `from` itself), else `path` unchanged. */
 export function displayPath(from: string, path: string): string {
   if (path === from) return ".";
-  return isInside(from, path) && from !== "/" ? path.slice(from.length + 1) : path;
-}
-
-export function dirname(path: string): string {
-  const index = path.lastIndexOf("/");
-  return index <= 0 ? "/" : path.slice(0, index);
+  return from === "/" ? path : (relativeInside(path, from) ?? path);
 }
 
 /**
@@ -44,7 +24,7 @@ function realLocation(fs: FileSystem, path: string): string | undefined {
   let current = path;
   for (;;) {
     const real = fs.realpath(current);
-    if (real !== undefined) return rest.length === 0 ? real : resolvePosix(real, rest.join("/"));
+    if (real !== undefined) return rest.length === 0 ? real : resolvePath(real, rest.join("/"));
     // An entry that exists (lstat) but has no realpath is a dangling or looping symlink.
     if (fs.lstat(current) !== undefined) return undefined;
     if (current === "/") return undefined;
@@ -63,10 +43,10 @@ export function resolveInWorkspace(fs: FileSystem, options: { cwd: string; works
   const given = options.path;
   if (given.length === 0) return { ok: false, message: "empty path" };
   if (given.includes("\0")) return { ok: false, message: `invalid path: ${JSON.stringify(given)}` };
-  const root = resolvePosix("/", options.workspaceRoot);
-  const absolute = resolvePosix(resolvePosix(root, options.cwd), given);
+  const root = resolvePath("/", options.workspaceRoot);
+  const absolute = resolvePath(resolvePath(root, options.cwd), given);
   const realRoot = fs.realpath(root) ?? root;
   const real = realLocation(fs, absolute);
-  if (real === undefined || !isInside(realRoot, real)) return { ok: false, message: `path outside the workspace: ${given}` };
+  if (real === undefined || !isInside(real, realRoot)) return { ok: false, message: `path outside the workspace: ${given}` };
   return { ok: true, path: absolute };
 }

@@ -3,8 +3,9 @@
  * `limit` defaults to READ_DEFAULT_LINES; output is capped at OUTPUT_MAX_BYTES with a note saying
  * which lines were shown and how to continue.
  */
-import type { Tool, ToolContext, ToolDetails, ToolResult } from "./types.ts";
-import { readInputSchema, toolJsonSchema, validateWith, type ReadInput } from "./schemas.ts";
+import type { ToolContext, ToolDetails, ToolResult } from "./types.ts";
+import { defineTool } from "./define-tool.ts";
+import { readInputSchema, type ReadInput } from "./schemas.ts";
 import { resolveInWorkspace } from "./paths.ts";
 import { capLine, describeError, failure, joinCapped, looksBinary } from "./output.ts";
 
@@ -57,18 +58,10 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolResult>
   return { success: true, content: text + note, metadata: { path, total_lines: total, truncated }, details };
 }
 
-export const readTool: Tool = {
+export const readTool = defineTool({
   name: "read",
   description:
     "Read a text file from the workspace. Output has line numbers (cat -n style). Use offset (first line, counting from 1) and limit (line count) to page through large files.",
-  parameters: toolJsonSchema("read"),
-  async execute(input, ctx) {
-    const checked = validateWith(readInputSchema, input);
-    if (!checked.ok) return failure(`invalid input: ${checked.path}: ${checked.message}`);
-    try {
-      return await readFile(checked.input, ctx);
-    } catch (error) {
-      return failure(`read failed: ${describeError(error)}`);
-    }
-  },
-};
+  schema: readInputSchema,
+  run: readFile,
+});

@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
-import type { ToolName } from "./names.ts";
+import { isBuiltin, type ToolId, type ToolName } from "./names.ts";
 
 export const BASH_TIMEOUT_DEFAULT_MS = 120_000;
 export const BASH_TIMEOUT_MAX_MS = 600_000;
@@ -22,6 +22,18 @@ export const bashInputSchema = v.strictObject({
     v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(BASH_TIMEOUT_MAX_MS), v.description("Timeout in milliseconds (1..600000, default 120000).")),
   ),
   description: v.optional(str("A short description of what the command does.")),
+  run_in_background: v.optional(
+    bool("Run the command in the background and return at once with a shell id; read its output with bash_output, stop it with kill_shell."),
+  ),
+});
+
+export const bashOutputInputSchema = v.strictObject({
+  bash_id: str("Id of a background shell (from a bash call with run_in_background)."),
+  filter: v.optional(str("JavaScript regular expression: only output lines that match are returned (the others are still consumed).")),
+});
+
+export const killShellInputSchema = v.strictObject({
+  shell_id: str("Id of the background shell to stop."),
 });
 
 export const readInputSchema = v.strictObject({
@@ -76,6 +88,8 @@ export type EditInput = v.InferOutput<typeof editInputSchema>;
 export type GrepInput = v.InferOutput<typeof grepInputSchema>;
 export type GlobInput = v.InferOutput<typeof globInputSchema>;
 export type TaskInput = v.InferOutput<typeof taskInputSchema>;
+export type BashOutputInput = v.InferOutput<typeof bashOutputInputSchema>;
+export type KillShellInput = v.InferOutput<typeof killShellInputSchema>;
 
 type AnyObjectSchema = v.GenericSchema<unknown, Record<string, unknown>>;
 
@@ -87,7 +101,11 @@ export const TOOL_INPUT_SCHEMAS: Readonly<Record<ToolName, AnyObjectSchema>> = {
   grep: grepInputSchema,
   glob: globInputSchema,
   task: taskInputSchema,
+  bash_output: bashOutputInputSchema,
+  kill_shell: killShellInputSchema,
 };
+
+const MCP_INPUT_SCHEMA = v.record(v.string(), v.unknown());
 
 export type ValidationResult =
   | { ok: true; input: Record<string, unknown> }
@@ -97,7 +115,9 @@ export type ValidationResult =
 export const ROOT_PATH = "(input)";
 
 /** Validates a tool input (model arguments or a hook's replacement). Never throws. */
-export function validateToolInput(tool: ToolName, input: unknown): ValidationResult {
+export function validateToolInput(tool: ToolId, input: unknown): ValidationResult {
+  // An MCP tool's input is checked by its server against the server's own schema; here only that it is an object.
+  if (!isBuiltin(tool)) return validateWith(MCP_INPUT_SCHEMA, input);
   return validateWith(TOOL_INPUT_SCHEMAS[tool], input);
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Runtime } from "../runtime/types.ts";
 import type { ToolName } from "./names.ts";
+import type { BackgroundShells } from "./background-shells.ts";
 
 export interface ToolResult {
   success: boolean;
@@ -68,8 +69,10 @@ export interface ToolContext {
   workspaceRoot: string;
   /** Environment for `bash`, already stripped by the caller (D18); bash drops BASH_ENV/ENV/BASH_FUNC_* again. */
   env: Record<string, string>;
-  /** Cancels the call: `bash` kills its process group. */
+  /** Cancels the call: `bash` kills its process group; `grep` and `glob` stop at the next file or line. */
   signal?: AbortSignal;
+  /** The session's background shells (`run_in_background`, `bash_output`, `kill_shell`); absent: not offered. */
+  shells?: BackgroundShells;
 }
 
 export interface Tool<I = Record<string, unknown>> {

@@ -1,10 +1,13 @@
 /**
  * Directory walk shared by `grep` and `glob`: depth-first in code-point order, skipping `.git` and
  * `node_modules`, never following symlinked directories (no loops, no escapes from the workspace).
- * Symlinked files are yielded only when their target is inside `realRoot`.
+ * Symlinked files are yielded only when their target is inside `realRoot`. Asynchronous: the pacer
+ * is ticked before every entry, so a big tree yields to the event loop and an abort or the time
+ * budget ends the walk at the next entry.
  */
 import type { FileSystem } from "../runtime/types.ts";
-import { isInside } from "./paths.ts";
+import { isInside } from "../config/path-utils.ts";
+import type { Pacer } from "./pacer.ts";
 
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
@@ -21,16 +24,24 @@ export interface WalkEntry {
 export interface WalkOutcome {
   /** True when WALK_MAX_ENTRIES stopped the walk early. */
   truncated: boolean;
+  /** Set when the signal or the pacer's time budget stopped the walk. */
+  interrupted?: "aborted" | "over-budget";
 }
 
 /** Calls `onFile` for every regular file under `dir`; `onFile` returning false stops the walk. */
-export function walkFiles(
+export async function walkFiles(
   fs: FileSystem,
-  options: { dir: string; realRoot: string; onFile: (entry: WalkEntry) => boolean },
-): WalkOutcome {
+  options: { dir: string; realRoot: string; pacer: Pacer; onFile: (entry: WalkEntry) => boolean | Promise<boolean> },
+): Promise<WalkOutcome> {
   let seen = 0;
-  const visit = (dir: string, relative: string): boolean => {
+  let interrupted: WalkOutcome["interrupted"];
+  const visit = async (dir: string, relative: string): Promise<boolean> => {
     for (const name of fs.readdir(dir)) {
+      const state = await options.pacer.tick();
+      if (state !== "running") {
+        interrupted = state;
+        return false;
+      }
       if (++seen > WALK_MAX_ENTRIES) return false;
       const path = dir === "/" ? `/${name}` : `${dir}/${name}`;
       const rel = relative === "" ? name : `${relative}/${name}`;
@@ -38,19 +49,21 @@ export function walkFiles(
       if (stat === undefined) continue;
       if (stat.kind === "dir") {
         if (SKIPPED_DIRS.has(name)) continue;
-        if (!visit(path, rel)) return false;
+        if (!(await visit(path, rel))) return false;
       } else if (stat.kind === "file") {
-        if (!options.onFile({ path, relative: rel })) return false;
+        if (!(await options.onFile({ path, relative: rel }))) return false;
       } else if (stat.kind === "symlink") {
         const target = fs.stat(path);
         const real = fs.realpath(path);
-        if (target?.kind === "file" && real !== undefined && isInside(options.realRoot, real)) {
-          if (!options.onFile({ path, relative: rel })) return false;
+        if (target?.kind === "file" && real !== undefined && isInside(real, options.realRoot)) {
+          if (!(await options.onFile({ path, relative: rel }))) return false;
         }
       }
     }
     return true;
   };
-  const completed = visit(options.dir, "");
-  return { truncated: !completed && seen > WALK_MAX_ENTRIES };
+  const completed = await visit(options.dir, "");
+  const outcome: WalkOutcome = { truncated: !completed && seen > WALK_MAX_ENTRIES };
+  if (interrupted !== undefined) outcome.interrupted = interrupted;
+  return outcome;
 }

@@ -1,7 +1,9 @@
 /** `write`: replaces (or creates) a file with `content`, creating parent directories. */
-import type { Tool, ToolContext, ToolDetails, ToolResult } from "./types.ts";
-import { toolJsonSchema, validateWith, writeInputSchema, type WriteInput } from "./schemas.ts";
-import { dirname, resolveInWorkspace } from "./paths.ts";
+import type { ToolContext, ToolDetails, ToolResult } from "./types.ts";
+import { defineTool } from "./define-tool.ts";
+import { writeInputSchema, type WriteInput } from "./schemas.ts";
+import { resolveInWorkspace } from "./paths.ts";
+import { dirnamePath } from "../config/path-utils.ts";
 import { describeError, failure, utf8Bytes } from "./output.ts";
 
 /** Past this size the old content is not kept for `details` (claude then gets originalFile null, no patch). */
@@ -17,7 +19,7 @@ function writeFile(input: WriteInput, ctx: ToolContext): ToolResult {
   // Kept only in memory for claude's tool_response (originalFile, structuredPatch); a huge file is not read twice.
   const originalFile = existing === undefined || existing.size > WRITE_ORIGINAL_MAX_BYTES ? null : (fs.readText(path) ?? null);
   try {
-    fs.mkdir(dirname(path), { recursive: true });
+    fs.mkdir(dirnamePath(path), { recursive: true });
     fs.writeText(path, input.content);
   } catch (error) {
     return failure(`cannot write ${input.file_path}: ${describeError(error)}`, { path });
@@ -27,17 +29,10 @@ function writeFile(input: WriteInput, ctx: ToolContext): ToolResult {
   return { success: true, content: `wrote ${bytes} bytes to ${input.file_path}`, metadata: { path, bytes }, details };
 }
 
-export const writeTool: Tool = {
+export const writeTool = defineTool({
   name: "write",
-  description: "Write a file in the workspace, replacing its whole content. Parent directories are created. Prefer edit for changing part of an existing file.",
-  parameters: toolJsonSchema("write"),
-  async execute(input, ctx) {
-    const checked = validateWith(writeInputSchema, input);
-    if (!checked.ok) return failure(`invalid input: ${checked.path}: ${checked.message}`);
-    try {
-      return writeFile(checked.input, ctx);
-    } catch (error) {
-      return failure(`write failed: ${describeError(error)}`);
-    }
-  },
-};
+  description:
+    "Write a file in the workspace, replacing its whole content. Parent directories are created. Prefer edit for changing part of an existing file.",
+  schema: writeInputSchema,
+  run: writeFile,
+});

@@ -1,21 +1,24 @@
 /**
  * The interactive session's line UI: reads prompts and slash commands, renders the loop's events as
  * plain lines (the `agent run` text renderer), answers permission asks, and restarts the session on
- * `/clear`. One `runAgent` per session; its `nextPrompt` callback is this REPL.
+ * `/clear`. This REPL drives one AgentSession per session: start, a prompt per line, compact /
+ * reload / notify between turns, end.
  */
 import type { Runtime } from "../runtime/types.ts";
-import type { CliIO } from "../cli/io.ts";
-import type { AgentEvent, AgentOptions, NextInput, PermissionAnswer, PermissionAsk, PromptControl, SessionResult } from "../agent/types.ts";
-import { runAgent } from "../agent/session.ts";
+import type { TextOutput as CliIO } from "./output.ts";
+import type { AgentSessionOptions, PermissionAnswer, PermissionAsk, SessionResult, TurnOutcome } from "../agent/types.ts";
+import { AgentSession, type EndOptions } from "../agent/agent-session.ts";
+import type { EventStream } from "../agent/event-queue.ts";
 import { createRenderer } from "./renderer.ts";
 import { createActivityRenderer, historyLines } from "./hook-rows.ts";
 import type { SessionRecord } from "../session/records.ts";
 import type { PromptIO } from "./prompt-io.ts";
-import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
-import { checkTrust, refusalMessage, trustListing } from "../hooks/trust.ts";
+import { loadConfig, type LoadedConfig } from "../config/load.ts";
+import { trustDecision } from "../hooks/trust-decision.ts";
 import { formatWarning } from "../config/warnings.ts";
-import { commandText, matcherText, policyText } from "../cli/hooks-list.ts";
-import { killAllHookGroupsNow } from "../hooks/engine.ts";
+import { escapeControls } from "../config/escape.ts";
+import { commandText, matcherText, policyText } from "../hooks/describe.ts";
+import { exitNow, watchStopSignals } from "../runtime/signals.ts";
 
 export const HELP_TEXT = [
   "commands:",
@@ -29,8 +32,8 @@ export const HELP_TEXT = [
 ].join("\n");
 
 export interface InteractiveOptions {
-  /** Everything `runAgent` needs but the interactive callbacks, signal and start source. */
-  readonly agent: Omit<AgentOptions, "nextPrompt" | "askPermission" | "turnSignal" | "startSource" | "signal" | "prompt" | "resume" | "onLine">;
+  /** Everything the AgentSession needs but the interactive callbacks, signal and start source. */
+  readonly agent: Omit<AgentSessionOptions, "askPermission" | "startSource" | "signal" | "resume" | "onLine">;
   /** `agent --resume ID`: the first session continues this one (a `/clear` starts a fresh one). */
   readonly resume?: { readonly sessionId: string; readonly records: readonly SessionRecord[] };
   readonly loaded: LoadedConfig;
@@ -39,147 +42,187 @@ export interface InteractiveOptions {
   readonly idleMs: number;
 }
 
-export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptIO, options: InteractiveOptions): Promise<SessionResult> {
-  const session = new AbortController();
-  let turn: AbortController | null = null;
-  let asking = false;
-  const offSignal = runtime.onSignal("SIGINT", () => {
-    if (asking) {
-      // At a permission prompt: deny, and cancel the turn.
-      turn?.abort();
-      input.cancel();
-      return;
-    }
-    if (input.waiting()) {
-      input.interrupt();
-      return;
-    }
-    // While the agent works: cancel this turn only.
-    if (turn !== null && !turn.signal.aborted) {
-      turn.abort();
-      return;
-    }
-    killAllHookGroupsNow();
-    runtime.exit(130);
-  });
+/** What the REPL shares across sessions (a `/clear` starts a new one) and with its SIGINT handler. */
+interface Repl {
+  readonly runtime: Runtime;
+  readonly io: CliIO;
+  readonly input: PromptIO;
+  readonly options: InteractiveOptions;
+  loaded: LoadedConfig;
+  /** The running turn's controller (null at the prompt). */
+  turn: AbortController | null;
+  /** A permission question is waiting. */
+  asking: boolean;
+  /** The whole REPL's controller: SIGTERM/SIGHUP abort it and end the session. */
+  readonly session: AbortController;
+  /** SIGTERM or SIGHUP arrived: end after the current session_end. */
+  terminated: boolean;
+}
 
-  let loaded = options.loaded;
-  const ending: { reason: "exit" | "clear" } = { reason: "exit" };
-  let source: "startup" | "clear" = "startup";
-  let result: SessionResult;
+export async function runInteractive(runtime: Runtime, io: CliIO, input: PromptIO, options: InteractiveOptions): Promise<SessionResult> {
+  const repl: Repl = { runtime, io, input, options, loaded: options.loaded, turn: null, asking: false, session: new AbortController(), terminated: false };
+  const offSignal = runtime.onSignal("SIGINT", () => onInterrupt(repl));
+  // SIGTERM/SIGHUP end the whole session like /exit after a cancelled turn: every group is killed,
+  // session_end runs, and main.ts exits 143/129. A second one exits at once.
+  const offStop = watchStopSignals(runtime, ["SIGTERM", "SIGHUP"], () => {
+    repl.terminated = true;
+    repl.turn?.abort();
+    repl.session.abort();
+    input.cancel();
+  });
   io.err("agent interactive session — /help for commands, /exit to quit\n");
   let resume = options.resume;
   if (resume !== undefined) {
     // History is drawn from the JSONL only: no hook of the earlier session runs again (TOOL-64).
     io.err(`agent: resuming session ${resume.sessionId}\n`);
-    for (const line of historyLines(resume.records, loaded.settings.hooks)) io.err(`${line}\n`);
+    for (const line of historyLines(resume.records, repl.loaded.settings.hooks)) io.err(`${line}\n`);
   }
+  let source: "startup" | "clear" = "startup";
   try {
     for (;;) {
-      const renderer = createActivityRenderer(createRenderer(runtime, io, { format: "text" }), loaded.settings.hooks);
-      const render = (events: readonly AgentEvent[]): void => {
-        for (const event of events) renderer.event(event);
-      };
-      const nextPrompt = async (control: PromptControl): Promise<NextInput> => {
-        turn = null;
-        for (;;) {
-          const line = await input.read("> ", {
-            idleMs: options.idleMs,
-            onIdle: async () => {
-              const notified = await control.notify("idle_prompt", "agent", "agent is waiting for your input");
-              render(notified.events);
-              if (notified.shown) io.err(`\n${notified.shown.title}: ${notified.shown.message}\n> `);
-            },
-          });
-          if (line === null) {
-            ending.reason = "exit";
-            return { type: "end", reason: "exit" };
-          }
-          const text = line.trim();
-          if (text === "") continue;
-          if (!text.startsWith("/")) {
-            turn = new AbortController();
-            return { type: "prompt", text: line };
-          }
-          const [command = "", ...rest] = text.split(/\s+/);
-          const argument = rest.join(" ");
-          switch (command) {
-            case "/exit":
-            case "/quit":
-              ending.reason = "exit";
-              return { type: "end", reason: "exit" };
-            case "/clear":
-              ending.reason = "clear";
-              return { type: "end", reason: "clear" };
-            case "/help":
-              io.err(`${HELP_TEXT}\n`);
-              continue;
-            case "/compact":
-              render(await control.compact(argument));
-              continue;
-            case "/hooks":
-              if (argument === "reload") {
-                const reloaded = reloadConfig(runtime, io, loaded, options.hooksOff);
-                if (reloaded !== null) {
-                  loaded = reloaded;
-                  render(await control.reloadHooks(options.hooksOff ? [] : reloaded.hooks));
-                  io.err(`agent: hooks reloaded (${reloaded.hooks.length} loaded, ${reloaded.warnings.length} warnings)\n`);
-                }
-              } else if (argument === "") {
-                io.err(`${hooksListing(loaded, options.hooksOff)}\n`);
-              } else {
-                io.err(`agent: unknown /hooks argument "${argument}" (use /hooks or /hooks reload)\n`);
-              }
-              continue;
-            default:
-              io.err(`agent: unknown command ${command} (see /help)\n`);
-              continue;
-          }
-        }
-      };
-      const askPermission = async (request: PermissionAsk): Promise<PermissionAnswer> => {
-        if (request.notification) io.err(`${request.notification.title}: ${request.notification.message}\n`);
-        const always = request.alwaysRule ? ` [a] always this session (${request.alwaysRule})` : "";
-        asking = true;
-        const line = await input.read(`allow ${request.tool}: ${request.detail}? [y] once${always} [n] no: `).finally(() => {
-          asking = false;
-        });
-        const answer = (line ?? "").trim().toLowerCase();
-        if (turn?.signal.aborted) return "deny";
-        if (answer === "y" || answer === "yes") return "once";
-        if ((answer === "a" || answer === "always") && request.alwaysRule) return "always";
-        return "deny";
-      };
-      const generator = runAgent({
-        ...options.agent,
-        prompt: "",
-        ...(resume !== undefined ? { resume } : {}),
-        onLine: (line) => renderer.observeLine(line),
-        onEvent: (event) => renderer.event(event),
-        signal: session.signal,
-        startSource: source,
-        nextPrompt,
-        askPermission,
-        turnSignal: () => (turn ?? new AbortController()).signal,
-      });
-      let step = await generator.next();
-      while (!step.done) {
-        renderer.event(step.value);
-        step = await generator.next();
-      }
-      result = step.value;
-      renderer.finish(result);
-      if (ending.reason !== "clear" || result.stopReason !== "completed") break;
+      const { result, ending } = await runOneSession(repl, source, resume);
+      if (repl.terminated || ending !== "clear" || result.stopReason !== "completed") return result;
       source = "clear";
       resume = undefined;
-      ending.reason = "exit";
       io.err("agent: conversation cleared; new session\n");
     }
   } finally {
     offSignal();
+    offStop();
     input.close();
   }
-  return result;
+}
+
+function onInterrupt(repl: Repl): void {
+  if (repl.asking) {
+    // At a permission prompt: deny, and cancel the turn.
+    repl.turn?.abort();
+    repl.input.cancel();
+    return;
+  }
+  if (repl.input.waiting()) {
+    repl.input.interrupt();
+    return;
+  }
+  // While the agent works: cancel this turn only.
+  if (repl.turn !== null && !repl.turn.signal.aborted) {
+    repl.turn.abort();
+    return;
+  }
+  exitNow(repl.runtime, "SIGINT");
+}
+
+/** One AgentSession, from session_start to session_end; `ending` is `clear` after `/clear`. */
+async function runOneSession(repl: Repl, source: "startup" | "clear", resume: InteractiveOptions["resume"]): Promise<{ result: SessionResult; ending: "exit" | "clear" }> {
+  const renderer = createActivityRenderer(createRenderer(repl.runtime, repl.io, { format: "text" }), repl.loaded.settings.hooks);
+  const session = new AgentSession({
+    ...repl.options.agent,
+    ...(resume !== undefined ? { resume } : {}),
+    onLine: (line) => renderer.observeLine(line),
+    signal: repl.session.signal,
+    startSource: source,
+    askPermission: (request) => askPermission(repl, request),
+  });
+  const render = async <R>(stream: EventStream<R>): Promise<R> => {
+    for await (const event of stream) renderer.event(event);
+    return stream.result;
+  };
+  const finish = async (end: EndOptions): Promise<SessionResult> => {
+    const result = await render(session.end(end));
+    renderer.finish(result);
+    return result;
+  };
+  const started = await render(session.start());
+  if (started !== null) return { result: await finish({ stop: started }), ending: "exit" };
+  for (;;) {
+    const next = await readCommand(repl, session, render);
+    if (next.type === "end") return { result: await finish({ reason: next.reason }), ending: next.reason };
+    repl.turn = new AbortController();
+    const outcome = await render(session.prompt(next.text, { signal: repl.turn.signal }));
+    repl.turn = null;
+    if (outcome.endsSession) return { result: await finish({ stop: outcome }), ending: "exit" };
+    const over = turnOverNotice(outcome);
+    if (over !== null) renderer.event({ type: "notice", kind: over.kind, text: over.text });
+  }
+}
+
+/** Interactive: a turn that ended without ending the session says why, then the prompt returns. */
+function turnOverNotice(outcome: TurnOutcome): { kind: "info" | "warning"; text: string } | null {
+  if (outcome.stopReason === "interrupted") return { kind: "info", text: "agent: turn cancelled" };
+  if (outcome.message !== null) return { kind: "warning", text: `agent: turn ended (${outcome.stopReason}): ${outcome.message}` };
+  return null;
+}
+
+type Render = <R>(stream: EventStream<R>) => Promise<R>;
+
+/** Reads lines until a prompt or the end; slash commands run here, between turns. */
+async function readCommand(repl: Repl, session: AgentSession, render: Render): Promise<{ type: "prompt"; text: string } | { type: "end"; reason: "exit" | "clear" }> {
+  const { io, options } = repl;
+  for (;;) {
+    if (repl.terminated) return { type: "end", reason: "exit" };
+    const line = await repl.input.read("> ", {
+      idleMs: options.idleMs,
+      onIdle: async () => {
+        const shown = await render(session.notify("idle_prompt", "agent", "agent is waiting for your input"));
+        if (shown) io.err(`\n${shown.title}: ${shown.message}\n> `);
+      },
+    });
+    if (line === null || repl.terminated) return { type: "end", reason: "exit" };
+    const text = line.trim();
+    if (text === "") continue;
+    if (!text.startsWith("/")) return { type: "prompt", text: line };
+    const [command = "", ...rest] = text.split(/\s+/);
+    const argument = rest.join(" ");
+    switch (command) {
+      case "/exit":
+      case "/quit":
+        return { type: "end", reason: "exit" };
+      case "/clear":
+        return { type: "end", reason: "clear" };
+      case "/help":
+        io.err(`${HELP_TEXT}\n`);
+        continue;
+      case "/compact":
+        await render(session.compact(argument));
+        continue;
+      case "/hooks":
+        await hooksCommand(repl, session, render, argument);
+        continue;
+      default:
+        io.err(`agent: unknown command ${command} (see /help)\n`);
+        continue;
+    }
+  }
+}
+
+async function hooksCommand(repl: Repl, session: AgentSession, render: Render, argument: string): Promise<void> {
+  const { io, options } = repl;
+  if (argument === "reload") {
+    const reloaded = reloadConfig(repl.runtime, io, repl.loaded, options.hooksOff);
+    if (reloaded === null) return;
+    repl.loaded = reloaded;
+    await render(session.reloadHooks(options.hooksOff ? [] : reloaded.hooks));
+    io.err(`agent: hooks reloaded (${reloaded.hooks.length} loaded, ${reloaded.warnings.length} warnings)\n`);
+  } else if (argument === "") {
+    io.err(`${hooksListing(repl.loaded, options.hooksOff)}\n`);
+  } else {
+    io.err(`agent: unknown /hooks argument "${argument}" (use /hooks or /hooks reload)\n`);
+  }
+}
+
+async function askPermission(repl: Repl, request: PermissionAsk): Promise<PermissionAnswer> {
+  const { io } = repl;
+  if (request.notification) io.err(`${request.notification.title}: ${request.notification.message}\n`);
+  const always = request.alwaysRule ? ` [a] always this session (${request.alwaysRule})` : "";
+  repl.asking = true;
+  const line = await repl.input.read(`allow ${request.tool}: ${request.detail}? [y] once${always} [n] no: `).finally(() => {
+    repl.asking = false;
+  });
+  const answer = (line ?? "").trim().toLowerCase();
+  if (repl.turn?.signal.aborted) return "deny";
+  if (answer === "y" || answer === "yes") return "once";
+  if ((answer === "a" || answer === "always") && request.alwaysRule) return "always";
+  return "deny";
 }
 
 /** `/hooks`: loaded hooks in run order, then the load warnings (DIR-13). */
@@ -187,7 +230,7 @@ function hooksListing(loaded: LoadedConfig, hooksOff: boolean): string {
   if (hooksOff) return "hooks disabled";
   const lines = loaded.hooks.length === 0 ? ["no hooks loaded"] : [`${loaded.hooks.length} hooks loaded:`];
   for (const spec of loaded.hooks) {
-    lines.push(`  ${spec.event} ${spec.label} (${spec.scope} ${spec.form}, matcher ${matcherText(spec)}, ${policyText(spec)}${spec.disabled ? ", disabled" : ""}): ${commandText(spec)}`);
+    lines.push(escapeControls(`  ${spec.event} ${spec.label} (${spec.scope} ${spec.form}, matcher ${matcherText(spec)}, ${policyText(spec)}${spec.disabled ? ", disabled" : ""}): ${commandText(spec)}`));
   }
   if (loaded.warnings.length > 0) {
     lines.push(`${loaded.warnings.length} load warnings:`);
@@ -200,10 +243,9 @@ function hooksListing(loaded: LoadedConfig, hooksOff: boolean): string {
 function reloadConfig(runtime: Runtime, io: CliIO, previous: LoadedConfig, hooksOff: boolean): LoadedConfig | null {
   const loaded = loadConfig(runtime, { cwd: previous.cwd, ...(hooksOff ? { noHooks: true } : {}) });
   if (hooksOff) return loaded;
-  const material = loaded.projectScope ? loaded.projectTrustMaterial : null;
-  const state = checkTrust(runtime, loaded.home, loaded.projectRoot, material);
-  if (state.status === "untrusted" || state.status === "changed") {
-    io.err(`${refusalMessage(state, loaded.projectRoot, trustListing(loaded.hooks, material ?? { hooks: [], settings: {}, scripts: [] }))}\n`);
+  const decision = trustDecision(runtime, loaded);
+  if (!decision.ok) {
+    io.err(`${decision.message}\n`);
     io.err("agent: hooks not reloaded; the previous hooks stay in force\n");
     return null;
   }

@@ -3,7 +3,7 @@
  * an idle callback while waiting, and Ctrl-C at the prompt (the first warns, the second ends input).
  * A read abandoned by an exit is not lost: the line reader answers reads in order.
  */
-import type { CliIO } from "../cli/io.ts";
+import type { TextOutput as CliIO } from "./output.ts";
 import { openStdinLines, type StdinLines } from "../runtime/stdin-lines.ts";
 
 export interface ReadOptions {

@@ -3,7 +3,7 @@
 // hooks of every form in the child's cwd, and D13's concurrent task calls.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { makeWorld, runCliAsync, readJsonl, sessionFileOf, sessionIdOfName, type World } from "../support/cli.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { runScript, lastJson, logTo, readLog, sessionOf, ofType, group } from "./support.ts";
@@ -224,7 +224,9 @@ describe("subagents", () => {
     const kids = children(w);
     expect(kids.map((k) => k.name).sort()).toEqual(["reviewer", "tester"]);
     const reviewer = kids.find((k) => k.name === "reviewer");
-    const transcript = sessionFileOf(join(w.agentHome, "sessions", "subagents"), String(reviewer?.id));
+    // The claude dialect names the child's Claude-shaped transcript (issue 12 item 2), beside its session file under the same name.
+    const childFile = sessionFileOf(join(w.agentHome, "sessions", "subagents"), String(reviewer?.id));
+    const transcript = join(w.agentHome, "sessions", "subagents", "claude", basename(childFile));
 
     const starts = readLog(w, "start.log");
     expect(starts.length).toBe(1);

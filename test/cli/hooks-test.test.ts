@@ -141,7 +141,6 @@ describe("agent hooks test", () => {
     expect(warned.hooks.map((h) => [h.label, h.status, h.category])).toEqual([
       ["slow", "failed", "timeout"], ["loud", "failed", "output-limit"], ["pre", "failed", "runner"],
     ]);
-    expect(warned.hooks[0]?.elapsed_ms ?? 0).toBeGreaterThanOrEqual(1000);
     expect(warned.stderr).toContain("agent: hook slow (pre_tool) failed: timeout");
     expect(warned.stderr).toContain("agent: hook pre (pre_tool) failed: runner: preflight:");
 
@@ -309,9 +308,7 @@ describe("agent hooks test", () => {
     hookDir(world, "user", "a-slow", { event: "post_tool", async: true, timeout: "30s" }, `echo $$ > '${pidFile}'; echo '{"stop":true,"context":"late","output":"Z"}'; exec sleep 60`);
     hookDir(world, "user", "a-fast", { event: "post_tool", async: true }, `echo '{"stop":true,"context":"A","output":"Z"}'`);
     hookDir(world, "user", "sync", { event: "post_tool" }, `echo '{"context":"S"}'`);
-    const started = Date.now();
     const r = hooksTest(world, ["post_tool", "--tool", "bash", "--result", '{"success":true,"content":"ok"}']);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect([r.code, r.json.decision, r.json.context, r.json.output, r.json.reason]).toEqual([0, "continue", "S", null, null]);
     const rows = Object.fromEntries(r.hooks.map((h) => [h.label, [h.status, h.category]]));
     expect(rows).toEqual({ "a-slow": ["failed", "timeout"], "a-fast": ["success", null], sync: ["success", null] });

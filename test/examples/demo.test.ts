@@ -24,14 +24,16 @@ describe("demo", () => {
     if (first.code !== 0) throw new Error(`demo exited ${first.code}:\n${first.stdout}\n${first.stderr}`);
     expect(first.stdout).toContain("Double-checked as the stop hook asked");
 
-    // guard-bash denied rm -rf /, so the list hooks ran only for the two calls that went ahead.
+    // Issue 10: the denied call is in the audit log. The demo's audit-requests hook dir runs before
+    // guard-bash and logs every request; guard-bash denied rm -rf /, so the list hooks (which run
+    // last, D13) saw only the two calls that went ahead.
     const audit = readJsonl(readFileSync(join(out, "audit.jsonl"), "utf8"));
     const calls = audit.map((line) => {
       const tool = line.tool;
       const phase = String(line.phase);
       return typeof tool === "object" && tool !== null && "call_id" in tool ? `${phase}:${String(tool.call_id)}` : phase;
     });
-    expect(calls).toEqual(["before_tool:call_ls", "after_tool:call_ls", "before_tool:call_write", "after_tool:call_write"]);
+    expect(calls).toEqual(["pre_tool:call_ls", "before_tool:call_ls", "after_tool:call_ls", "pre_tool:call_rm", "pre_tool:call_write", "before_tool:call_write", "after_tool:call_write"]);
     expect(JSON.stringify(audit)).not.toContain("rm -rf");
     expect(readFileSync(join(demo, ".agent", "demo-out", "notes.txt"), "utf8")).toStartWith("Demo notes:");
 

@@ -61,6 +61,9 @@ describe("hook env (RUN-12, RUN-13, LOOP-41)", () => {
       CLAUDE_PROJECT_DIR: "/p",
       CLAUDE_SESSION_ID: "s-1",
       CLAUDE_TRANSCRIPT_PATH: "/h/sessions/s-1.jsonl",
+      // Claude Code's own names (issue 12 item 5).
+      CLAUDECODE: "1",
+      CLAUDE_CODE_SESSION_ID: "s-1",
       VT_PROJECT_DIR: "/p",
       VT_SESSION_ID: "s-1",
       VT_HOOK_EVENT: "PreToolUse",

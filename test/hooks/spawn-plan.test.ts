@@ -11,8 +11,8 @@ const runtime = createRuntime();
 const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-plan-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const linux: PlatformFacts = { os: "linux", arch: "x64", tmpdir: "/tmp", homedir: "/home/u" };
-const win32: PlatformFacts = { os: "win32", arch: "x64", tmpdir: "C:\\Temp", homedir: "C:\\Users\\u" };
+const linux: PlatformFacts = { os: "linux", arch: "x64", tmpdir: "/tmp", homedir: "/home/u", uid: 1000 };
+const win32: PlatformFacts = { os: "win32", arch: "x64", tmpdir: "C:\\Temp", homedir: "C:\\Users\\u", uid: null };
 const PWSH = "C:\\Program Files\\PowerShell\\7\\pwsh.exe";
 const WINPS = "C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe";
 

@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import {
-  claudePermissionMode,
   decideGate,
   nonInteractiveDenial,
   permissionRequestInfo,
   permissionSuggestions,
-  type Mode,
   type RuleSet,
 } from "../../src/permissions/gate.ts";
+import type { PermissionMode as Mode } from "../../src/permissions/mode.ts";
+import { CLAUDE_PERMISSION_MODES } from "../../src/hooks/dialects/claude.ts";
 import { parseRules } from "../../src/permissions/rules.ts";
 import type { ToolName } from "../../src/tools/names.ts";
 
@@ -29,15 +29,18 @@ const INPUTS: Record<ToolName, Record<string, unknown>> = {
   edit: { file_path: "b.txt", old_string: "x", new_string: "y" },
   bash: { command: "ls" },
   task: { description: "d", prompt: "p" },
+  bash_output: { bash_id: "bash_1" },
+  kill_shell: { shell_id: "bash_1" },
 };
 
 describe("permission gate (D24)", () => {
   test("LOOP-44 mode defaults with no rules match the D24 table", () => {
     const expected: Record<Mode, Record<ToolName, string>> = {
-      default: { read: "allow", grep: "allow", glob: "allow", write: "ask", edit: "ask", bash: "ask", task: "ask" },
-      "accept-edits": { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "ask", task: "ask" },
-      readonly: { read: "allow", grep: "allow", glob: "allow", write: "deny", edit: "deny", bash: "deny", task: "deny" },
-      bypass: { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "allow", task: "allow" },
+      // issue 12 item 6: bash_output reads like read; kill_shell is judged like bash.
+      default: { read: "allow", grep: "allow", glob: "allow", write: "ask", edit: "ask", bash: "ask", task: "ask", bash_output: "allow", kill_shell: "ask" },
+      "accept-edits": { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "ask", task: "ask", bash_output: "allow", kill_shell: "ask" },
+      readonly: { read: "allow", grep: "allow", glob: "allow", write: "deny", edit: "deny", bash: "deny", task: "deny", bash_output: "allow", kill_shell: "deny" },
+      bypass: { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "allow", task: "allow", bash_output: "allow", kill_shell: "allow" },
     };
     for (const mode of MODES) {
       for (const [tool, input] of Object.entries(INPUTS) as [ToolName, Record<string, unknown>][]) {
@@ -110,7 +113,7 @@ describe("permission gate (D24)", () => {
   });
 
   test("LIFE-22 claude permission_mode names", () => {
-    expect(MODES.map(claudePermissionMode)).toEqual(["default", "acceptEdits", "plan", "bypassPermissions"]);
+    expect(MODES.map((mode) => CLAUDE_PERMISSION_MODES[mode])).toEqual(["default", "acceptEdits", "plan", "bypassPermissions"]);
   });
 
   test("LIFE-28 LOOP-12 permission_request info and suggestions as updatedPermissions entries", () => {

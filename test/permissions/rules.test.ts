@@ -76,11 +76,10 @@ describe("permission rules (D24)", () => {
   test("D24 matcher is linear: adversarial patterns finish", () => {
     const subject = "a".repeat(200_000);
     const pattern = `${"*a".repeat(2_000)}*b*`;
-    const started = performance.now();
     expect(matchPattern(pattern, subject)).toBe(false);
     expect(matchPattern(`*${"a".repeat(1_000)}b*`, subject)).toBe(false);
     expect(matchPattern(`*${"a".repeat(1_000)}*`, subject)).toBe(true);
-    // Generous bound: a backtracking matcher takes minutes here; this one takes milliseconds.
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // A backtracking matcher takes minutes here and would hit the test timeout; speed itself is
+    // not asserted (the machine is shared).
   });
 });

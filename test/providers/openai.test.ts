@@ -211,12 +211,10 @@ describe("openai provider", () => {
 
   test("request timeout when the server never answers", async () => {
     const { provider } = await setup([{ hang: true }, { hang: true }, { hang: true }], { requestTimeoutMs: 150 });
-    const started = Date.now();
     const events = await collect(provider.stream(REQUEST));
     const last = lastEvent(events);
     expect(last?.type).toBe("error");
     expect(last?.type === "error" ? last.message : "").toContain("timeout");
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   test("a stream that stalls mid-way times out with an error after the partial text", async () => {

@@ -83,6 +83,7 @@ describe("payload_ref spills", () => {
       writeScript(w, [{ text: "done" }], "s.json");
       const stale = join(spillRoot, "stale0001");
       const fresh = join(spillRoot, "fresh0001");
+      mkdirSync(spillRoot, { mode: 0o700 });
       for (const dir of [stale, fresh]) {
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, "payload.json"), "{}");

@@ -37,6 +37,7 @@ describe("session records (D25)", () => {
       buildRecord("hook_context_injection", { schema_version: 1, phase: "after_tool", label: "mem", target_tool: "read", status: "success", item_count: 1, byte_count: 5, max_bytes: 4096, hook_index: 0 }, TS),
       buildRecord("provider_context_item", { role: "user", content: "note" }, TS),
       buildRecord("compaction", { trigger: "manual", summary: "sum", original_message_count: 7 }, TS),
+      buildRecord("session_env", { env: { FOO: "bar" } }, TS),
       buildRecord("session_end", { reason: "completed", stop_reason: "completed", is_error: false }, TS),
     ];
     expect(new Set(samples.map((r) => r.type))).toEqual(new Set(RECORD_TYPES));

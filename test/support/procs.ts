@@ -96,3 +96,15 @@ export function killGroup(pgid: number): void {
     // already gone
   }
 }
+
+/**
+ * Waits until a child's signal file exists (the child writes it once it is ready: trap installed,
+ * children started), so a test never sleeps to "let children start". Throws after a generous bound.
+ */
+export async function waitForFile(path: string, withinMs = 20_000): Promise<void> {
+  const end = Date.now() + withinMs;
+  while (!existsSync(path)) {
+    if (Date.now() >= end) throw new Error(`${path} did not appear within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

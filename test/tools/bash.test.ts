@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { waitForFile } from "../support/procs.ts";
 import { bashTool } from "../../src/tools/bash.ts";
 import { makeContext, makeWorkspace, spyRuntime, waitUntilDead, type Workspace } from "./helpers.ts";
 
@@ -74,12 +75,10 @@ describe("bash", () => {
 
   test("timeout: SIGTERM then SIGKILL of the group, success:false with a note, no survivors", async () => {
     const pidFile = join(ws.root, "pids");
-    const started = Date.now();
     const result = await bashTool.execute(
       { command: `trap '' TERM; sleep 300 & echo $! > ${pidFile}; echo started; sleep 300`, timeout: 400 },
       makeContext(ws.root),
     );
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect(result.success).toBe(false);
     expect(result.content).toContain("started");
     expect(result.content).toContain("[command timed out after 400 ms]");
@@ -90,9 +89,7 @@ describe("bash", () => {
   });
 
   test("a background `sleep 300 &` holding stdout neither blocks the call nor outlives it", async () => {
-    const started = Date.now();
     const result = await bashTool.execute({ command: "sleep 300 & echo $!" }, makeContext(ws.root));
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect(result.success).toBe(true);
     const pid = Number(result.content.trim());
     expect(pid).toBeGreaterThan(0);
@@ -101,8 +98,10 @@ describe("bash", () => {
 
   test("cancel via AbortSignal kills the group", async () => {
     const controller = new AbortController();
-    const pending = bashTool.execute({ command: "echo $$; sleep 300" }, makeContext(ws.root, { signal: controller.signal }));
-    setTimeout(() => controller.abort(), 300);
+    const ready = join(ws.root, "cancel.ready");
+    const pending = bashTool.execute({ command: `echo $$; : > '${ready}'; sleep 300` }, makeContext(ws.root, { signal: controller.signal }));
+    await waitForFile(ready); // the command runs: cancel it now
+    controller.abort();
     const result = await pending;
     expect(result.success).toBe(false);
     expect(result.content).toContain("[command cancelled]");

@@ -1,5 +1,5 @@
 // Shared set-up for tool tests: a real temp workspace and the real runtime.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRuntime } from "../../src/runtime/index.ts";
@@ -20,6 +20,13 @@ export function makeWorkspace(): Workspace {
   mkdirSync(root);
   mkdirSync(outside);
   return { root, outside, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** Writes `content` at `path` under `root`, creating parent directories. */
+export function putFile(root: string, path: string, content: string | Uint8Array): void {
+  const full = join(root, path);
+  mkdirSync(join(full, ".."), { recursive: true });
+  writeFileSync(full, content);
 }
 
 export function makeContext(root: string, overrides: Partial<ToolContext> = {}): ToolContext {

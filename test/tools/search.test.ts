@@ -1,17 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { grepTool } from "../../src/tools/grep.ts";
 import { globTool } from "../../src/tools/glob.ts";
 import { compileGlob, expandBraces } from "../../src/tools/glob-match.ts";
-import { makeContext, makeWorkspace, type Workspace } from "./helpers.ts";
+import { makeContext, makeWorkspace, putFile, type Workspace } from "./helpers.ts";
 
 let ws: Workspace;
-function put(path: string, content: string | Uint8Array): void {
-  const full = join(ws.root, path);
-  mkdirSync(join(full, ".."), { recursive: true });
-  writeFileSync(full, content);
-}
+const put = (path: string, content: string | Uint8Array): void => putFile(ws.root, path, content);
 beforeEach(() => {
   ws = makeWorkspace();
   put("src/a.ts", "import x from 'y';\nexport const Foo = 1;\n// foo again\n");

@@ -198,7 +198,6 @@ describe("interactive session", () => {
     const [records] = sessionRecords(w);
     const hook = records?.find((x) => x.type === "hook_lifecycle" && x.status === "failed");
     expect(hook).toMatchObject({ phase: "user_prompt_submit", category: "exit" });
-    expect(Number(hook?.elapsed_ms)).toBeLessThan(1000);
     expect(records?.filter((x) => x.type === "user").map((x) => x.content)).toEqual(["hello"]);
     expect(records?.at(-1)).toMatchObject({ type: "session_end", reason: "exit" });
   });
@@ -279,7 +278,9 @@ describe("interactive trust and /hooks", () => {
     expect(logged(log).filter((x) => x.hook_event_name === "PreToolUse").length).toBe(1);
   });
 
-  test("DIR-14 reload after the trusted run.sh changed: refused with the D17 message; the previous hooks stay", async () => {
+  // Issue 9 item 4 changed the end of this case: the previous hooks stay loaded, but the changed
+  // run.sh is not run (it is no longer the trusted script); its hook fails closed and the session stops.
+  test("DIR-14 reload after the trusted run.sh changed: refused with the D17 message; the previous hooks stay, the changed script never runs", async () => {
     const w = makeWorld();
     writeScript(w, [{ text: "a" }, { text: "b" }]);
     const log = join(w.root, "dir-log");
@@ -294,11 +295,13 @@ describe("interactive trust and /hooks", () => {
     s.write("two");
     s.write("/exit");
     const r = await s.done;
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3);
     expect(r.stderr).toContain("changed since it was trusted");
     expect(r.stderr).toContain("agent hooks trust");
     expect(r.stderr).toContain("previous hooks stay");
-    // The loaded set stays: the same hook runs again for the next prompt.
-    expect(readFileSync(log, "utf8").trim().split("\n").length).toBe(2);
+    // The loaded set stays, but the next prompt's hook finds its script changed: it does not run.
+    expect(r.stderr).toContain(`changed: ${join(w.project, "run.sh")}`);
+    expect(r.stderr).toContain("the hook did not run");
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["v1"]);
   });
 });

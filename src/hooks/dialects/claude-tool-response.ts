@@ -10,6 +10,7 @@
  * - Grep `{mode, numFiles, filenames, content?, numLines?, numMatches?, appliedLimit?}`
  * - Glob `{filenames, durationMs, numFiles, truncated}`
  * - Task `{status, prompt, agentId, content: [{type: "text", text}]}`
+ * - any other tool (MCP tools, bash_output, kill_shell): the generic `{content, metadata}`
  *
  * Every shape also carries `success` (Claude Code's own documentation shows it, and scripts test
  * `.tool_response.success`). The facts come from the tool's in-memory `details`; without them
@@ -58,6 +59,8 @@ function bash(result: ToolResultInfo): Json {
     stderr: details?.stderr ?? "",
     interrupted: details?.interrupted ?? (meta.timed_out === true || meta.cancelled === true),
     isImage: IMAGE_DATA_URL.test(stdout),
+    // `run_in_background`: Claude Code names the shell it started.
+    ...(meta.background === true && typeof meta.shell_id === "string" ? { backgroundTaskId: meta.shell_id } : {}),
   };
 }
 
@@ -172,6 +175,9 @@ export function claudeToolResponse(tool: ToolCallInfo, result: ToolResultInfo): 
         return glob(result);
       case "task":
         return task(tool, result);
+      default:
+        // No per-tool shape (MCP tools, bash_output, kill_shell): what the tool returned.
+        return { content: result.content, metadata: result.metadata ?? {} };
     }
   })();
   return { ...shape, success: result.success };

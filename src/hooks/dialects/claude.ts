@@ -8,7 +8,8 @@
  */
 import * as v from "valibot";
 import { CLAUDE_EVENT_NAMES, EVENT_ALIASES, TOOL_EVENTS, type CanonicalEvent } from "../events.ts";
-import { CLAUDE_TOOL_NAMES } from "../../tools/names.ts";
+import { claudeToolName } from "../../tools/names.ts";
+import { claudeTranscriptPath } from "../../session/transcript.ts";
 import type { HookSpec } from "../types.ts";
 import { cutUtf8 } from "../context.ts";
 import { decodeText } from "./action.ts";
@@ -332,8 +333,14 @@ function freeze(draft: Draft): HookReply {
   return reply;
 }
 
+/** subagent_start `hookSpecificOutput.updatedPrompt`: a string, else a schema failure (D7). */
+function taskPromptOf(parsed: ParsedJson): { ok: true; prompt: string } | { ok: false; detail: string } | undefined {
+  const value = parsed.specific?.updatedPrompt;
+  if (value === undefined) return undefined;
+  return typeof value === "string" ? { ok: true, prompt: value } : { ok: false, detail: "schema: hookSpecificOutput.updatedPrompt" };
+}
+
 function decode(spec: HookSpec, input: HookEventInput, run: ProcessRun): HookReply {
-  void input;
   const event = spec.event;
   const draft: Draft = { context: [], hiddenContext: [], suppressOutput: false, warnings: [] };
   // A form failure (timeout, caps, spawn, stdin): nothing of stdout is used (LIFE-44).
@@ -364,7 +371,13 @@ function decode(spec: HookSpec, input: HookEventInput, run: ProcessRun): HookRep
     }
   }
 
-  if (parsed !== undefined) applyJson(draft, event, parsed);
+  if (parsed !== undefined) {
+    const prompt = event === "subagent_start" ? taskPromptOf(parsed) : undefined;
+    if (prompt?.ok === false) return freeze({ ...draft, failure: { category: "exit", detail: prompt.detail } });
+    applyJson(draft, event, parsed);
+    // Issue 12 item 8: `updatedPrompt` rewrites the task prompt and keeps the rest of the task input.
+    if (prompt?.ok && input.tool !== undefined) draft.updatedInput = { ...(draft.updatedInput ?? input.tool.input), prompt: prompt.prompt };
+  }
   if (exit2Decides) applyExit2(draft, event, parsed, run.stderr);
   return freeze(draft);
 }
@@ -377,13 +390,14 @@ export function encodeClaudePayload(spec: HookSpec, input: HookEventInput): Reco
   const event = spec.event;
   const payload: Record<string, unknown> = {
     session_id: input.sessionId,
-    transcript_path: input.transcriptPath,
+    // Claude Code's transcript shape, beside the session file (issue 12 item 2, src/session/transcript.ts).
+    transcript_path: claudeTranscriptPath(input.transcriptPath),
     cwd: input.cwd,
     hook_event_name: CLAUDE_EVENT_NAMES[event],
     permission_mode: CLAUDE_PERMISSION_MODES[input.permissionMode],
   };
   if (TOOL_EVENTS.has(event) && input.tool !== undefined) {
-    payload.tool_name = CLAUDE_TOOL_NAMES[input.tool.name];
+    payload.tool_name = claudeToolName(input.tool.name);
     payload.tool_input = input.tool.input;
     payload.tool_use_id = input.tool.callId;
     payload.tool_call_id = input.tool.callId;
@@ -393,6 +407,13 @@ export function encodeClaudePayload(spec: HookSpec, input: HookEventInput): Reco
     }
     if (event === "post_tool_failure" && result !== undefined) payload.error = result.content;
   }
+  // Issue 12 item 8: every event inside a subagent names it, as Claude Code's agent_id/agent_type do.
+  if (input.context.subagent && input.context.agentId !== null) {
+    payload.agent_id = input.sessionId;
+    payload.agent_type = input.context.agentId;
+  }
+  // subagent_start/subagent_stop: the child's transcript, under Claude Code's name too.
+  if (event === "subagent_start" || event === "subagent_stop") payload.agent_transcript_path = payload.transcript_path;
   for (const [key, value] of Object.entries(input.fields)) {
     if (!(key in payload)) payload[key] = value;
   }
@@ -409,10 +430,13 @@ function encode(spec: HookSpec, input: HookEventInput, options: EncodeOptions): 
     CLAUDE_SESSION_ID: input.sessionId,
     VT_HOOK_EVENT: CLAUDE_EVENT_NAMES[spec.event],
   };
-  // D25: unset (not empty) with `--no-session`.
-  if (input.transcriptPath !== null) {
-    env.VT_TRANSCRIPT_PATH = input.transcriptPath;
-    env.CLAUDE_TRANSCRIPT_PATH = input.transcriptPath;
+  // D25: unset (not empty) with `--no-session`. In this dialect every transcript variable, ours
+  // included, names the Claude-shaped transcript (these override the runner's AGENT_TRANSCRIPT_PATH).
+  const transcript = claudeTranscriptPath(input.transcriptPath);
+  if (transcript !== null) {
+    env.VT_TRANSCRIPT_PATH = transcript;
+    env.CLAUDE_TRANSCRIPT_PATH = transcript;
+    env.AGENT_TRANSCRIPT_PATH = transcript;
   }
   return { stdin: encoder.encode(line), env, cleanup: [] };
 }

@@ -5,15 +5,16 @@
  * form (D22) and to dispatch, never to a dialect.
  */
 import type { CanonicalEvent } from "../events.ts";
-import type { ToolName } from "../../tools/names.ts";
+import type { ToolId } from "../../tools/names.ts";
 import type { ToolDetails } from "../../tools/types.ts";
 import type { ExitStatus } from "../../runtime/types.ts";
 import type { HookSpec } from "../types.ts";
 
-export type PermissionMode = "default" | "accept-edits" | "readonly" | "bypass";
+import type { PermissionMode } from "../../permissions/mode.ts";
+export type { PermissionMode };
 
 export interface ToolCallInfo {
-  readonly name: ToolName;
+  readonly name: ToolId;
   readonly callId: string;
   /** The tool input as it stands now (after earlier modifications in the chain). */
   readonly input: Readonly<Record<string, unknown>>;
@@ -65,6 +66,8 @@ export interface HookEventInput {
   readonly context: EnvelopeContext;
   /** Values of env variables that were stripped (D18), for redacted payloads. */
   readonly strippedEnvValues: readonly string[];
+  /** session_start: the `CLAUDE_ENV_FILE`/`AGENT_ENV_FILE` path (src/agent/session-env.ts); absent elsewhere. */
+  readonly envFile?: string;
 }
 
 /** Bytes for stdin plus the dialect's alias variables (AGENT_* are set by the runner for all). */
@@ -85,12 +88,8 @@ export interface ProcessRun {
   readonly detail: string;
 }
 
-export interface PermissionRuleUpdate {
-  readonly type: string;
-  readonly rules: readonly { readonly toolName: string; readonly ruleContent?: string }[];
-  readonly behavior: "allow" | "deny" | "ask";
-  readonly destination: "session" | "projectSettings" | "userSettings" | "localSettings";
-}
+import type { PermissionRuleUpdate } from "../../permissions/rule-update.ts";
+export type { PermissionRuleUpdate };
 
 export type ContextItemsStatus =
   | "success"
@@ -149,7 +148,12 @@ export interface HookReply {
    * failures (invalid JSON, schema, unknown action, non-zero exit) or the ProcessRun kind.
    * Fields above may still be set when a failure keeps an effect (claude: schema-valid JSON with exit 1, D6).
    */
-  readonly failure?: { readonly category: "exit" | "timeout" | "runner" | "stdin" | "output-limit"; readonly detail: string };
+  readonly failure?: {
+    readonly category: "exit" | "timeout" | "runner" | "stdin" | "output-limit";
+    readonly detail: string;
+    /** Fails closed whatever the hook's policy (a pinned file changed, issue 9 item 4). */
+    readonly closed?: boolean;
+  };
 }
 
 export interface Dialect {

@@ -94,7 +94,8 @@ describe("claude encode", () => {
   test("LIFE-22 LIFE-23 pre_tool payload: common keys, Claude tool name, both ids, permission_decision", () => {
     expect(payloadOf(claudeDialect.encode(preSpec, preInput, opts).stdin)).toEqual({
       session_id: "sess-1",
-      transcript_path: "/h/sessions/sess-1.jsonl",
+      // Issue 12 item 2: the Claude-shaped transcript beside the session file.
+      transcript_path: "/h/sessions/claude/sess-1.jsonl",
       cwd: "/p/work",
       hook_event_name: "PreToolUse",
       permission_mode: "default",
@@ -168,12 +169,14 @@ describe("claude encode", () => {
       VT_SESSION_ID: "sess-1",
       CLAUDE_SESSION_ID: "sess-1",
       VT_HOOK_EVENT: "PreToolUse",
-      VT_TRANSCRIPT_PATH: "/h/sessions/sess-1.jsonl",
-      CLAUDE_TRANSCRIPT_PATH: "/h/sessions/sess-1.jsonl",
+      VT_TRANSCRIPT_PATH: "/h/sessions/claude/sess-1.jsonl",
+      CLAUDE_TRANSCRIPT_PATH: "/h/sessions/claude/sess-1.jsonl",
+      AGENT_TRANSCRIPT_PATH: "/h/sessions/claude/sess-1.jsonl",
     });
     const env = claudeDialect.encode(preSpec, { ...preInput, transcriptPath: null }, opts).env;
     expect(env).not.toHaveProperty("VT_TRANSCRIPT_PATH");
     expect(env).not.toHaveProperty("CLAUDE_TRANSCRIPT_PATH");
+    expect(env).not.toHaveProperty("AGENT_TRANSCRIPT_PATH");
   });
 });
 

@@ -1,0 +1,265 @@
+/**
+ * The agent as an object (in the spirit of pi-mono's agent): an AgentSession owns the conversation,
+ * the permission rules, the hook engine and the counters of one session, and every operation hands
+ * out one EventStream that yields what happens while it runs (streamed text, tool lines, hook rows,
+ * notices: all through one queue) and then its result. `agent run`, the interactive UI and the
+ * `task` tool (each child its own session) drive it:
+ *
+ *   start() → prompt(text, {signal}) … → end()        (+ compact(), notify(), reloadHooks() between turns)
+ *
+ * session_start fires in `start()`; each `prompt()` is one turn (src/agent/turn.ts); `end()` waits
+ * for async hooks (D15), fires session_end and writes the `session_end` record. Operations run one
+ * at a time; the driver reads each stream to its end before starting the next.
+ */
+import type { ToolDefinition } from "../providers/types.ts";
+import { toolJsonSchema, BUILTIN_TOOLS } from "../tools/index.ts";
+import { createHookEngine, type HookEngine } from "../hooks/engine.ts";
+import type { HookSpec } from "../hooks/types.ts";
+import { activeHooks } from "../hooks/agent-scope.ts";
+import { hiddenContextMessage } from "../hooks/context.ts";
+import { SessionWriter, newSessionId, replayMessages } from "../session/store.ts";
+import { ClaudeTranscript } from "../session/transcript.ts";
+import { compactConversation } from "./compaction.ts";
+import { EventQueue, type EventStream } from "./event-queue.ts";
+import { SessionServices } from "./session-services.ts";
+import { createTaskRunner, type RunChild } from "./subagent.ts";
+import { TASK_TOOL_DEFINITION } from "./task-tool.ts";
+import { SessionEnv, sessionEnvOf } from "./session-env.ts";
+import { BackgroundShells } from "../tools/background-shells.ts";
+import { PROVIDER_KEY_VARS } from "../hooks/engine.ts";
+import { replaceConversation, runTurn, type LoopState } from "./turn.ts";
+import { isErrorStop, type AgentEvent, type AgentSessionOptions, type PermissionAnswer, type PermissionAsk, type SessionResult, type TurnOutcome } from "./types.ts";
+
+export const DEFAULT_SYSTEM_PROMPT =
+  "You are agent, a coding assistant working in the user's project. Use the tools to inspect and change files and to run commands. Be concise.";
+
+export interface EndOptions {
+  /** Why the driver ends the session (interactive `/exit` or `/clear`); default `completed`. */
+  readonly reason?: "exit" | "clear";
+  /** The turn that ended the session, if one did (its stop reason and message become the result's). */
+  readonly stop?: TurnOutcome | null;
+}
+
+export class AgentSession {
+  readonly sessionId: string;
+  readonly transcriptPath: string | null;
+  private readonly options: AgentSessionOptions;
+  private readonly queue = new EventQueue();
+  private readonly writer: SessionWriter;
+  /** The Claude Code-shaped copy of the conversation that claude hooks' `transcript_path` names. */
+  private readonly transcript: ClaudeTranscript;
+  private readonly services: SessionServices;
+  private readonly state: LoopState;
+  private readonly tools: ToolDefinition[];
+  private readonly system: string;
+  private hooks: readonly HookSpec[];
+  private engine: HookEngine;
+  private readonly cancelHooks = (): void => this.engine.cancel();
+  private readonly shells: BackgroundShells;
+
+  constructor(options: AgentSessionOptions) {
+    this.options = options;
+    const { runtime } = options;
+    this.sessionId = options.child?.sessionId ?? options.resume?.sessionId ?? newSessionId(runtime);
+    this.writer = new SessionWriter({
+      runtime,
+      home: options.home,
+      id: this.sessionId,
+      child: options.child !== undefined,
+      persist: options.persist,
+      ...(options.onLine ? { listener: options.onLine } : {}),
+      onWriteError: (error) => this.emit({ type: "notice", kind: "error", text: `agent: session file not written: ${error}` }),
+      observer: (record) => this.transcript.observe(record),
+    });
+    this.transcriptPath = this.writer.path;
+    this.transcript = new ClaudeTranscript({
+      fs: runtime.fs,
+      sessionPath: this.writer.path,
+      sessionId: this.sessionId,
+      cwd: options.cwd,
+      model: options.provider.model,
+      randomHex: (bytes) => runtime.randomId(bytes),
+      ...(options.child ? { parentSessionId: options.child.parentSessionId } : {}),
+      onWriteError: (error) => this.emit({ type: "notice", kind: "warning", text: `agent: Claude-format transcript not written: ${error}` }),
+    });
+    this.hooks = activeHooks(options.hooks, options.child?.agentName);
+    this.engine = this.makeEngine();
+    this.system = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
+    this.state = { messages: options.resume ? replayMessages(options.resume.records) : [], lastInputTokens: undefined, requests: 0, toolCalls: 0, turnIndex: 0, messageIndex: 0, result: "" };
+    const askPermission = options.askPermission ? this.afterRendering(options.askPermission) : undefined;
+    // Subagents: only a top-level session offers `task` (children do not nest).
+    const taskRunner = options.child ? undefined : createTaskRunner({ ...options, ...(askPermission ? { askPermission } : {}) }, runChildSession, DEFAULT_SYSTEM_PROMPT);
+    // A child starts with its parent's variables; a resumed session with those it recorded.
+    const initialEnv = options.child?.env ?? (options.resume ? sessionEnvOf(options.resume.records) : {});
+    this.shells = new BackgroundShells(runtime);
+    this.services = new SessionServices({
+      sessionEnv: new SessionEnv(initialEnv, options.providerKeyVars ?? PROVIDER_KEY_VARS),
+      shells: this.shells,
+      runtime,
+      writer: this.writer,
+      permissionMode: options.permissionMode,
+      cwd: options.cwd,
+      projectDir: options.projectDir,
+      rules: options.rules,
+      providerId: options.provider.id,
+      modelId: options.provider.model,
+      engine: () => this.engine,
+      emit: (event) => this.emit(event),
+      ...(askPermission ? { askPermission } : {}),
+      ...(options.onProjectSettingsWritten ? { onProjectSettingsWritten: options.onProjectSettingsWritten } : {}),
+      ...(options.child ? { child: options.child } : {}),
+      ...(taskRunner ? { taskRunner } : {}),
+      ...(options.mcp ? { mcp: options.mcp } : {}),
+    });
+    this.tools = BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
+    if (this.services.taskRunner) this.tools.push(TASK_TOOL_DEFINITION);
+    options.signal.addEventListener("abort", this.cancelHooks, { once: true });
+  }
+
+  /** session_start (record and hooks). The result is non-null when a hook already ended the session. */
+  start(): EventStream<TurnOutcome | null> {
+    return this.queue.stream(async () => {
+      const { options } = this;
+      this.emit({ type: "session", sessionId: this.sessionId, transcriptPath: this.transcriptPath });
+      const source = options.resume ? "resume" : (options.startSource ?? "startup");
+      this.transcript.open(options.resume?.records ?? []);
+      this.writer.append("session_start", {
+        session_id: this.sessionId,
+        source,
+        cwd: options.cwd,
+        project_dir: options.projectDir,
+        provider: options.provider.id,
+        model: options.provider.model,
+        ...(options.child ? { parent_session_id: options.child.parentSessionId, agent_name: options.child.agentName } : {}),
+      });
+      const start = await this.services.fire({ event: "session_start", fields: { source } }, this.scope());
+      const content = hiddenContextMessage([...start.state.hidden]);
+      if (content !== null) {
+        this.writer.append("provider_context_item", { role: "user", content });
+        this.state.messages.push({ role: "user", content });
+      }
+      const stop = start.state.stopSession;
+      return stop ? { stopReason: stop.kind, message: stop.reason, endsSession: true } : null;
+    });
+  }
+
+  /** One turn for `text`. `signal` cancels this turn only (default: the session's signal). */
+  prompt(text: string, options: { readonly signal?: AbortSignal } = {}): EventStream<TurnOutcome> {
+    const signal = options.signal ?? this.options.signal;
+    return this.queue.stream(async () => {
+      const own = signal !== this.options.signal;
+      if (own) signal.addEventListener("abort", this.cancelHooks, { once: true });
+      try {
+        const { maxTurns, maxContextTokens, stopBlockCap } = this.options;
+        const limits = { maxTurns, maxContextTokens, stopBlockCap };
+        const mcp = this.options.mcp;
+        const mcpTools = mcp ? () => mcp.toolDefinitions() : undefined;
+        const outcome = await runTurn({ s: this.services, provider: this.options.provider, system: this.system, tools: this.tools, ...(mcpTools ? { mcpTools } : {}), state: this.state, signal, limits }, text);
+        return signal.aborted && outcome.stopReason !== "interrupted" ? { ...outcome, stopReason: "interrupted" as const } : outcome;
+      } finally {
+        if (own) signal.removeEventListener("abort", this.cancelHooks);
+        // A cancelled turn cancelled the engine's hooks too: the next operation gets a fresh engine.
+        if (own && signal.aborted && !this.options.signal.aborted) this.engine = this.makeEngine();
+      }
+    });
+  }
+
+  /** `/compact [instructions]`: pre_compact `manual`, the summary, then session_start `compact`. */
+  compact(instructions: string): EventStream<void> {
+    return this.queue.stream(async () => {
+      const compacted = await compactConversation(this.services, { ...this.scope(), signal: this.options.signal }, {
+        provider: this.options.provider,
+        system: this.system,
+        tools: this.tools,
+        messages: this.state.messages,
+        trigger: "manual",
+        customInstructions: instructions,
+      });
+      if (compacted.kind === "compacted") replaceConversation(this.state, compacted.messages);
+    });
+  }
+
+  /** A notification (`idle_prompt`) through notification hooks: what to show, or null when a hook suppressed it. */
+  notify(type: "idle_prompt", title: string, message: string): EventStream<{ readonly title: string; readonly message: string } | null> {
+    return this.queue.stream(async () => {
+      const outcome = await this.services.fire({ event: "notification", fields: { notification_type: type, title, message } }, this.scope());
+      const n = outcome.state.notification;
+      return n.suppress ? null : { title: n.title ?? title, message: n.message ?? message };
+    });
+  }
+
+  /** `/hooks reload`: the next event uses `hooks` (nothing is running between turns). */
+  reloadHooks(hooks: readonly HookSpec[]): EventStream<void> {
+    return this.queue.stream(async () => {
+      await this.engine.close();
+      this.hooks = activeHooks(hooks, this.options.child?.agentName);
+      this.engine = this.makeEngine();
+    });
+  }
+
+  /**
+   * Ends the session: async hooks get at most 2 s (none after Ctrl-C, D15), session_end hooks run
+   * (even after Ctrl-C, on a fresh engine, LOOP-36), then the `session_end` record. A session file
+   * that could not be written makes an otherwise successful session an `error` (exit 1, is_error).
+   */
+  end(options: EndOptions = {}): EventStream<SessionResult> {
+    return this.queue.stream(async () => {
+      let stopReason = this.options.signal.aborted ? "interrupted" : (options.stop?.stopReason ?? "completed");
+      let message = options.stop?.message ?? null;
+      const reason = stopReason === "interrupted" ? "cancelled" : stopReason === "error" ? "error" : (options.reason ?? "completed");
+      this.options.signal.removeEventListener("abort", this.cancelHooks);
+      // Background shells never outlive their session (issue 12 item 6).
+      await this.shells.killAll();
+      await this.engine.close(stopReason === "interrupted" ? 0 : undefined);
+      if (stopReason === "interrupted") this.engine = this.makeEngine();
+      await this.services.fire({ event: "session_end", fields: { reason, turn_id: `turn-${this.state.turnIndex}` } }, this.scope());
+      const failure = this.writer.failure;
+      if (failure !== null && !isErrorStop(stopReason)) {
+        stopReason = "error";
+        message = `the session file could not be written: ${failure}`;
+      }
+      const isError = isErrorStop(stopReason);
+      this.writer.append("session_end", { reason, stop_reason: stopReason, is_error: isError });
+      const { state } = this;
+      return { sessionId: this.sessionId, result: state.result, turns: state.requests, toolCalls: state.toolCalls, isError, stopReason, message };
+    });
+  }
+
+  private emit(event: AgentEvent): void {
+    this.queue.push(event);
+  }
+
+  private scope(): { turnIndex: number; messageIndex: number } {
+    return { turnIndex: this.state.turnIndex, messageIndex: this.state.messageIndex };
+  }
+
+  private makeEngine(): HookEngine {
+    return createHookEngine(this.options.runtime, {
+      hooks: this.hooks,
+      readonlyMode: this.options.permissionMode === "readonly",
+      quietSuccessOutput: this.options.quietSuccessOutput,
+      ...(this.options.providerKeyVars ? { providerKeyVars: this.options.providerKeyVars } : {}),
+      sinks: { failureLine: (text) => this.emit({ type: "notice", kind: "failure", text }), record: (record) => this.services.record(record), statusLine: (text) => this.emit({ type: "notice", kind: "info", text }) },
+    });
+  }
+
+  /** A permission question waits until the driver has shown every event before it (rows, notices). */
+  private afterRendering(ask: (request: PermissionAsk) => Promise<PermissionAnswer>): (request: PermissionAsk) => Promise<PermissionAnswer> {
+    return async (request) => {
+      await this.queue.idle();
+      return ask(request);
+    };
+  }
+}
+
+/** A subagent's session, run to its end: start, its one prompt, end; its events go to `forward`. */
+export const runChildSession: RunChild = async (options, run) => {
+  const child = new AgentSession(options);
+  const drive = async <R>(stream: EventStream<R>): Promise<R> => {
+    for await (const event of stream) run.forward(event);
+    return stream.result;
+  };
+  const started = await drive(child.start());
+  const stop = started ?? (await drive(child.prompt(run.prompt, { signal: run.signal })));
+  return drive(child.end({ stop }));
+};

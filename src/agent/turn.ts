@@ -1,0 +1,236 @@
+/**
+ * One prompt's turn, as steps over the session's state: user_prompt_submit → [compaction check →
+ * provider request → reasoning/assistant (+ message-phase hooks) → tool calls | stop hooks]… Each
+ * step either lets the turn go on or returns how it ended (a TurnOutcome); nothing here ends the
+ * session itself: the AgentSession's `end()` does, when its driver decides.
+ */
+import type { Message, Provider, ToolDefinition } from "../providers/types.ts";
+import { hiddenContextMessage } from "../hooks/context.ts";
+import type { ContextInjection } from "../hooks/merge.ts";
+import { compactConversation, estimateContextTokens } from "./compaction.ts";
+import { groupToolCalls, mapConcurrent, MAX_CONCURRENT_TASKS } from "./subagent.ts";
+import { runToolCall, type ToolCallOutcome, type ToolCallRequest } from "./tool-call.ts";
+import type { SessionServices } from "./session-services.ts";
+import type { StopReason, TurnOutcome } from "./types.ts";
+
+/** The conversation and counters of one session, owned by its AgentSession and changed only by its turns. */
+export interface LoopState {
+  readonly messages: Message[];
+  /** The provider's last reported input tokens (the compaction estimate, when known). */
+  lastInputTokens: number | undefined;
+  requests: number;
+  toolCalls: number;
+  /** The envelope's `turn-<n>`: the index of the latest provider request. */
+  turnIndex: number;
+  /** The envelope's `message-<n>`: counts assistant messages. */
+  messageIndex: number;
+  /** The last final reply (the session's `result`). */
+  result: string;
+}
+
+/** What a turn runs with; `signal` is this prompt's (Ctrl-C in the interactive UI cancels only it). */
+export interface TurnContext {
+  readonly s: SessionServices;
+  readonly provider: Provider;
+  readonly system: string;
+  readonly tools: readonly ToolDefinition[];
+  /** MCP tools, appended per request (the list can change between requests: list_changed, a crash). */
+  readonly mcpTools?: () => Promise<readonly ToolDefinition[]>;
+  readonly state: LoopState;
+  readonly signal: AbortSignal;
+  readonly limits: { readonly maxTurns?: number | undefined; readonly maxContextTokens?: number | undefined; readonly stopBlockCap: number };
+}
+
+interface TurnReply {
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCallRequest[];
+  error: string | null;
+}
+
+const ended = (stopReason: StopReason, message: string | null): TurnOutcome => ({ stopReason, message, endsSession: true });
+const over = (stopReason: StopReason, message: string | null): TurnOutcome => ({ stopReason, message, endsSession: false });
+
+/** Runs one prompt to the end of its turn. Never throws. */
+export async function runTurn(t: TurnContext, prompt: string): Promise<TurnOutcome> {
+  const submitted = await submitPrompt(t, prompt);
+  if (submitted !== null) return submitted;
+  let stopBlocks = 0;
+  for (;;) {
+    const before = await beforeRequest(t);
+    if (before !== null) return before;
+    const reply = await requestReply(t);
+    if (t.signal.aborted) return over("interrupted", null);
+    if (reply.error !== null) return over("error", reply.error);
+    const recorded = await recordReply(t, reply);
+    if (recorded.outcome !== null) return recorded.outcome;
+    if (reply.toolCalls.length > 0) {
+      const calls = await runCalls(t, reply.toolCalls, recorded.items);
+      if (calls !== null) return calls;
+      continue;
+    }
+    for (const item of recorded.items) t.state.messages.push({ role: "user", content: item });
+    t.state.result = reply.text;
+    const stopped = await runStopHooks(t, reply.text, stopBlocks);
+    if (stopped !== "again") return stopped;
+    stopBlocks += 1;
+  }
+}
+
+function pushContext(t: TurnContext, hidden: readonly string[]): void {
+  const content = hiddenContextMessage([...hidden]);
+  if (content === null) return;
+  t.s.writer.append("provider_context_item", { role: "user", content });
+  t.state.messages.push({ role: "user", content });
+}
+
+/** user_prompt_submit: a block ends the turn (and the session when a hook stopped it); else the prompt joins the conversation. */
+async function submitPrompt(t: TurnContext, prompt: string): Promise<TurnOutcome | null> {
+  const submit = await t.s.fire({ event: "user_prompt_submit", fields: { prompt, turn_id: `turn-${t.state.turnIndex}` } }, { turnIndex: t.state.turnIndex, messageIndex: t.state.messageIndex });
+  const { blocked, stopSession } = submit.state;
+  if (blocked || stopSession) {
+    const message = blocked?.reason ?? stopSession?.reason ?? "blocked by hook";
+    return { stopReason: stopSession?.kind ?? "hook_blocked", message, endsSession: stopSession !== undefined };
+  }
+  pushContext(t, submit.state.hidden);
+  // A hook's updatedPrompt is what the model gets; the record keeps what the user typed too.
+  const sent = submit.state.prompt ?? prompt;
+  t.s.writer.append("user", sent === prompt ? { content: sent } : { content: sent, original_prompt: prompt });
+  t.state.messages.push({ role: "user", content: sent });
+  return null;
+}
+
+/** Before each provider request: Ctrl-C, `--max-turns`, and compaction once the estimate passes the limit. */
+async function beforeRequest(t: TurnContext): Promise<TurnOutcome | null> {
+  const { state, limits } = t;
+  if (t.signal.aborted) return over("interrupted", null);
+  if (limits.maxTurns !== undefined && state.requests >= limits.maxTurns) return ended("max_turns", `reached --max-turns ${limits.maxTurns}`);
+  // A conversation that is already a lone summary has nothing left to compact.
+  if (limits.maxContextTokens === undefined || state.messages.length <= 1 || estimateContextTokens(state.messages, state.lastInputTokens) <= limits.maxContextTokens) return null;
+  const compacted = await compactConversation(
+    t.s,
+    { signal: t.signal, turnIndex: state.turnIndex, messageIndex: state.messageIndex },
+    { provider: t.provider, system: t.system, tools: t.tools, messages: state.messages, trigger: "auto", customInstructions: "" },
+  );
+  if (compacted.kind === "stopped") return ended(compacted.stopKind, compacted.reason);
+  if (compacted.kind === "compacted") replaceConversation(state, compacted.messages);
+  // A Ctrl-C during compaction ends the session (as it always has), not only the turn.
+  return t.signal.aborted ? ended("interrupted", null) : null;
+}
+
+export function replaceConversation(state: LoopState, messages: readonly Message[]): void {
+  state.messages.splice(0, state.messages.length, ...messages);
+  state.lastInputTokens = undefined;
+}
+
+/** One provider request, streamed: deltas go out as they arrive; the reply is collected. */
+async function requestReply(t: TurnContext): Promise<TurnReply> {
+  const { s, state } = t;
+  // MCP servers start in the background; the first request that needs their tools waits here (bounded per server).
+  const tools = t.mcpTools ? [...t.tools, ...(await t.mcpTools())] : t.tools;
+  state.requests += 1;
+  s.emit({ type: "waiting", waiting: true });
+  const reply: TurnReply = { text: "", reasoning: "", toolCalls: [], error: null };
+  let first = true;
+  for await (const event of t.provider.stream({ system: t.system, messages: state.messages, tools, signal: t.signal, purpose: "turn" })) {
+    if (first) {
+      s.emit({ type: "waiting", waiting: false });
+      first = false;
+    }
+    if (event.type === "text_delta") {
+      reply.text += event.text;
+      s.emit({ type: "text_delta", text: event.text });
+    } else if (event.type === "reasoning_delta") {
+      reply.reasoning += event.text;
+      s.emit({ type: "reasoning_delta", text: event.text });
+    } else if (event.type === "tool_call") reply.toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
+    else if (event.type === "usage") state.lastInputTokens = event.inputTokens;
+    else if (event.type === "error") reply.error = event.message;
+  }
+  if (first) s.emit({ type: "waiting", waiting: false });
+  return reply;
+}
+
+/** Records reasoning and the assistant message and runs their hooks; `items` are the injected context items. */
+async function recordReply(t: TurnContext, reply: TurnReply): Promise<{ outcome: TurnOutcome | null; items: string[] }> {
+  const { s, state } = t;
+  state.turnIndex = state.requests - 1;
+  const items: string[] = [];
+  if (reply.reasoning !== "") {
+    s.writer.append("reasoning", { content: reply.reasoning });
+    const after = await s.fire({ event: "after_reasoning", fields: { text: reply.reasoning } }, { turnIndex: state.turnIndex, messageIndex: state.messageIndex });
+    items.push(...recordItems(s, after.state.injections));
+    if (after.state.stopSession) return { outcome: ended(after.state.stopSession.kind, after.state.stopSession.reason), items };
+  }
+  s.writer.append("assistant", { message_id: `message-${state.messageIndex}`, content: reply.text, tool_calls: reply.toolCalls });
+  s.emit({ type: "assistant_done", text: reply.text });
+  const afterAssistant = await s.fire({ event: "after_assistant", fields: { text: reply.text } }, { turnIndex: state.turnIndex, messageIndex: state.messageIndex });
+  state.messageIndex += 1;
+  items.push(...recordItems(s, afterAssistant.state.injections));
+  state.messages.push({ role: "assistant", content: reply.text, ...(reply.reasoning ? { reasoning: reply.reasoning } : {}), toolCalls: reply.toolCalls });
+  const stop = afterAssistant.state.stopSession;
+  return { outcome: stop ? ended(stop.kind, stop.reason) : null, items };
+}
+
+function recordItems(s: SessionServices, injections: readonly ContextInjection[]): string[] {
+  const items: string[] = [];
+  for (const injection of injections) {
+    if (injection.status !== "success") continue;
+    for (const item of injection.items) {
+      s.writer.append("provider_context_item", { role: "user", content: item.content });
+      items.push(item.content);
+    }
+  }
+  return items;
+}
+
+/** D13: calls run in call order, except that consecutive `task` calls run together (at most 4 at once). */
+async function runCalls(t: TurnContext, calls: readonly ToolCallRequest[], messageItems: readonly string[]): Promise<TurnOutcome | null> {
+  const { state } = t;
+  const toolMessages: Message[] = [];
+  const postItems: string[] = [];
+  let stop: ToolCallOutcome["stop"];
+  const scope = { signal: t.signal, turnIndex: state.turnIndex };
+  for (const group of groupToolCalls(calls)) {
+    if (t.signal.aborted) break;
+    state.toolCalls += group.length;
+    const outcomes = await mapConcurrent(group, MAX_CONCURRENT_TASKS, (call) => runToolCall(t.s, scope, call));
+    for (const outcome of outcomes) {
+      toolMessages.push(outcome.message);
+      postItems.push(...outcome.items);
+      stop ??= outcome.stop;
+    }
+    if (stop) break;
+  }
+  state.messages.push(...toolMessages);
+  for (const item of [...postItems, ...messageItems]) state.messages.push({ role: "user", content: item });
+  if (t.signal.aborted) return over("interrupted", null);
+  return stop ? ended(stop.kind, stop.reason) : null;
+}
+
+/** Stop hooks at the drafted final reply (D11): a block sends the agent back, up to the cap. */
+async function runStopHooks(t: TurnContext, text: string, stopBlocks: number): Promise<TurnOutcome | "again"> {
+  const { s, state } = t;
+  const stopped = await s.fire({ event: "stop", fields: { stop_hook_active: stopBlocks > 0, last_assistant_message: text } }, { turnIndex: state.turnIndex, messageIndex: state.messageIndex });
+  const stopSession = stopped.state.stopSession;
+  // D23: a stop hook failing under `fail` ends the run as hook_failed (exit 3), not as completed.
+  if (stopSession?.kind === "hook_failed") return ended("hook_failed", stopSession.reason);
+  if (stopSession) {
+    // D8 / LIFE-61: continue:false at the stop point (stop, or a child's subagent_stop) ends the
+    // session with the drafted reply, as completed.
+    s.emit({ type: "notice", kind: "info", text: stopSession.reason });
+    return ended("completed", null);
+  }
+  if (!stopped.state.blocked) return over("completed", null);
+  if (stopBlocks + 1 > t.limits.stopBlockCap) {
+    const cap = t.limits.stopBlockCap;
+    s.emit({ type: "notice", kind: "warning", text: `agent: stop hook blocked ${cap} times in a row; stopping (hooks.stop_block_cap = ${cap})` });
+    return ended("stop_block_cap", null);
+  }
+  const reason = stopped.state.blocked.reason;
+  // Tell the user why the agent keeps going after what looked like its final reply.
+  s.emit({ type: "notice", kind: "info", text: `agent: stop hook sent the agent back: ${reason}` });
+  s.writer.append("user", { content: reason });
+  state.messages.push({ role: "user", content: reason });
+  return "again";
+}

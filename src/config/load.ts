@@ -1,0 +1,146 @@
+/**
+ * Config loading, and with it the frozen hook registry: every config source read once into one ordered, immutable array of
+ * HookSpec in D13 order (user before project; within a scope hook dirs by name, then lifecycle
+ * commands in file load order, then list hooks), plus the merged settings and load warnings.
+ * `loadConfig` never throws: every problem is a LoadWarning (D21).
+ */
+import { loadHookDirs, type HookDirShadow } from "./hook-dirs.ts";
+import { loadLifecycle } from "./lifecycle.ts";
+import { loadAgentHooks } from "./agent-hooks.ts";
+import { claudeSettingsEnabled, claudeSettingsFiles, loadClaudeHooks } from "./claude-settings.ts";
+import { loadListHooks } from "./list-hooks.ts";
+import { hookDirRoots, hooksOffByEnv, locateConfig } from "./paths.ts";
+import { mergeSettings, readSettingsFile, type EffectiveSettings } from "./settings.ts";
+import { WarningSink } from "./warnings.ts";
+import type { Runtime } from "../runtime/types.ts";
+import { createTrustGuard } from "../hooks/trust-guard.ts";
+import { buildTrustMaterial, type ProjectTrustMaterial } from "./trust-material.ts";
+import type { HookSpec, LoadWarning, Scope } from "../hooks/types.ts";
+import { readMcpServers, type McpServerSpec } from "../mcp/config.ts";
+
+export type { EffectiveSettings } from "./settings.ts";
+
+export type { ProjectTrustMaterial } from "./trust-material.ts";
+export { canonicalSpec } from "./trust-material.ts";
+
+export interface LoadedConfig {
+  /** `$AGENT_HOME` (default `~/.agent`). */
+  readonly home: string;
+  readonly cwd: string;
+  readonly projectRoot: string;
+  readonly projectScope: boolean;
+  readonly files: { path: string; scope: Scope; present: boolean }[];
+  /** Every hook.json that was read (valid or not), for `agent hooks validate`'s file count. */
+  readonly manifests: readonly string[];
+  readonly hooksOff: null | "AGENT_HOOKS=off" | "--no-hooks";
+  readonly settings: EffectiveSettings;
+  readonly hooks: readonly HookSpec[];
+  readonly warnings: readonly LoadWarning[];
+  /**
+   * Canonical material of the project's hooks and trust-relevant settings (D17); null when the
+   * project defines none. With hooks off it holds only the request-routing settings.
+   */
+  readonly projectTrustMaterial: ProjectTrustMaterial | null;
+  /** `mcp_servers` of every scope (project ones only when hooks are on: they need trust, D17). */
+  readonly mcpServers: readonly McpServerSpec[];
+}
+
+export interface LoadOptions {
+  readonly cwd: string;
+  readonly noHooks?: boolean;
+  /** Load hooks even when `AGENT_HOOKS=off` (for `agent hooks validate`, which checks without running). */
+  readonly ignoreHooksOff?: boolean;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !(value instanceof RegExp) && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+function withTrustGuard(hooks: readonly HookSpec[], material: ProjectTrustMaterial, root: string, runtime: Runtime): HookSpec[] {
+  const trustCheck = createTrustGuard(runtime, { root, files: material.fileHashes, tree: material.tree, links: material.links });
+  return hooks.map((spec) => (spec.scope === "project" ? { ...spec, trustCheck } : spec));
+}
+
+/**
+ * Reads every config source for `options.cwd`. Environment comes from `runtime.env()`, so tests
+ * point it at a temp home with a runtime wrapper. Creates `$AGENT_HOME/hooks/` when missing (DIR-05)
+ * unless hooks are off. With hooks off nothing hook-related is read, no warning is kept, and
+ * project `permissions.*` are skipped (D17). Never throws.
+ */
+export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig {
+  const env = runtime.env();
+  const location = locateConfig(runtime.fs, { env, homedir: runtime.platform.homedir, cwd: options.cwd });
+  const hooksOff: LoadedConfig["hooksOff"] = options.ignoreHooksOff
+    ? null
+    : options.noHooks
+      ? "--no-hooks"
+      : hooksOffByEnv(env)
+        ? "AGENT_HOOKS=off"
+        : null;
+  const sink = new WarningSink();
+  const parsed = location.files.map((file) => readSettingsFile(runtime.fs, file, sink));
+  const merged = mergeSettings(parsed, sink, { hooksOff: hooksOff !== null, projectScope: location.projectScope });
+
+  const mcpServers = readMcpServers(parsed, sink, { skipProject: hooksOff !== null });
+  const hooks: HookSpec[] = [];
+  let manifests: string[] = [];
+  let shadows: HookDirShadow[] = [];
+  if (hooksOff === null) {
+    const roots = hookDirRoots(location);
+    const userRoot = roots[0];
+    if (userRoot && runtime.fs.stat(userRoot.dir) === undefined) {
+      try {
+        runtime.fs.mkdir(userRoot.dir, { recursive: true });
+      } catch (error) {
+        sink.warning(userRoot.dir, "", `could not create the user hooks directory: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const dirs = loadHookDirs(runtime.fs, roots, sink);
+    manifests = dirs.manifests;
+    shadows = dirs.shadows;
+    // Agent front-matter hooks (issue 12 item 8) come last in their scope and run only in their subagent.
+    const agentRoots: { dir: string; scope: "user" | "project" }[] = [{ dir: `${location.agentHome}/agents`, scope: "user" }];
+    if (location.projectScope) agentRoots.push({ dir: `${location.projectRoot}/.agent/agents`, scope: "project" });
+    const agentHooks = loadAgentHooks(runtime.fs, agentRoots, sink);
+    // Claude Code's own settings files, opted into from user config (issue 12 item 10).
+    const claudeFiles = claudeSettingsEnabled(parsed, sink)
+      ? claudeSettingsFiles({ env, home: env.HOME || runtime.platform.homedir, projectRoot: location.projectScope ? location.projectRoot : null })
+      : [];
+    for (const scope of ["user", "project"] as const) {
+      hooks.push(...dirs.hooks.filter((spec) => spec.scope === scope));
+      const scoped = parsed.filter((file) => file.file.scope === scope);
+      for (const file of scoped) hooks.push(...loadLifecycle(file, sink));
+      hooks.push(...loadClaudeHooks(runtime.fs, claudeFiles, scope, sink));
+      for (const file of scoped) {
+        hooks.push(...loadListHooks(file, merged.chains[scope], { absolutePaths: merged.settings.absolutePathsByScope[scope] }, sink));
+      }
+      hooks.push(...agentHooks.filter((spec) => spec.scope === scope));
+    }
+  }
+
+  const material = location.projectScope
+    ? buildTrustMaterial({ runtime, hooks, files: parsed, root: location.projectRoot, cwd: location.cwd, hooksOff: hooksOff !== null, shadows, mcpServers })
+    : null;
+  // Project hooks re-check the trusted bytes right before each spawn (issue 9 item 4).
+  const guarded = material !== null && material.unpinnable === undefined ? withTrustGuard(hooks, material, location.projectRoot, runtime) : hooks;
+
+  const loaded: LoadedConfig = {
+    home: location.agentHome,
+    cwd: location.cwd,
+    projectRoot: location.projectRoot,
+    projectScope: location.projectScope,
+    files: parsed.map((file) => ({ path: file.file.path, scope: file.file.scope, present: file.present })),
+    manifests,
+    hooksOff,
+    settings: merged.settings,
+    hooks: guarded,
+    warnings: hooksOff === null ? sink.items : [],
+    projectTrustMaterial: material,
+    mcpServers,
+  };
+  return deepFreeze(loaded);
+}

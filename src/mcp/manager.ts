@@ -1,0 +1,154 @@
+/**
+ * Every configured MCP server of one command run. `start()` launches them all at once in the
+ * background (each bounded by its `startup_timeout_ms`, default 10 s, so start-up costs at most the
+ * slowest bound, not their sum); `toolDefinitions()` waits for them only when a provider request
+ * needs the tool list. Tools are named `mcp__<server>__<tool>`; a tool whose full name providers
+ * would reject (not `[A-Za-z0-9_-]{1,64}`) is left out and listed as skipped. A server that fails
+ * or crashes costs only its own tools.
+ */
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolDefinition } from "../providers/types.ts";
+import type { Runtime } from "../runtime/types.ts";
+import type { ToolResult } from "../tools/types.ts";
+import { joinCapped, OUTPUT_MAX_BYTES } from "../tools/output.ts";
+import { isMcpToolName, MCP_PREFIX, mcpToolName, type McpToolName } from "../tools/names.ts";
+import type { McpTools } from "../agent/types.ts";
+import type { McpServerSpec } from "./config.ts";
+import { McpConnection, type ServerState } from "./connection.ts";
+
+const PROVIDER_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface McpManagerOptions {
+  readonly runtime: Runtime;
+  readonly servers: readonly McpServerSpec[];
+  readonly cwd: string;
+  readonly baseEnv: Readonly<Record<string, string>>;
+  readonly refEnv: Readonly<Record<string, string>>;
+  readonly version: string;
+  readonly onNotice: (text: string) => void;
+}
+
+export interface ServerStatus {
+  readonly name: string;
+  readonly scope: string;
+  readonly transport: "stdio" | "http";
+  readonly file: string;
+  readonly state: ServerState;
+  readonly error: string | null;
+  readonly tools: readonly string[];
+  /** Tools left out because their full name does not fit providers' rules. */
+  readonly skipped: readonly string[];
+  readonly stderr: string;
+}
+
+interface Entry {
+  readonly connection: McpConnection;
+  readonly tool: McpTool;
+}
+
+export class McpManager implements McpTools {
+  private readonly connections: McpConnection[];
+  private started: Promise<void> | null = null;
+
+  constructor(options: McpManagerOptions) {
+    this.connections = options.servers.map(
+      (spec) => new McpConnection({ runtime: options.runtime, spec, cwd: options.cwd, baseEnv: options.baseEnv, refEnv: options.refEnv, version: options.version, onNotice: options.onNotice }),
+    );
+  }
+
+  get size(): number {
+    return this.connections.length;
+  }
+
+  /** Starts every server concurrently; idempotent. Never rejects. */
+  start(): Promise<void> {
+    this.started ??= Promise.all(this.connections.map((connection) => connection.start())).then(() => undefined);
+    return this.started;
+  }
+
+  /** The tools of every ready server, for a provider request (waits for start-up to settle). */
+  async toolDefinitions(): Promise<ToolDefinition[]> {
+    await this.start();
+    await Promise.all(this.connections.map((connection) => connection.settled()));
+    return [...this.entries()].map(([name, entry]) => ({ name, description: entry.tool.description ?? entry.tool.title ?? "", parameters: { ...entry.tool.inputSchema } }));
+  }
+
+  /** `name` when it is a tool of a ready server right now. */
+  toolId(name: string): McpToolName | undefined {
+    return isMcpToolName(name) && this.entries().has(name) ? name : undefined;
+  }
+
+  /** tools/call for `mcp__<server>__<tool>`; never throws. */
+  async call(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    const entry = this.entries().get(name);
+    if (entry === undefined) return { success: false, content: `${name} is not available (its MCP server is not running or does not offer it)` };
+    const outcome = await entry.connection.call(entry.tool.name, input, signal);
+    const metadata = { mcp_server: entry.connection.spec.name, mcp_tool: entry.tool.name };
+    if (!outcome.ok) return { success: false, content: outcome.error, metadata };
+    const content = resultText(outcome.result.content, outcome.result.structuredContent);
+    return { success: !outcome.result.isError, content, metadata };
+  }
+
+  statuses(): ServerStatus[] {
+    return this.connections.map((connection) => {
+      const { spec } = connection;
+      const tools: string[] = [];
+      const skipped: string[] = [];
+      for (const tool of connection.tools) (PROVIDER_TOOL_NAME.test(mcpToolName(spec.name, tool.name)) ? tools : skipped).push(mcpToolName(spec.name, tool.name));
+      return { name: spec.name, scope: spec.scope, transport: spec.transport, file: spec.file, state: connection.state, error: connection.error, tools, skipped, stderr: connection.stderr };
+    });
+  }
+
+  /** Stops every server (and its process group). */
+  async close(): Promise<void> {
+    await Promise.all(this.connections.map((connection) => connection.close()));
+  }
+
+  private entries(): Map<string, Entry> {
+    const map = new Map<string, Entry>();
+    for (const connection of this.connections) {
+      if (connection.state !== "ready") continue;
+      for (const tool of connection.tools) {
+        const name = mcpToolName(connection.spec.name, tool.name);
+        if (PROVIDER_TOOL_NAME.test(name) && name.startsWith(MCP_PREFIX) && !map.has(name)) map.set(name, { connection, tool });
+      }
+    }
+    return map;
+  }
+}
+
+/** A CallToolResult's content as model-readable text, capped like a built-in tool's output. */
+export function resultText(content: readonly unknown[], structured: unknown): string {
+  const parts: string[] = [];
+  for (const item of content) parts.push(contentText(item));
+  if (parts.length === 0 && structured !== undefined) parts.push(JSON.stringify(structured));
+  const text = parts.join("\n");
+  const lines = text.split("\n");
+  const capped = joinCapped(lines, OUTPUT_MAX_BYTES);
+  return capped.shown < lines.length ? `${capped.text}\n… [output truncated: ${lines.length - capped.shown} more lines]` : capped.text;
+}
+
+function field(item: unknown, key: string): unknown {
+  return typeof item === "object" && item !== null ? Reflect.get(item, key) : undefined;
+}
+
+function contentText(item: unknown): string {
+  const type = field(item, "type");
+  const text = field(item, "text");
+  if (type === "text" && typeof text === "string") return text;
+  const mime = field(item, "mimeType");
+  const data = field(item, "data");
+  const size = typeof data === "string" ? ` ${Math.floor((data.length * 3) / 4)} bytes` : "";
+  if (type === "image" || type === "audio") return `[${type}${typeof mime === "string" ? ` ${mime}` : ""}${size}]`;
+  if (type === "resource") {
+    const resource = field(item, "resource");
+    const inner = field(resource, "text");
+    const uri = field(resource, "uri");
+    return typeof inner === "string" ? inner : `[resource ${typeof uri === "string" ? uri : "?"}]`;
+  }
+  if (type === "resource_link") {
+    const uri = field(item, "uri");
+    return `[resource link ${typeof uri === "string" ? uri : "?"}]`;
+  }
+  return JSON.stringify(item);
+}

@@ -1,0 +1,5 @@
+/** Where the UI writes: stdout (`out`) and stderr (`err`); tests capture both. */
+export interface TextOutput {
+  out(text: string): void;
+  err(text: string): void;
+}

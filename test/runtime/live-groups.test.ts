@@ -1,0 +1,98 @@
+// Issue 11 (one process wrapper): hooks and `bash` tool calls both run through `runInGroup`, and
+// every live group of either is in the one `liveGroups` registry, so `killAll` (SIGTERM/SIGHUP,
+// first Ctrl-C) and `killNow` (a second Ctrl-C) reach bash tool groups too (D15, RUN-26).
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRuntime } from "../../src/runtime/index.ts";
+import { liveGroups } from "../../src/runtime/process-groups.ts";
+import { CappedSink, runInGroup } from "../../src/runtime/run-group.ts";
+import { bashTool } from "../../src/tools/bash.ts";
+import { runProcess } from "../../src/hooks/runner.ts";
+import { killGroup, waitGroupGone } from "../support/procs.ts";
+import { makeContext } from "../tools/helpers.ts";
+
+const runtime = createRuntime();
+
+async function waitForPid(path: string): Promise<number> {
+  for (;;) {
+    if (existsSync(path)) {
+      const text = readFileSync(path, "utf8").trim();
+      if (text !== "") return Number(text);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function workDir(): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), "agent-groups-")));
+}
+
+describe("one registry for hook and bash groups", () => {
+  test("RUN-26 a running bash tool call is in liveGroups; killAll cancels it and leaves no process of its group", async () => {
+    const root = workDir();
+    const pidFile = join(root, "pid");
+    const pending = bashTool.execute({ command: `echo $$ > ${pidFile}; sleep 300 & sleep 300` }, makeContext(root));
+    const pgid = await waitForPid(pidFile);
+    try {
+      expect(liveGroups.pids()).toContain(pgid);
+      await liveGroups.killAll("terminated");
+      const result = await pending;
+      expect(result.success).toBe(false);
+      expect(result.content).toContain("[command cancelled]");
+      expect(await waitGroupGone(pgid)).toEqual([]);
+      expect(liveGroups.pids()).not.toContain(pgid);
+    } finally {
+      killGroup(pgid);
+    }
+  });
+
+  test("RUN-26 killNow SIGKILLs a bash group and a hook group at once, even ones that ignore SIGTERM", async () => {
+    const root = workDir();
+    const bashPid = join(root, "bash-pid");
+    const hookPid = join(root, "hook-pid");
+    const bash = bashTool.execute({ command: `trap '' TERM; echo $$ > ${bashPid}; sleep 300` }, makeContext(root));
+    const hook = runProcess(runtime, {
+      argv: ["/bin/sh", "-c", `trap '' TERM; echo $$ > ${hookPid}; sleep 300`],
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      stdin: new Uint8Array(0),
+      timeoutMs: 600_000,
+      stdoutCapBytes: 1024,
+      stderrCapBytes: 1024,
+      overflow: "fail",
+      shellForm: true,
+    });
+    const pgids = [await waitForPid(bashPid), await waitForPid(hookPid)];
+    try {
+      for (const pgid of pgids) expect(liveGroups.pids()).toContain(pgid);
+      liveGroups.killNow();
+      for (const pgid of pgids) expect(await waitGroupGone(pgid)).toEqual([]);
+      const [b, h] = await Promise.all([bash, hook]);
+      expect(b.metadata).toMatchObject({ signal: "SIGKILL" });
+      expect(h.kind).toBe("ok");
+      expect(h.exit?.signal).toBe("SIGKILL");
+    } finally {
+      for (const pgid of pgids) killGroup(pgid);
+    }
+  });
+
+  test("runInGroup: a sink that refuses a chunk stops the run as output-limit and names the stream", async () => {
+    const root = workDir();
+    const out = new CappedSink(10, "fail");
+    const result = await runInGroup(runtime, {
+      argv: ["/bin/sh", "-c", "head -c 100000 /dev/zero; sleep 300"],
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      stdin: null,
+      timeoutMs: 600_000,
+      stdout: out,
+      stderr: new CappedSink(10, "fail"),
+    });
+    expect(result.stop).toBe("output-limit");
+    expect(result.overflow).toBe("stdout");
+    expect(out.bytes().byteLength).toBe(10);
+    if (result.pid !== null) expect(await waitGroupGone(result.pid)).toEqual([]);
+  });
+});
