@@ -7,6 +7,7 @@ import type { FileSystem } from "../../src/runtime/types.ts";
 import {
   findSession,
   formatSessionList,
+  latestSessionOf,
   formatSessionShow,
   listSessions,
   newSessionId,
@@ -185,6 +186,24 @@ describe("session store (D25)", () => {
     // The existing file is appended to on resume, whatever its stamp.
     expect(new SessionWriter({ runtime, home, id: ids[1], persist: true }).path).toBe(p1);
     expect(listSessions(runtime, home).map((s) => s.id)).toEqual([ids[2], ids[1], ids[0]]);
+  });
+
+  test("D25 issue 12: transcripts in sessions/claude/ (same stamped names) and other subdirectories are never listed, resolved or continued", () => {
+    const home = freshHome();
+    const id = newSessionId(runtime, new Date("2026-11-30T08:00:00.000Z"));
+    const writer = new SessionWriter({ runtime, home, id, persist: true, clock: fixedClock("2026-11-30T08:00:00Z") });
+    writer.append("session_start", { session_id: id, source: "startup", cwd: "/w", project_dir: "/w", provider: "script", model: "fake" });
+    const name = writer.path?.split("/").at(-1) ?? "?";
+    // The Claude-shaped transcript beside it, a child's one, and a directory whose name looks like a session file.
+    for (const dir of ["claude", "subagents/claude"]) {
+      mkdirSync(join(home, "sessions", dir), { recursive: true });
+      writeFileSync(join(home, "sessions", dir, name), `${JSON.stringify({ type: "user", message: { role: "user", content: "x" } })}\n`);
+    }
+    mkdirSync(join(home, "sessions", "20261130T090000.000Z-bbbbbbbb-0000-4000-8000-000000000000.jsonl"));
+    expect(listSessions(runtime, home).map((s) => s.id)).toEqual([id]);
+    expect(resolveSession(runtime, home, id.slice(0, 8))).toEqual({ ok: true, id, path: writer.path ?? "?" });
+    expect(findSession(runtime, home, "bbbbbbbb")).toBeUndefined();
+    expect(latestSessionOf(runtime, home, "/w")?.path).toBe(writer.path ?? "?");
   });
 
   test("D25 readSession reports bad lines instead of throwing", () => {
