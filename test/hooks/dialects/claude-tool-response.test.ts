@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { actionDialect, claudeDialect, createEnvelopeDialect } from "../../../src/hooks/dialects/index.ts";
 import { structuredPatch } from "../../../src/hooks/dialects/claude-patch.ts";
+import { claudeToolResponse } from "../../../src/hooks/dialects/claude-tool-response.ts";
 import type { HookEventInput } from "../../../src/hooks/dialects/types.ts";
 import type { LifecycleHookSpec, ListHookSpec } from "../../../src/hooks/types.ts";
 import { createRuntime } from "../../../src/runtime/index.ts";
@@ -177,6 +178,20 @@ describe("claude tool_response per tool (issue 12 item 1)", () => {
     expect(shape(response)).toEqual(shape(sample("post-tool-use-glob")));
     expect(response).toMatchObject({ filenames: [join(ws.root, "src", "a.ts")], numFiles: 1, truncated: false, success: true });
     expect(typeof response.durationMs).toBe("number");
+  });
+
+  test("LIFE-24 Bash run_in_background names its shell as backgroundTaskId; tools without a Claude shape (MCP, bash_output, kill_shell) get content and metadata", () => {
+    // The metadata bash's run_in_background returns (src/tools/bash.ts startBackground).
+    const background = claudeToolResponse(
+      { name: "bash", callId: "c1", input: { command: "sleep 5", run_in_background: true } },
+      { success: true, content: "Command running in background with ID: bash_1.", metadata: { background: true, shell_id: "bash_1" } },
+    );
+    expect(background).toMatchObject({ backgroundTaskId: "bash_1", interrupted: false, success: true });
+    expect(claudeToolResponse({ name: "bash", callId: "c2", input: { command: "true" } }, { success: true, content: "", metadata: { exit_code: 0 } })).not.toHaveProperty("backgroundTaskId");
+    for (const name of ["mcp__files__read_text", "bash_output", "kill_shell"] as const) {
+      const response = claudeToolResponse({ name, callId: "c3", input: {} }, { success: true, content: `from ${name}`, metadata: { n: 1 } });
+      expect(response).toEqual({ content: `from ${name}`, metadata: { n: 1 }, success: true });
+    }
   });
 
   test("LIFE-66 TOOL-66 the action and envelope dialects keep our own shapes: details never reach them", async () => {
