@@ -1,5 +1,7 @@
 /**
- * Session files (D25): `$AGENT_HOME/sessions/<start>-<id>.jsonl`, children under `sessions/subagents/`; each directory's `claude/` holds the Claude-shaped transcripts under the same names (transcript.ts), which listing and lookup skip.
+ * Session files (D25): `$AGENT_HOME/sessions/<start>-<id>.jsonl`, children under `sessions/subagents/`;
+ * each directory's `claude/` holds the Claude-shaped transcripts under the same names (transcript.ts),
+ * which listing and lookup skip (they read files only, never subdirectories).
  * Ids are UUIDs (v4, so scripts can key files on `session_id.slice(0, 8)` as under Claude Code); the
  * UTC start time in front of each file name keeps the directory sortable by time (issue 12). Files
  * of older versions, `<id>.jsonl` with time-sortable ids, are still found, listed and resumed.
