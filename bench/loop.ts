@@ -177,7 +177,10 @@ function runAgent(args: string[], env: Record<string, string>, sampleEveryMs: nu
 
 /** The session JSONL of the run: tool calls and successful hook runs, for the sanity checks. */
 function checkSession(agentHome: string, sessionId: string, calls: number, hookRuns: number): void {
-  const text = readFileSync(join(agentHome, "sessions", `${sessionId}.jsonl`), "utf8");
+  // Session files are `<start stamp>-<id>.jsonl` (issue 12).
+  const dir = join(agentHome, "sessions");
+  const name = readdirSync(dir).find((file) => file.endsWith(`-${sessionId}.jsonl`) || file === `${sessionId}.jsonl`) ?? `${sessionId}.jsonl`;
+  const text = readFileSync(join(dir, name), "utf8");
   const results = text.split("\n").filter((line) => line.includes('"type":"tool_result"')).length;
   const hooksOk = text.split("\n").filter((line) => line.includes('"type":"hook_lifecycle"') && line.includes('"status":"success"')).length;
   if (results !== calls || hooksOk !== hookRuns) throw new Error(`session ${sessionId}: ${results} tool results (want ${calls}), ${hooksOk} successful hook runs (want ${hookRuns})`);

@@ -57,6 +57,8 @@ export class AgentSession {
   private readonly system: string;
   private hooks: readonly HookSpec[];
   private engine: HookEngine;
+  /** `once` hooks that started in this session, shared by every engine it makes (issue 12). */
+  private readonly onceStarted = new Set<string>();
   private readonly cancelHooks = (): void => this.engine.cancel();
   private readonly shells: BackgroundShells;
 
@@ -250,7 +252,9 @@ export class AgentSession {
       readonlyMode: this.options.permissionMode === "readonly",
       quietSuccessOutput: this.options.quietSuccessOutput,
       ...(this.options.providerKeyVars ? { providerKeyVars: this.options.providerKeyVars } : {}),
-      sinks: { failureLine: (text) => this.emit({ type: "notice", kind: "failure", text }), record: (record) => this.services.record(record) },
+      // A fresh engine (after Ctrl-C, /hooks reload) still knows which `once` hooks already ran.
+      onceStarted: this.onceStarted,
+      sinks: { failureLine: (text) => this.emit({ type: "notice", kind: "failure", text }), record: (record) => this.services.record(record), statusLine: (text) => this.emit({ type: "notice", kind: "info", text }) },
     });
   }
 

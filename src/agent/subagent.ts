@@ -1,6 +1,6 @@
 /**
  * Subagents: the `task` tool runs a child AgentSession (its own messages, engine and file) with the parent's
- * hooks of every form, in the child's own cwd, file (`sessions/subagents/<id>.jsonl`) and envelope
+ * hooks of every form, in the child's own cwd, file (`sessions/subagents/<start>-<id>.jsonl`) and envelope
  * identity (`subagent: true`, `invocation_mode: "subagent"`, `agent_id` = its name). The parent
  * fires subagent_start before the child exists (block: no child; updatedInput: a new task input;
  * additionalContext: the child's first request) and subagent_stop at the child's stop point (block:

@@ -171,7 +171,7 @@ async function runTool(run: CallRun, tool: ToolId, input: Record<string, unknown
   const metadata = result.metadata ?? {};
   s.writer.append("tool_result", { tool_call_id: call.id, tool_name: tool, input, success: result.success, content: result.content, metadata });
   const post = await s.fire(
-    { event: "post_tool", tool: { name: tool, callId: call.id, input }, result: { success: result.success, content: result.content, metadata } },
+    { event: "post_tool", tool: { name: tool, callId: call.id, input }, result: { success: result.success, content: result.content, metadata, ...(result.details ? { details: result.details } : {}) } },
     { turnIndex: run.scope.turnIndex, callId: call.id, deferInjections: true },
   );
   const context = joinContexts([...preContexts, ...(result.hookContext ?? []), ...post.state.contexts]);

@@ -93,8 +93,10 @@ async function submitPrompt(t: TurnContext, prompt: string): Promise<TurnOutcome
     return { stopReason: stopSession?.kind ?? "hook_blocked", message, endsSession: stopSession !== undefined };
   }
   pushContext(t, submit.state.hidden);
-  t.s.writer.append("user", { content: prompt });
-  t.state.messages.push({ role: "user", content: prompt });
+  // A hook's updatedPrompt is what the model gets; the record keeps what the user typed too.
+  const sent = submit.state.prompt ?? prompt;
+  t.s.writer.append("user", sent === prompt ? { content: sent } : { content: sent, original_prompt: prompt });
+  t.state.messages.push({ role: "user", content: sent });
   return null;
 }
 

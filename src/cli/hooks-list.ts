@@ -23,6 +23,11 @@ export interface HooksListOptions {
 // The columns' text lives beside the hook specs, so the interactive `/hooks` shows the same words.
 export { commandText, matcherText, policyText };
 
+/** Hook dirs' `async`, or Claude Code's `async` on a lifecycle command. */
+function isAsync(spec: HookSpec): boolean {
+  return spec.form === "dir" ? spec.async : spec.form === "lifecycle" && spec.async === true;
+}
+
 export function formatTimeout(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;
 }
@@ -67,7 +72,9 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       event: spec.event,
       matcher: matcherText(spec),
       policy: policyText(spec),
-      async: spec.form === "dir" ? spec.async : false,
+      async: isAsync(spec),
+      // Claude Code's keys exist on lifecycle commands only.
+      ...(spec.form === "lifecycle" ? { once: spec.once === true, status_message: spec.statusMessage ?? null } : {}),
       timeout_ms: spec.timeoutMs,
       source: spec.source,
       field: spec.field,
@@ -95,14 +102,15 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
         spec.event,
         matcherText(spec),
         policyText(spec),
-        spec.form === "dir" && spec.async ? "yes" : "no",
+        isAsync(spec) ? "yes" : "no",
         formatTimeout(spec.timeoutMs),
         status,
       ];
       // Config text is escaped cell by cell, so a `\r` or ESC in a label or command cannot redraw the table.
       rows.push(row.map(escapeControls));
       const source = spec.field === "" ? displayPath(spec.source, places) : `${displayPath(spec.source, places)} ${spec.field}`;
-      details.push([`    source: ${source}`, `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}`, ...reviewNotes(spec, loaded)].map(escapeControls));
+      const claudeKeys = spec.form === "lifecycle" ? [...(spec.once === true ? ["    once: yes"] : []), ...(spec.statusMessage !== undefined ? [`    statusMessage: ${spec.statusMessage}`] : [])] : [];
+      details.push([`    source: ${source}`, `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}`, ...claudeKeys, ...reviewNotes(spec, loaded)].map(escapeControls));
     }
     const rendered = table(rows);
     lines.push(rendered[0] ?? "");

@@ -168,6 +168,8 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     decision: outcome.decision,
     reason: outcome.reason,
     input: tool ? (state.toolInput ?? toolInput) : null,
+    // user_prompt_submit: the prompt the model would get (rewritten or not); null elsewhere.
+    prompt: named === "user_prompt_submit" ? (state.prompt ?? (typeof fields.prompt === "string" ? fields.prompt : "")) : null,
     context,
     output: state.output ?? null,
     context_items: contextItems,
@@ -179,6 +181,10 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   } else {
     const head = `${named}${tool ? ` ${tool}` : ""}: ${outcome.decision}${outcome.reason ? `: ${outcome.reason}` : ""}`;
     const lines = [head];
+    if (state.prompt !== undefined) {
+      const before = typeof fields.prompt === "string" ? fields.prompt : "";
+      lines.push("prompt rewritten:", ...before.split("\n").map((line) => `- ${line}`), ...state.prompt.split("\n").map((line) => `+ ${line}`));
+    }
     if (context) lines.push(`context: ${context}`);
     if (state.output !== undefined) lines.push(`output: ${state.output}`);
     for (const message of state.systemMessages) lines.push(`system message: ${message}`);

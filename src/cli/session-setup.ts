@@ -12,7 +12,7 @@ import type { Provider, ProviderId } from "../providers/types.ts";
 import { parseRules, type Rule } from "../permissions/rules.ts";
 import type { RuleSet } from "../permissions/gate.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/mode.ts";
-import { findSession, readSession } from "../session/store.ts";
+import { readSession, resolveSession } from "../session/store.ts";
 import type { SessionRecord } from "../session/records.ts";
 
 export { PERMISSION_MODES };
@@ -65,11 +65,11 @@ export function configuredRules(io: CliIO, settings: EffectiveSettings, extraAll
   return { allow: [...allow.rules, ...extraAllow], ask: ask.rules, deny: deny.rules };
 }
 
-/** The records of session `id` under `home`, for `--resume`. */
+/** The records of session `id` (its uuid or a unique prefix) under `home`, for `--resume`. */
 export function loadResume(runtime: Runtime, home: string, id: string): { sessionId: string; records: SessionRecord[] } {
-  const path = findSession(runtime, home, id);
-  if (path === undefined) throw new AgentError("config", `--resume: no session "${id}" in ${home}/sessions`, { fix: "see agent sessions list" });
-  const read = readSession(runtime, path);
+  const found = resolveSession(runtime, home, id);
+  if (!found.ok) throw new AgentError("config", `--resume: ${found.message}`, { fix: "see agent sessions list" });
+  const read = readSession(runtime, found.path);
   if (!read.ok) throw new AgentError("config", `--resume: ${read.error}`);
-  return { sessionId: id, records: read.records };
+  return { sessionId: found.id, records: read.records };
 }

@@ -6,7 +6,7 @@ import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
 import { AgentError } from "../errors.ts";
 import { agentHomeDir } from "../config/paths.ts";
-import { findSession, formatSessionList, formatSessionShow, listSessions, readSession } from "../session/store.ts";
+import { formatSessionList, formatSessionShow, listSessions, readSession, resolveSession } from "../session/store.ts";
 import type { SessionRecord } from "../session/records.ts";
 
 /** One line per terminal `hook_lifecycle` record (the `started` ones add nothing a reader needs). */
@@ -32,11 +32,12 @@ export async function runSessionsCommand(runtime: Runtime, io: CliIO, options: {
   }
   if (options.action === "show") {
     if (options.id === undefined) throw new AgentError("usage", "sessions show needs an ID", { fix: "see agent sessions list" });
-    const path = findSession(runtime, home, options.id);
-    if (path === undefined) throw new AgentError("config", `no session "${options.id}" in ${home}/sessions`, { fix: "see agent sessions list" });
+    const found = resolveSession(runtime, home, options.id);
+    if (!found.ok) throw new AgentError("config", found.message, { fix: "see agent sessions list" });
+    const path = found.path;
     const read = readSession(runtime, path);
     if (!read.ok) throw new AgentError("config", read.error);
-    io.out(formatSessionShow(options.id, read.records));
+    io.out(formatSessionShow(found.id, read.records));
     io.out(formatHookRows(read.records));
     for (const problem of read.problems) io.err(`agent: ${path}:${problem.line}: ${problem.message}\n`);
     return 0;

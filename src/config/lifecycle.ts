@@ -1,7 +1,9 @@
 /**
  * Seed 002 lifecycle groups (D5, D23): `hooks.lifecycle.<event key>` arrays of `{matcher?, hooks}`
  * in one settings file → one LifecycleHookSpec per command, in file order. A bad group or command
- * is a load warning and is skipped; unknown keys are errors but the command still loads (DIR-26).
+ * is a load warning and is skipped; unknown keys are errors but the command still loads (DIR-26),
+ * and their message names the closest known key. Claude Code's command keys load too (`timeout`,
+ * `async`, `once`, `statusMessage`, `type = "command"`).
  */
 import { canonicalEvent, type CanonicalEvent } from "../hooks/events.ts";
 import type { Dialect, FailurePolicy, LifecycleHookSpec, Scope } from "../hooks/types.ts";
@@ -10,6 +12,7 @@ import { basenamePath } from "./path-utils.ts";
 import { checkField, LIFECYCLE_COMMAND_FIELDS, LIFECYCLE_EVENT_KEYS, LIST_KEYS, showValue } from "./schema.ts";
 import type { ParsedSettingsFile } from "./settings.ts";
 import type { WarningSink } from "./warnings.ts";
+import { unknownKeyMessage } from "./closest-key.ts";
 import { errorMessage } from "../errors.ts";
 
 export const LIFECYCLE_TIMEOUT_DEFAULT_SECONDS = 60;
@@ -63,7 +66,7 @@ export function loadLifecycle(parsed: ParsedSettingsFile, sink: WarningSink): Li
         return;
       }
       for (const groupKey of Object.keys(group)) {
-        if (!GROUP_KEYS.has(groupKey)) sink.error(path, `${groupField}.${groupKey}`, `unknown key (valid: matcher, hooks)`);
+        if (!GROUP_KEYS.has(groupKey)) sink.error(path, `${groupField}.${groupKey}`, unknownKeyMessage(groupKey, [...GROUP_KEYS]));
       }
       const matcher = group.matcher;
       if (matcher !== undefined && typeof matcher !== "string") {
@@ -111,7 +114,7 @@ function loadCommand(entry: unknown, place: CommandPlace, sink: WarningSink): Li
   let ok = true;
   for (const [key, value] of Object.entries(entry)) {
     if (!(key in LIFECYCLE_COMMAND_FIELDS)) {
-      sink.error(path, `${field}.${key}`, `unknown key (valid: ${Object.keys(LIFECYCLE_COMMAND_FIELDS).join(", ")})`);
+      sink.error(path, `${field}.${key}`, unknownKeyMessage(key, Object.keys(LIFECYCLE_COMMAND_FIELDS)));
       continue;
     }
     if (key === "protocol" && value === "envelope") {
@@ -134,9 +137,18 @@ function loadCommand(entry: unknown, place: CommandPlace, sink: WarningSink): Li
     sink.error(path, `${field}.failure_policy`, `"block" is only valid on pre_tool_use, user_prompt_submit and permission_request (use ignore, warn or fail); skipped`);
     ok = false;
   }
+  if (ok && typeof entry.timeout_seconds === "number" && typeof entry.timeout === "number" && entry.timeout !== entry.timeout_seconds) {
+    sink.error(path, `${field}.timeout`, `timeout (${entry.timeout}) and timeout_seconds (${entry.timeout_seconds}) disagree; timeout_seconds applies (keep one)`);
+  }
+  const isAsync = entry.async === true;
+  if (ok && isAsync && (policy === "block" || policy === "fail")) {
+    sink.warning(path, `${field}.failure_policy`, `"${policy}" has no effect on an async hook: it never blocks or ends the turn`);
+  }
   if (!ok || typeof entry.command !== "string") return undefined;
   const dialect: Dialect = entry.protocol === "action" ? "action" : "claude";
-  const seconds = typeof entry.timeout_seconds === "number" ? entry.timeout_seconds : LIFECYCLE_TIMEOUT_DEFAULT_SECONDS;
+  // Claude Code's `timeout` is in seconds too; `timeout_seconds` wins when both are set.
+  const seconds =
+    typeof entry.timeout_seconds === "number" ? entry.timeout_seconds : typeof entry.timeout === "number" ? entry.timeout : LIFECYCLE_TIMEOUT_DEFAULT_SECONDS;
   return {
     label: `${place.labelPrefix}${place.key}[${place.groupIndex}].hooks[${place.hookIndex}]`,
     scope: place.scope,
@@ -154,5 +166,8 @@ function loadCommand(entry: unknown, place: CommandPlace, sink: WarningSink): Li
     groupIndex: place.groupIndex,
     hookIndex: place.hookIndex,
     failurePolicy: policy,
+    ...(isAsync ? { async: true } : {}),
+    ...(entry.once === true ? { once: true } : {}),
+    ...(typeof entry.statusMessage === "string" && entry.statusMessage.trim() !== "" ? { statusMessage: entry.statusMessage } : {}),
   };
 }

@@ -83,14 +83,21 @@ export const LIST_ENTRY_FIELDS = {
   disabled: booleanField,
 } as const;
 
-/** One command of a lifecycle group (D23). */
+/**
+ * One command of a lifecycle group (D23), plus Claude Code's command-hook keys (issue 12):
+ * `timeout` (seconds, alias of `timeout_seconds`), `async`, `once` and `statusMessage`.
+ */
 export const LIFECYCLE_COMMAND_FIELDS = {
   command: nonBlankString,
   timeout_seconds: intRange(1, 600),
+  timeout: intRange(1, 600),
   type: oneOf(["command"] as const),
   failure_policy: oneOf(FAILURE_POLICIES),
   protocol: oneOf(["claude", "action"] as const),
   disabled: booleanField,
+  async: booleanField,
+  once: booleanField,
+  statusMessage: stringField,
 } as const;
 
 /** Lifecycle keys (D23): every event spelling except the four list keys. */

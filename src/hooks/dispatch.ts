@@ -41,6 +41,8 @@ export interface DispatchSinks {
   /** One D21 failure line (already formatted, without trailing newline). */
   failureLine?(line: string): void;
   record?(record: HookRecord): void;
+  /** A starting hook's Claude Code `statusMessage`, for the UI's running line. */
+  statusLine?(text: string): void;
 }
 
 export interface DispatchContext extends ExecuteContext {
@@ -50,6 +52,8 @@ export interface DispatchContext extends ExecuteContext {
   readonly sinks: DispatchSinks;
   /** Async hook-dir runs still going, each with its own cancel (reaped at exit, D15). */
   readonly asyncRuns: Map<Promise<unknown>, AbortController>;
+  /** Keys (`session id`, file, field) of `once` hooks that have started (issue 12); absent: `once` is not tracked. */
+  readonly onceStarted?: Set<string>;
 }
 
 export interface EventOutcome {
@@ -199,7 +203,19 @@ function rowOf(spec: HookSpec, status: HookRow["status"], category: string | nul
   return { label: spec.label, scope: spec.scope, form: spec.form, dialect: spec.dialect, status, category, elapsed_ms: elapsedMs };
 }
 
+/** Hook dirs' `async`, and Claude Code's `async` on lifecycle commands: never merged, never waited for (D15). */
+function isAsyncHook(spec: HookSpec): boolean {
+  return spec.form === "dir" ? spec.async : spec.form === "lifecycle" && spec.async === true;
+}
+
+function onceKey(spec: HookSpec, input: HookEventInput): string | undefined {
+  return spec.form === "lifecycle" && spec.once === true ? `${input.sessionId}\u0000${spec.source}\u0000${spec.field}` : undefined;
+}
+
 async function runTracked(ctx: DispatchContext, spec: HookSpec, input: HookEventInput, hookIndex: number): Promise<HookRun> {
+  const once = onceKey(spec, input);
+  if (once !== undefined) ctx.onceStarted?.add(once);
+  if (spec.form === "lifecycle" && spec.statusMessage !== undefined) ctx.sinks.statusLine?.(spec.statusMessage);
   ctx.sinks.record?.({ type: "hook_lifecycle", fields: lifecycleFields(spec, input, hookIndex) });
   return executeHook(ctx, spec, input, spec.form === "list" ? spec.index : hookIndex);
 }
@@ -218,7 +234,11 @@ function failedByMerge(run: HookRun, before: MergeState, after: MergeState): Hoo
 
 /** Dispatches one event occurrence and returns the merged outcome. Never throws. */
 export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput): Promise<EventOutcome> {
-  const planned = planHooks(ctx.hooks, input, ctx.readonlyMode);
+  // `once` hooks that already started in this session are not planned again.
+  const planned = planHooks(ctx.hooks, input, ctx.readonlyMode).filter((spec) => {
+    const once = onceKey(spec, input);
+    return once === undefined || !(ctx.onceStarted?.has(once) ?? false);
+  });
   let state = initialState(input.event, input.tool?.name, input.tool?.input);
   const rows: HookRow[] = [];
   const asyncRows: Promise<HookRow>[] = [];
@@ -226,13 +246,12 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
   const isPost = input.event === "post_tool" || input.event === "post_tool_failure";
 
   if (isPost) {
-    const dirs = planned.filter((spec) => spec.form === "dir");
-    const sequential = planned.filter((spec) => spec.form !== "dir");
+    const sequential = planned.filter((spec) => spec.form !== "dir" && !isAsyncHook(spec));
     const syncDirs: Promise<HookRun>[] = [];
-    for (const spec of dirs) {
+    for (const spec of planned) {
       const index = planned.indexOf(spec);
-      if (spec.form === "dir" && spec.async) asyncRows.push(startAsync(ctx, spec, input, index));
-      else syncDirs.push(runTracked(ctx, spec, input, index));
+      if (isAsyncHook(spec)) asyncRows.push(startAsync(ctx, spec, input, index));
+      else if (spec.form === "dir") syncDirs.push(runTracked(ctx, spec, input, index));
     }
     // Concurrent hook dirs are recorded once all have ended; each sequential hook's terminal record
     // follows its own `started` record, so the JSONL reads started/terminal per hook (D25).
@@ -258,7 +277,14 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
         rows.push(rowOf(spec, "skipped", null, 0));
         continue;
       }
-      const hookInput = input.tool && state.toolInput ? { ...input, tool: { ...input.tool, input: state.toolInput } } : input;
+      const toolInput = input.tool && state.toolInput ? { ...input, tool: { ...input.tool, input: state.toolInput } } : input;
+      // A rewritten prompt chains: the next hook sees it (issue 12).
+      const hookInput = state.prompt !== undefined ? { ...toolInput, fields: { ...toolInput.fields, prompt: state.prompt } } : toolInput;
+      if (isAsyncHook(spec)) {
+        // Claude Code's async: it sees the event as it stands, and the chain goes on without it.
+        asyncRows.push(startAsync(ctx, spec, hookInput, index));
+        continue;
+      }
       let run = await runTracked(ctx, spec, hookInput, index);
       const folded = step(state, run, ctx.merge);
       run = failedByMerge(run, state, folded.state);
@@ -299,7 +325,7 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
 }
 
 /**
- * Starts one async hook-dir hook (D15): it never delays the event, reports its own records and
+ * Starts one async hook (a hook dir's or a lifecycle command's `async`, D15): it never delays the event, reports its own records and
  * failure line when it ends, and can be cancelled on its own at the exit grace. Its listener on the
  * engine's signal is removed when it ends, so a long session does not pile them up.
  */

@@ -43,6 +43,8 @@ export interface HookEngineOptions {
   readonly quietSuccessOutput: boolean;
   readonly sinks: DispatchSinks;
   readonly providerKeyVars?: readonly string[];
+  /** The `once` keys of the session (issue 12): pass the same set to a session's next engine so a fresh engine never reruns them. */
+  readonly onceStarted?: Set<string>;
 }
 
 export function createHookEngine(runtime: Runtime, options: HookEngineOptions): HookEngine {
@@ -67,6 +69,7 @@ export function createHookEngine(runtime: Runtime, options: HookEngineOptions): 
     },
     sinks: options.sinks,
     asyncRuns: new Map(),
+    onceStarted: options.onceStarted ?? new Set(),
   };
   return {
     context,

@@ -39,6 +39,8 @@ export interface MergeState {
   readonly event: CanonicalEvent;
   readonly tool: ToolId | undefined;
   readonly toolInput: Readonly<Record<string, unknown>> | undefined;
+  /** user_prompt_submit: the prompt as rewritten by the hooks so far (undefined: unchanged). */
+  readonly prompt: string | undefined;
   /** pre_tool / permission_request: `deny` stops; `ask` and explicit `allow` are remembered. */
   readonly denied: { readonly reason: string; readonly modelReason: string } | undefined;
   readonly asked: boolean;
@@ -92,6 +94,7 @@ export function initialState(event: CanonicalEvent, tool?: ToolId, toolInput?: R
     event,
     tool,
     toolInput,
+    prompt: undefined,
     denied: undefined,
     asked: false,
     allowed: false,
@@ -267,6 +270,9 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
       next = { ...next, toolInput: reply.updatedInput };
     }
   }
+
+  // A rewrite from a hook that also blocks is moot: the prompt is not sent at all.
+  if (reply.updatedPrompt !== undefined && event === "user_prompt_submit" && !next.blocked) next = { ...next, prompt: reply.updatedPrompt };
 
   if (event === "permission_request" && reply.permission && !next.permission) {
     next = { ...next, permission: reply.permission };

@@ -60,6 +60,12 @@ export interface LifecycleHookSpec extends HookSpecBase {
   readonly groupIndex: number;
   readonly hookIndex: number;
   readonly failurePolicy: FailurePolicy;
+  /** Claude Code's `async`: runs beside the event and never decides or delays it (D15). */
+  readonly async?: boolean;
+  /** Claude Code's `once`: runs at most once per session id. */
+  readonly once?: boolean;
+  /** Claude Code's `statusMessage`: the line shown while the hook runs. */
+  readonly statusMessage?: string;
 }
 
 /** Seed 003: one entry of `hooks.before_tool|after_tool|after_assistant|after_reasoning`. */

@@ -61,7 +61,8 @@ const recordEntries = {
     parent_session_id: v.optional(v.string()),
     agent_name: v.optional(v.string()),
   },
-  user: { content: v.string() },
+  /** `content` is what the model got; `original_prompt` what was typed, when a user_prompt_submit hook rewrote it (issue 12). */
+  user: { content: v.string(), original_prompt: v.optional(v.string()) },
   reasoning: { content: v.string() },
   assistant: {
     message_id: v.string(),

@@ -1,5 +1,10 @@
 /**
- * Session files (D25): `$AGENT_HOME/sessions/<id>.jsonl`, children under `sessions/subagents/`.
+ * Session files (D25): `$AGENT_HOME/sessions/<start>-<id>.jsonl`, children under `sessions/subagents/`;
+ * each directory's `claude/` holds the Claude-shaped transcripts under the same names (transcript.ts),
+ * which listing and lookup skip (they read files only, never subdirectories).
+ * Ids are UUIDs (v4, so scripts can key files on `session_id.slice(0, 8)` as under Claude Code); the
+ * UTC start time in front of each file name keeps the directory sortable by time (issue 12). Files
+ * of older versions, `<id>.jsonl` with time-sortable ids, are still found, listed and resumed.
  * The writer appends each record as one whole line with one file call, so a crash never leaves half
  * a record, and hands the identical line to an optional listener (`--output-format stream-json`).
  * With `persist: false` (`--no-session`) nothing touches the disk but the listener still gets every
@@ -49,8 +54,47 @@ export function sessionsDir(home: string): string {
   return `${trimSlash(home)}/sessions`;
 }
 
+/** What a session id (or a prefix of one) may look like: never a path. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function sessionDir(home: string, child: boolean): string {
+  return child ? `${sessionsDir(home)}/subagents` : sessionsDir(home);
+}
+
+/**
+ * File stamps of the sessions this process created, fixed at creation so that every path computed
+ * for a new id (the child's transcript_path before its writer exists, then the writer's) agrees.
+ */
+const createdStamps = new Map<string, string>();
+
+/** `20261130T082233.123Z`: sortable as text, no `:` (not allowed in Windows file names). */
+function fileStamp(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, "");
+}
+
+/** `<stamp>-<id>.jsonl` → id; a name of the older `<id>.jsonl` form → that id. */
+const STAMPED_NAME = /^\d{8}T\d{6}(?:\.\d{3})?Z-(.+)\.jsonl$/;
+
+export function sessionIdOfFile(name: string): string | undefined {
+  if (!name.endsWith(".jsonl")) return undefined;
+  const id = STAMPED_NAME.exec(name)?.[1] ?? name.slice(0, -".jsonl".length);
+  return SESSION_ID.test(id) ? id : undefined;
+}
+
+/**
+ * The path of a session this process created (`newSessionId`), else of the older `<id>.jsonl`
+ * form. Pure: an existing session's file is found with `findSessionFile`.
+ */
 export function sessionPath(home: string, id: string, options: { child?: boolean } = {}): string {
-  return options.child ? `${sessionsDir(home)}/subagents/${id}.jsonl` : `${sessionsDir(home)}/${id}.jsonl`;
+  const stamp = createdStamps.get(id);
+  return `${sessionDir(home, options.child ?? false)}/${stamp === undefined ? "" : `${stamp}-`}${id}.jsonl`;
+}
+
+/** The existing file of session `id` (main or child directory as asked), or undefined. */
+export function findSessionFile(fs: FileSystem, home: string, id: string, options: { child?: boolean } = {}): string | undefined {
+  const dir = sessionDir(home, options.child ?? false);
+  const name = fs.readdir(dir).find((entry) => sessionIdOfFile(entry) === id);
+  return name === undefined ? undefined : `${dir}/${name}`;
 }
 
 export class SessionWriter {
@@ -68,7 +112,10 @@ export class SessionWriter {
 
   constructor(options: SessionWriterOptions) {
     this.id = options.id;
-    this.path = options.persist ? sessionPath(options.home, options.id, { child: options.child ?? false }) : null;
+    const child = { child: options.child ?? false };
+    // A resumed session appends to its existing file; a new one gets its stamped name.
+    const existing = options.persist && !createdStamps.has(options.id) ? findSessionFile(options.runtime.fs, options.home, options.id, child) : undefined;
+    this.path = options.persist ? (existing ?? sessionPath(options.home, options.id, child)) : null;
     this.fs = options.runtime.fs;
     this.listener = options.listener;
     this.clock = options.clock ?? (() => new Date());
@@ -125,10 +172,17 @@ export class SessionWriter {
   }
 }
 
-/** `20261130T082233-ab12cd`: UTC start second, then 6 random hex digits. Sorts by time. */
+/**
+ * A random (version 4) UUID from the runtime's random source, e.g.
+ * `3f2b8c1e-9a4d-4e6f-b1c2-7d8e9f0a1b2c`; `date` becomes its file's start stamp.
+ */
 export function newSessionId(runtime: { randomId(bytes?: number): string }, date: Date = new Date()): string {
-  const stamp = date.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "");
-  return `${stamp}-${runtime.randomId(3).slice(0, 6)}`;
+  const hex = runtime.randomId(16).padEnd(32, "0").slice(0, 32);
+  // RFC 9562: version nibble 4; variant bits 10 in the top of byte 8.
+  const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  createdStamps.set(id, fileStamp(date));
+  return id;
 }
 
 export interface LineProblem {
@@ -183,16 +237,40 @@ export function parseSessionText(text: string): { records: SessionRecord[]; prob
   return { records, problems };
 }
 
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+export type SessionLookup = { readonly ok: true; readonly id: string; readonly path: string } | { readonly ok: false; readonly message: string };
 
-/** Path of session `id`: a main session first, else a child; undefined when absent or not an id. */
-export function findSession(runtime: SessionStoreRuntime, home: string, id: string): string | undefined {
-  if (!SESSION_ID.test(id)) return undefined;
+/** At most this many candidates are named when a prefix is ambiguous. */
+const AMBIGUOUS_SHOWN = 5;
+
+/**
+ * Session `query`: an exact id (a main session first, else a child), else the one session whose id
+ * starts with it (`--resume 3f2b8c1e`). Never throws; a missing or ambiguous query is a message.
+ */
+export function resolveSession(runtime: SessionStoreRuntime, home: string, query: string): SessionLookup {
+  if (!SESSION_ID.test(query)) return { ok: false, message: `no session "${query}" in ${sessionsDir(home)}` };
+  const all: { id: string; path: string }[] = [];
   for (const child of [false, true]) {
-    const path = sessionPath(home, id, { child });
-    if (runtime.fs.stat(path)?.kind === "file") return path;
+    const dir = sessionDir(home, child);
+    for (const name of runtime.fs.readdir(dir)) {
+      const id = sessionIdOfFile(name);
+      const path = `${dir}/${name}`;
+      if (id !== undefined && runtime.fs.stat(path)?.kind === "file") all.push({ id, path });
+    }
   }
-  return undefined;
+  const exact = all.find((entry) => entry.id === query);
+  if (exact !== undefined) return { ok: true, ...exact };
+  const matches = all.filter((entry) => entry.id.startsWith(query));
+  const [only] = matches;
+  if (matches.length === 1 && only !== undefined) return { ok: true, ...only };
+  if (matches.length === 0) return { ok: false, message: `no session "${query}" in ${sessionsDir(home)}` };
+  const shown = matches.slice(0, AMBIGUOUS_SHOWN).map((entry) => entry.id).join(", ");
+  return { ok: false, message: `session prefix "${query}" is ambiguous: ${matches.length} sessions match (${shown}${matches.length > AMBIGUOUS_SHOWN ? ", …" : ""})` };
+}
+
+/** Path of session `id` (or a unique prefix of it): a main session first, else a child; undefined when absent. */
+export function findSession(runtime: SessionStoreRuntime, home: string, id: string): string | undefined {
+  const found = resolveSession(runtime, home, id);
+  return found.ok ? found.path : undefined;
 }
 
 export interface SessionSummary {
@@ -216,11 +294,10 @@ export function listSessions(runtime: SessionStoreRuntime, home: string): Sessio
   const dir = sessionsDir(home);
   const summaries: SessionSummary[] = [];
   for (const name of runtime.fs.readdir(dir)) {
-    if (!name.endsWith(".jsonl")) continue;
-    const id = name.slice(0, -".jsonl".length);
+    const id = sessionIdOfFile(name);
     const path = `${dir}/${name}`;
     const stat = runtime.fs.stat(path);
-    if (stat?.kind !== "file" || !SESSION_ID.test(id)) continue;
+    if (stat?.kind !== "file" || id === undefined) continue;
     const read = readSession(runtime, path);
     const records = read.ok ? read.records : [];
     const start = records.find((record) => record.type === "session_start");
@@ -238,7 +315,8 @@ export function listSessions(runtime: SessionStoreRuntime, home: string): Sessio
       stopReason: end?.type === "session_end" ? end.stop_reason : null,
     });
   }
-  return summaries.sort((a, b) => compareDesc(a.startedAt, b.startedAt) || compareDesc(a.id, b.id));
+  // Newest first; the stamped file name breaks ties within one millisecond.
+  return summaries.sort((a, b) => compareDesc(a.startedAt, b.startedAt) || compareDesc(a.path, b.path));
 }
 
 /** `--continue`: the newest main session that ran in project `projectDir`, if any. */

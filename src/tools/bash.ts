@@ -8,7 +8,7 @@
  * registry meanwhile, so a second Ctrl-C, SIGTERM or SIGHUP kills it too. `run_in_background`
  * hands the same spawn to the session's background shells (background-shells.ts) instead.
  */
-import type { Tool, ToolContext, ToolResult } from "./types.ts";
+import type { Tool, ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { BASH_TIMEOUT_DEFAULT_MS, bashInputSchema, toolJsonSchema, validateWith, type BashInput } from "./schemas.ts";
 import { describeError, failure } from "./output.ts";
 import { OutputCollector } from "./bash-output.ts";
@@ -17,6 +17,8 @@ import { runInGroup } from "../runtime/run-group.ts";
 export const BASH_PATH = "/bin/bash";
 export const BASH_KILL_GRACE_MS = 500;
 export const BASH_DRAIN_GRACE_MS = 200;
+/** Each stream kept apart for `details` (claude's stdout/stderr): head and tail bytes, as Claude Code caps at 30000 chars. */
+export const BASH_STREAM_DETAIL_BYTES = 16 * 1024;
 
 /** The child env: `env` without the names bash would execute code from at startup. */
 export function bashEnv(env: Readonly<Record<string, string>>): Record<string, string> {
@@ -53,21 +55,25 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
   const timeoutMs = input.timeout ?? BASH_TIMEOUT_DEFAULT_MS;
   if (ctx.signal?.aborted) return failure("[command cancelled before it started]", { exit_code: null, cancelled: true });
   const output = new OutputCollector();
-  // stdout and stderr combined in arrival order; the collector bounds memory, so it never refuses.
-  const sink = {
+  // Each stream kept apart too, head and tail, for `details` (claude's stdout/stderr).
+  const stdoutOnly = new OutputCollector(BASH_STREAM_DETAIL_BYTES, BASH_STREAM_DETAIL_BYTES);
+  const stderrOnly = new OutputCollector(BASH_STREAM_DETAIL_BYTES, BASH_STREAM_DETAIL_BYTES);
+  // stdout and stderr combined in arrival order; the collectors bound memory, so a sink never refuses.
+  const sinkOf = (own: OutputCollector) => ({
     push: (chunk: Uint8Array): boolean => {
       output.push(chunk);
+      own.push(chunk);
       return true;
     },
-  };
+  });
   const run = await runInGroup(ctx.runtime, {
     argv: [BASH_PATH, "-c", input.command],
     cwd: ctx.cwd,
     env: bashEnv(ctx.env),
     stdin: null,
     timeoutMs,
-    stdout: sink,
-    stderr: sink,
+    stdout: sinkOf(stdoutOnly),
+    stderr: sinkOf(stderrOnly),
     killGraceMs: BASH_KILL_GRACE_MS,
     drainGraceMs: BASH_DRAIN_GRACE_MS,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -89,7 +95,9 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
   if (stopped === "cancelled") metadata.cancelled = true;
   if (output.truncated) metadata.truncated = true;
   metadata.output_bytes = output.bytes;
-  return { success: stopped === undefined && status.code === 0, content, metadata };
+  // Claude Code trims trailing whitespace of both streams and calls a timeout or cancel "interrupted".
+  const details: ToolDetails = { tool: "bash", stdout: stdoutOnly.text().trimEnd(), stderr: stderrOnly.text().trimEnd(), interrupted: stopped !== undefined };
+  return { success: stopped === undefined && status.code === 0, content, metadata, details };
 }
 
 export const bashTool: Tool = {

@@ -2,7 +2,7 @@
  * `edit`: exact string replacement. `old_string` must occur exactly once unless `replace_all`; a
  * missing or ambiguous match is an error result and the file is left untouched.
  */
-import type { ToolContext, ToolResult } from "./types.ts";
+import type { ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { defineTool } from "./define-tool.ts";
 import { editInputSchema, type EditInput } from "./schemas.ts";
 import { resolveInWorkspace } from "./paths.ts";
@@ -43,10 +43,12 @@ function editFile(input: EditInput, ctx: ToolContext): ToolResult {
     return failure(`cannot write ${input.file_path}: ${describeError(error)}`, { path });
   }
   const replacements = replaceAll ? count : 1;
+  const details: ToolDetails = { tool: "edit", path, originalFile: text, updatedFile: updated };
   return {
     success: true,
     content: `edited ${input.file_path}: ${replacements} replacement${replacements === 1 ? "" : "s"}`,
     metadata: { path, replacements },
+    details,
   };
 }
 

@@ -5,7 +5,7 @@
  * The walk is asynchronous (walk.ts): it yields to the event loop, stops at the call's signal and
  * within GLOB_TIME_BUDGET_MS.
  */
-import type { ToolContext, ToolResult } from "./types.ts";
+import type { ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { globInputSchema, type GlobInput } from "./schemas.ts";
 import { displayPath, resolveInWorkspace } from "./paths.ts";
 import { resolvePath } from "../config/path-utils.ts";
@@ -21,6 +21,13 @@ export const GLOB_TIME_BUDGET_MS = 20_000;
 
 async function findFiles(input: GlobInput, ctx: ToolContext): Promise<ToolResult> {
   const fs = ctx.runtime.fs;
+  const startedMs = ctx.runtime.now();
+  const details = (filenames: readonly string[], truncated: boolean): ToolDetails => ({
+    tool: "glob",
+    filenames: filenames.map((display) => resolvePath(ctx.cwd, display)),
+    durationMs: Math.max(0, Math.round(ctx.runtime.now() - startedMs)),
+    truncated,
+  });
   const base = input.path ?? ".";
   const { base: literal, rest } = splitGlobBase(input.pattern);
   const start =
@@ -30,7 +37,7 @@ async function findFiles(input: GlobInput, ctx: ToolContext): Promise<ToolResult
   const root = resolved.path;
   const stat = fs.stat(root);
   const metadata = (count: number) => ({ path: resolvePath(ctx.cwd, base), count });
-  if (stat === undefined) return { success: true, content: "No files found", metadata: metadata(0) };
+  if (stat === undefined) return { success: true, content: "No files found", metadata: metadata(0), details: details([], false) };
   if (stat.kind !== "dir") {
     return failure(`not a directory: ${start}`, { path: root });
   }
@@ -49,7 +56,7 @@ async function findFiles(input: GlobInput, ctx: ToolContext): Promise<ToolResult
   });
   if (walk.interrupted === "aborted") return failure("[glob cancelled]", { ...metadata(found.length), cancelled: true });
   found.sort();
-  if (found.length === 0 && walk.interrupted === undefined) return { success: true, content: "No files found", metadata: metadata(0) };
+  if (found.length === 0 && walk.interrupted === undefined) return { success: true, content: "No files found", metadata: metadata(0), details: details([], walk.truncated) };
   const listed = found.slice(0, GLOB_MAX_RESULTS);
   const { text, shown } = joinCapped(listed);
   const notes: string[] = [];
@@ -57,7 +64,7 @@ async function findFiles(input: GlobInput, ctx: ToolContext): Promise<ToolResult
   if (walk.truncated) notes.push("[search stopped early: too many files; narrow the pattern or path]");
   if (walk.interrupted === "over-budget") notes.push(`[search stopped early: over ${GLOB_TIME_BUDGET_MS / 1000} s; narrow the pattern or path]`);
   const content = notes.length === 0 ? text : text === "" ? notes.join("\n") : `${text}\n${notes.join("\n")}`;
-  return { success: true, content, metadata: metadata(found.length) };
+  return { success: true, content, metadata: metadata(found.length), details: details(listed.slice(0, shown), shown < found.length || walk.truncated || walk.interrupted !== undefined) };
 }
 
 export const globTool = defineTool({

@@ -8,7 +8,7 @@
  * (pacer.ts), stops at the call's signal, refuses regex shapes that backtrack catastrophically
  * (regex-guard.ts), and stops at GREP_TIME_BUDGET_MS, GREP_MAX_SCAN_BYTES or GREP_MAX_MATCHES.
  */
-import type { ToolContext, ToolResult } from "./types.ts";
+import type { ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { grepInputSchema, type GrepInput } from "./schemas.ts";
 import { displayPath, resolveInWorkspace } from "./paths.ts";
 import { capLine, failure, joinCapped, looksBinary } from "./output.ts";
@@ -161,14 +161,24 @@ async function searchFiles(input: GrepInput, ctx: ToolContext): Promise<ToolResu
     const partial = lines.length === 0 ? "" : `\nPartial results:\n${joinCapped(lines).text}`;
     return failure(head + partial, { ...metadata, timed_out: true });
   }
-  if (lines.length === 0) return { success: true, content: "No matches found", metadata };
   const { text, shown } = joinCapped(lines);
+  const details: ToolDetails = {
+    tool: "grep",
+    mode,
+    filenames: mode === "files_with_matches" ? lines.slice(0, shown) : [],
+    content: mode === "files_with_matches" ? "" : text,
+    numLines: shown,
+    numFiles: mode === "content" ? files.length : Math.min(files.length, shown),
+    numMatches: matchCount,
+    ...(input.head_limit !== undefined ? { appliedLimit: input.head_limit } : {}),
+  };
+  if (lines.length === 0) return { success: true, content: "No matches found", metadata, details };
   const notes: string[] = [];
   if (shown < lines.length) notes.push(`[truncated: output capped, ${lines.length - shown} more lines not shown]`);
   if (headCut) notes.push(`[head_limit ${input.head_limit}: further results not shown]`);
   const stopNote = stop === undefined ? undefined : STOP_NOTES[stop];
   if (stopNote !== undefined) notes.push(stopNote);
-  return { success: true, content: notes.length === 0 ? text : `${text}\n${notes.join("\n")}`, metadata };
+  return { success: true, content: notes.length === 0 ? text : `${text}\n${notes.join("\n")}`, metadata, details };
 }
 
 export const grepTool = defineTool({

@@ -3,7 +3,7 @@
  * `limit` defaults to READ_DEFAULT_LINES; output is capped at OUTPUT_MAX_BYTES with a note saying
  * which lines were shown and how to continue.
  */
-import type { ToolContext, ToolResult } from "./types.ts";
+import type { ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { defineTool } from "./define-tool.ts";
 import { readInputSchema, type ReadInput } from "./schemas.ts";
 import { resolveInWorkspace } from "./paths.ts";
@@ -42,10 +42,11 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolResult>
 
   const lines = splitLines(new TextDecoder().decode(bytes));
   const total = lines.length;
-  if (total === 0) return { success: true, content: "(empty file)", metadata: { path, total_lines: 0 } };
   const first = Math.max(1, input.offset ?? 1);
+  const nothing: ToolDetails = { tool: "read", path, content: "", startLine: first, numLines: 0, totalLines: total };
+  if (total === 0) return { success: true, content: "(empty file)", metadata: { path, total_lines: 0 }, details: nothing };
   if (first > total) {
-    return { success: true, content: `(offset ${first} is past the end of the file: ${total} lines)`, metadata: { path, total_lines: total } };
+    return { success: true, content: `(offset ${first} is past the end of the file: ${total} lines)`, metadata: { path, total_lines: total }, details: nothing };
   }
   const limit = input.limit ?? READ_DEFAULT_LINES;
   const wanted = lines.slice(first - 1, first - 1 + limit).map((line, i) => numbered(first + i, line));
@@ -53,7 +54,8 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolResult>
   const last = first + shown - 1;
   const truncated = last < total;
   const note = truncated ? `\n[truncated: showing lines ${first}-${last} of ${total}; use offset=${last + 1} to read more]` : "";
-  return { success: true, content: text + note, metadata: { path, total_lines: total, truncated } };
+  const details: ToolDetails = { tool: "read", path, content: lines.slice(first - 1, last).join("\n"), startLine: first, numLines: shown, totalLines: total };
+  return { success: true, content: text + note, metadata: { path, total_lines: total, truncated }, details };
 }
 
 export const readTool = defineTool({

@@ -14,9 +14,52 @@ export interface ToolResult {
   metadata?: Record<string, unknown>;
   /** Model-facing hook context produced while the tool ran (subagent_stop on `task`, D19); never shown in the UI. */
   hookContext?: readonly string[];
+  /**
+   * Structured facts about the call for dialects that describe results per tool (the claude
+   * dialect's `tool_response`). Held in memory for the post phase only: never written to the
+   * session (file contents would bloat it) and never sent to action/envelope hooks (a redacted
+   * envelope must not gain raw output through it).
+   */
+  details?: ToolDetails;
   /** A hook fired while the tool ran ended the turn (subagent_start/subagent_stop `continue: false` or `fail`, D8, D23). */
   hookStop?: { readonly reason: string; readonly kind: "hook_blocked" | "hook_failed" };
 }
+
+export type GrepMode = "content" | "files_with_matches" | "count";
+
+/** Per-tool facts behind `ToolResult.details`; camelCase, internal (dialects map them to a wire). */
+export type ToolDetails =
+  | { readonly tool: "bash"; readonly stdout: string; readonly stderr: string; readonly interrupted: boolean }
+  | {
+      readonly tool: "read";
+      readonly path: string;
+      /** The lines shown, without line-number prefixes, joined with "\n". */
+      readonly content: string;
+      readonly startLine: number;
+      readonly numLines: number;
+      readonly totalLines: number;
+    }
+  | {
+      readonly tool: "write";
+      readonly path: string;
+      readonly created: boolean;
+      /** The replaced content; null when created or too large to keep. */
+      readonly originalFile: string | null;
+    }
+  | { readonly tool: "edit"; readonly path: string; readonly originalFile: string; readonly updatedFile: string }
+  | {
+      readonly tool: "grep";
+      readonly mode: GrepMode;
+      /** Paths as printed (relative to the cwd); files_with_matches mode only. */
+      readonly filenames: readonly string[];
+      /** The printed result lines, without notes; content and count modes. */
+      readonly content: string;
+      readonly numLines: number;
+      readonly numFiles: number;
+      readonly numMatches: number;
+      readonly appliedLimit?: number;
+    }
+  | { readonly tool: "glob"; /** Absolute paths. */ readonly filenames: readonly string[]; readonly durationMs: number; readonly truncated: boolean };
 
 export interface ToolContext {
   runtime: Runtime;

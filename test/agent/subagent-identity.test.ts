@@ -4,8 +4,8 @@
 // in that subagent and pinned by project trust. Related: LOOP-23, LOOP-25, LIFE-26, LIFE-64, TOOL-42.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { makeWorld, readJsonl, runCli, type World } from "../support/cli.ts";
+import { basename, join } from "node:path";
+import { makeWorld, readJsonl, runCli, sessionFileOf, sessionIdOfName, type World } from "../support/cli.ts";
 import { runScript, lastJson, logTo, readLog, group, ofType } from "./support.ts";
 
 type Rec = Record<string, unknown>;
@@ -14,12 +14,12 @@ function childId(w: World, name: string): string {
   const dir = join(w.agentHome, "sessions", "subagents");
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".jsonl"))) {
     const start = readJsonl(readFileSync(join(dir, file), "utf8"))[0];
-    if (start?.agent_name === name) return file.slice(0, -".jsonl".length);
+    if (start?.agent_name === name) return sessionIdOfName(file);
   }
   throw new Error(`no child ${name}`);
 }
 
-const childRecords = (w: World, id: string): Rec[] => readJsonl(readFileSync(join(w.agentHome, "sessions", "subagents", `${id}.jsonl`), "utf8"));
+const childRecords = (w: World, id: string): Rec[] => readJsonl(readFileSync(sessionFileOf(join(w.agentHome, "sessions", "subagents"), id), "utf8"));
 
 function script(w: World, turns: unknown[], agents: Record<string, unknown[]>): void {
   w.file("script.json", JSON.stringify({ turns, agents: Object.fromEntries(Object.entries(agents).map(([n, t]) => [n, { turns: t }])) }));
@@ -53,7 +53,8 @@ describe("subagent identity (issue 12 item 8)", () => {
     expect(r.code).toBe(0);
     const parentId = String(lastJson(r.stdout).session_id);
     const kid = childId(w, "reviewer");
-    const kidTranscript = join(w.agentHome, "sessions", "subagents", "claude", `${kid}.jsonl`);
+    // The child's transcript has its session file's name (`<start>-<id>.jsonl`).
+    const kidTranscript = join(w.agentHome, "sessions", "subagents", "claude", basename(sessionFileOf(join(w.agentHome, "sessions", "subagents"), kid)));
 
     const [start] = readLog(w, "start.log");
     expect(start).toMatchObject({ hook_event_name: "SubagentStart", agent_id: kid, agent_type: "reviewer", prompt: "ORIGINAL PROMPT", agent_transcript_path: kidTranscript, transcript_path: kidTranscript });
@@ -144,7 +145,7 @@ describe("agent front-matter hooks (issue 12 item 8)", () => {
     setUp(w);
     const r = runScript(w, "bypass");
     expect(r.code).toBe(0);
-    const parent = readJsonl(readFileSync(join(w.agentHome, "sessions", `${String(lastJson(r.stdout).session_id)}.jsonl`), "utf8"));
+    const parent = readJsonl(readFileSync(sessionFileOf(join(w.agentHome, "sessions"), String(lastJson(r.stdout).session_id)), "utf8"));
     expect(resultOf(parent, "p1")).toMatchObject({ success: true });
     const reviewer = childRecords(w, childId(w, "reviewer"));
     expect(resultOf(reviewer, "r1")).toMatchObject({ success: false });

@@ -3,8 +3,8 @@
 // hooks of every form in the child's cwd, and D13's concurrent task calls.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { makeWorld, runCliAsync, readJsonl, type World } from "../support/cli.ts";
+import { basename, join } from "node:path";
+import { makeWorld, runCliAsync, readJsonl, sessionFileOf, sessionIdOfName, type World } from "../support/cli.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { runScript, lastJson, logTo, readLog, sessionOf, ofType, group } from "./support.ts";
 
@@ -15,11 +15,11 @@ function childIds(w: World): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith(".jsonl"))
-    .map((f) => f.slice(0, -".jsonl".length));
+    .map(sessionIdOfName);
 }
 
 function childRecords(w: World, id: string): Rec[] {
-  return readJsonl(readFileSync(join(w.agentHome, "sessions", "subagents", `${id}.jsonl`), "utf8"));
+  return readJsonl(readFileSync(sessionFileOf(join(w.agentHome, "sessions", "subagents"), id), "utf8"));
 }
 
 /** Child sessions by their session_start `agent_name` and `cwd`. */
@@ -224,8 +224,9 @@ describe("subagents", () => {
     const kids = children(w);
     expect(kids.map((k) => k.name).sort()).toEqual(["reviewer", "tester"]);
     const reviewer = kids.find((k) => k.name === "reviewer");
-    // The claude dialect names the child's Claude-shaped transcript (issue 12 item 2).
-    const transcript = join(w.agentHome, "sessions", "subagents", "claude", `${reviewer?.id}.jsonl`);
+    // The claude dialect names the child's Claude-shaped transcript (issue 12 item 2), beside its session file under the same name.
+    const childFile = sessionFileOf(join(w.agentHome, "sessions", "subagents"), String(reviewer?.id));
+    const transcript = join(w.agentHome, "sessions", "subagents", "claude", basename(childFile));
 
     const starts = readLog(w, "start.log");
     expect(starts.length).toBe(1);

@@ -2,7 +2,7 @@
 // reply, session file readers, and `agent run` with the script provider in a chosen mode.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, readJsonl, type CliResult, type World } from "../support/cli.ts";
+import { runCli, readJsonl, sessionFileOf, type CliResult, type World } from "../support/cli.ts";
 
 /** `agent run` with the script provider (`script.json`), json output and `--trust`. */
 export function runScript(world: World, mode: string, extra: readonly string[] = [], prompt = "go", options: { env?: Record<string, string> } = {}): CliResult {
@@ -37,7 +37,7 @@ export function readLog(world: World, name: string): Record<string, unknown>[] {
 /** The records of session `id` (from the json output), or of the only session. */
 export function sessionOf(world: World, id?: string): Record<string, unknown>[] {
   const dir = join(world.agentHome, "sessions");
-  if (id !== undefined) return readJsonl(readFileSync(join(dir, `${id}.jsonl`), "utf8"));
+  if (id !== undefined) return readJsonl(readFileSync(sessionFileOf(dir, id), "utf8"));
   const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
   if (files.length !== 1) throw new Error(`expected one session file, found ${files.length}`);
   return readJsonl(readFileSync(join(dir, files[0] as string), "utf8"));

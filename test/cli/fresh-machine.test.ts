@@ -9,17 +9,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { CANONICAL_EVENTS } from "../../src/hooks/events.ts";
 import { HOOK_TEMPLATES } from "../../src/hooks/templates.ts";
-import { makeWorld, readJsonl, runCli, writeScript, type World } from "../support/cli.ts";
+import { makeWorld, readJsonl, runCli, sessionFileOf, sessionIdOfName, writeScript, type World } from "../support/cli.ts";
 
 const SCRIPT_RUN = ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json"];
 
 function sessionIds(world: World): string[] {
   const dir = join(world.agentHome, "sessions");
-  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".jsonl")).map((name) => name.slice(0, -6)) : [];
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".jsonl")).map(sessionIdOfName) : [];
 }
 
 function records(world: World, id: string): Record<string, unknown>[] {
-  return readJsonl(readFileSync(join(world.agentHome, "sessions", `${id}.jsonl`), "utf8"));
+  return readJsonl(readFileSync(sessionFileOf(join(world.agentHome, "sessions"), id), "utf8"));
 }
 
 describe("a config file that does not parse stops the run (issue 10.4)", () => {
@@ -115,7 +115,7 @@ describe("--continue picks the newest session of this project (issue 10.6)", () 
     expect(elsewhereId).not.toBe(hereId);
     // Both ran within the same second or so; date the other project's session later so "newest of
     // any directory" would pick it for sure.
-    const elsewherePath = join(w.agentHome, "sessions", `${elsewhereId}.jsonl`);
+    const elsewherePath = sessionFileOf(join(w.agentHome, "sessions"), elsewhereId);
     writeFileSync(elsewherePath, readFileSync(elsewherePath, "utf8").replace(/"timestamp":"\d{4}-/g, '"timestamp":"2099-'));
     expect(runCli(w, ["sessions", "list"]).stdout.split("\n")[0]).toStartWith(elsewhereId);
 

@@ -20,10 +20,10 @@ describe("agent hooks test", () => {
     hookDir(world, "project", "guard", { event: "pre_tool", match: "bash" }, DENY_RM);
     const r = hooksTest(world, ["pre_tool", "--tool", "bash", "--input", '{"command":"rm -rf /"}']);
     expect(r.code).toBe(2);
-    expect(Object.keys(r.json)).toEqual(["event", "tool", "decision", "reason", "input", "context", "output", "context_items", "system_messages", "hooks"]);
+    expect(Object.keys(r.json)).toEqual(["event", "tool", "decision", "reason", "input", "prompt", "context", "output", "context_items", "system_messages", "hooks"]);
     const { hooks, ...rest } = r.json;
     expect(rest).toEqual({
-      event: "pre_tool", tool: "bash", decision: "deny", reason: "no rm", input: { command: "rm -rf /" },
+      event: "pre_tool", tool: "bash", decision: "deny", reason: "no rm", input: { command: "rm -rf /" }, prompt: null,
       context: "", output: null, context_items: [], system_messages: [],
     });
     const rawRows: unknown[] = Array.isArray(hooks) ? hooks : [];

@@ -4,7 +4,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, runCli, type World } from "../support/cli.ts";
+import { makeWorld, runCli, sessionFileOf, type World } from "../support/cli.ts";
 import { RUN, delivered, lastJson, lines, ofType, sessionRecords } from "./helpers.ts";
 import { parseEnvFile } from "../../src/hooks/env-file.ts";
 
@@ -89,7 +89,7 @@ describe("CLAUDE_ENV_FILE", () => {
     // The child's own file: its bash call saw FOO too.
     const childDir = join(w.agentHome, "sessions", "subagents");
     const childId = String((ofType(records, "tool_result")[1]?.metadata as Record<string, unknown>).child_session_id);
-    const childFile = readFileSync(join(childDir, `${childId}.jsonl`), "utf8");
+    const childFile = readFileSync(sessionFileOf(childDir, childId), "utf8");
     expect(childFile).toContain("child FOO=bar");
 
     // Each refused line is one warning naming the file's line and the reason; nothing else leaked.

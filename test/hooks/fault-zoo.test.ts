@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, runCli, type World } from "../support/cli.ts";
+import { makeWorld, runCli, sessionFileOf, type World } from "../support/cli.ts";
 import { killGroup, liveGroupPids, waitGroupGone } from "../support/procs.ts";
 import { FIXTURES, fire, hookDir, listHooks, script, toml, type FireOptions, type Fired } from "./harness.ts";
 
@@ -222,7 +222,7 @@ describe("fault zoo through dispatch", () => {
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect([summary.tool_calls, summary.result, summary.is_error]).toEqual([6, "done", false]);
-    const sessionFile = join(world.agentHome, "sessions", `${summary.session_id}.jsonl`);
+    const sessionFile = sessionFileOf(join(world.agentHome, "sessions"), String(summary.session_id));
     const lines = readFileSync(sessionFile, "utf8").split("\n").filter((line) => line !== "");
     const records = lines.map((line) => JSON.parse(line));
     expect(records.filter((rec) => rec.type === "tool_result_delivered").length).toBe(6);

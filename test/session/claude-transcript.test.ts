@@ -3,8 +3,8 @@
 // real CLI. LIFE-22/LIFE-29 (transcript_path and the *_TRANSCRIPT_PATH variables of claude hooks).
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { makeWorld, readJsonl, type World } from "../support/cli.ts";
+import { basename, join } from "node:path";
+import { makeWorld, readJsonl, sessionFileOf, type World } from "../support/cli.ts";
 import { runScript, lastJson, group, logTo, readLog } from "../agent/support.ts";
 
 type Rec = Record<string, unknown>;
@@ -29,7 +29,7 @@ console.log("last assistant: " + text);
 
 function transcriptOf(w: World, sessionId: string, child = false): Rec[] {
   const dir = child ? join(w.agentHome, "sessions", "subagents", "claude") : join(w.agentHome, "sessions", "claude");
-  return readJsonl(readFileSync(join(dir, `${sessionId}.jsonl`), "utf8"));
+  return readJsonl(readFileSync(sessionFileOf(dir, sessionId), "utf8"));
 }
 
 /** Message ids are new on a rebuild; everything else is the same. */
@@ -64,7 +64,9 @@ describe("Claude-format transcript (issue 12 item 2)", () => {
     const r = runScript(w, "bypass");
     expect(r.code).toBe(0);
     const sessionId = String(lastJson(r.stdout).session_id);
-    const path = join(w.agentHome, "sessions", "claude", `${sessionId}.jsonl`);
+    // The transcript has its session file's name (`<start>-<id>.jsonl`), in sessions/claude/.
+    const sessionFile = sessionFileOf(join(w.agentHome, "sessions"), sessionId);
+    const path = join(w.agentHome, "sessions", "claude", basename(sessionFile));
     expect(readFileSync(join(w.root, "last-text.sh.out"), "utf8")).toBe("All done: hi");
     expect(readFileSync(join(w.root, "last-text.ts.out"), "utf8")).toBe("All done: hi");
     // The bun script's plain stdout is the stop hook's info line (D7).
@@ -73,7 +75,8 @@ describe("Claude-format transcript (issue 12 item 2)", () => {
     expect(readFileSync(join(w.root, "agent-path.out"), "utf8").trim()).toBe(path);
     expect(readLog(w, "stop.log")[0]?.transcript_path).toBe(path);
     // Our own session file is unchanged in shape and still where it was.
-    expect(existsSync(join(w.agentHome, "sessions", `${sessionId}.jsonl`))).toBe(true);
+    expect(existsSync(sessionFile)).toBe(true);
+    expect(basename(sessionFile)).toMatch(new RegExp(`^\\d{8}T\\d{6}\\.\\d{3}Z-${sessionId}\\.jsonl$`));
   });
 
   test("the transcript has Claude Code's entry shape: user prompt, assistant blocks, tool_result, a parentUuid chain", () => {
@@ -126,7 +129,7 @@ describe("Claude-format transcript (issue 12 item 2)", () => {
     expect(after[before.length]?.parentUuid).toBe(before[before.length - 1]?.uuid ?? "missing");
 
     // A session from before transcripts existed: resume rebuilds the transcript from its records first.
-    rmSync(join(w.agentHome, "sessions", "claude", `${sessionId}.jsonl`));
+    rmSync(sessionFileOf(join(w.agentHome, "sessions", "claude"), sessionId));
     w.file("script.json", JSON.stringify({ turns: [{ text: "third" }] }));
     expect(runScript(w, "bypass", ["--resume", sessionId], "last").code).toBe(0);
     const rebuilt = transcriptOf(w, sessionId);

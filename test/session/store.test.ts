@@ -7,10 +7,12 @@ import type { FileSystem } from "../../src/runtime/types.ts";
 import {
   findSession,
   formatSessionList,
+  latestSessionOf,
   formatSessionShow,
   listSessions,
   newSessionId,
   readSession,
+  resolveSession,
   SessionWriter,
   sessionPath,
 } from "../../src/session/store.ts";
@@ -147,12 +149,61 @@ describe("session store (D25)", () => {
     expect(read.ok && read.records.map((r) => (r.type === "user" ? r.content : ""))).toEqual(["one", "two"]);
   });
 
-  test("D25 newSessionId is time-sortable", () => {
+  test("D25 issue 12: newSessionId is a v4 UUID from the runtime's random source; its file name starts with the UTC start time", () => {
     const a = newSessionId(runtime, new Date("2026-11-30T08:22:33.999Z"));
     const b = newSessionId(runtime, new Date("2026-11-30T08:22:34.000Z"));
-    expect(a).toMatch(/^20261130T082233-[0-9a-f]{6}$/);
-    expect(a < b).toBe(true);
-    expect(newSessionId(runtime)).not.toBe(newSessionId(runtime));
+    for (const id of [a, b]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(a).not.toBe(b);
+    // Every byte comes from randomId: an all-ones source gives only the fixed version and variant bits.
+    expect(newSessionId({ randomId: () => "f".repeat(32) })).toBe("ffffffff-ffff-4fff-bfff-ffffffffffff");
+    expect(newSessionId({ randomId: () => "0".repeat(32) })).toBe("00000000-0000-4000-8000-000000000000");
+    const home = freshHome();
+    const pathA = sessionPath(home, a);
+    const pathB = sessionPath(home, b, { child: true });
+    expect(pathA).toBe(join(home, "sessions", `20261130T082233.999Z-${a}.jsonl`));
+    expect(pathB).toBe(join(home, "sessions", "subagents", `20261130T082234.000Z-${b}.jsonl`));
+    expect(pathA.split("/").at(-1)! < `20261130T082234.000Z-${a}.jsonl`).toBe(true);
+    // The writer of a new id uses the same stamped path (a child's transcript_path is computed first).
+    expect(new SessionWriter({ runtime, home, id: b, child: true, persist: true }).path).toBe(pathB);
+  });
+
+  test("D25 issue 12: --resume takes the uuid or a unique prefix; an ambiguous prefix names the candidates", () => {
+    const home = freshHome();
+    const ids = ["3f2b8c1e-9a4d-4e6f-b1c2-7d8e9f0a1b2c", "3f2b8c1e-0000-4000-8000-000000000000", "a0000000-0000-4000-8000-000000000000"] as const;
+    const [p0 = "", p1 = "", p2 = ""] = ids.map((id, i) => {
+      const path = join(home, "sessions", `2026113${i}T080000.000Z-${id}.jsonl`);
+      mkdirSync(join(home, "sessions"), { recursive: true });
+      writeFileSync(path, "");
+      return path;
+    });
+    expect(resolveSession(runtime, home, ids[0])).toEqual({ ok: true, id: ids[0], path: p0 });
+    expect(resolveSession(runtime, home, "a000")).toEqual({ ok: true, id: ids[2], path: p2 });
+    const ambiguous = resolveSession(runtime, home, "3f2b8c1e");
+    expect(ambiguous.ok).toBe(false);
+    expect(!ambiguous.ok && ambiguous.message).toContain('session prefix "3f2b8c1e" is ambiguous: 2 sessions match');
+    expect(findSession(runtime, home, "3f2b8c1e-9a4d")).toBe(p0);
+    expect(findSession(runtime, home, "b")).toBeUndefined();
+    // The existing file is appended to on resume, whatever its stamp.
+    expect(new SessionWriter({ runtime, home, id: ids[1], persist: true }).path).toBe(p1);
+    expect(listSessions(runtime, home).map((s) => s.id)).toEqual([ids[2], ids[1], ids[0]]);
+  });
+
+  test("D25 issue 12: transcripts in sessions/claude/ (same stamped names) and other subdirectories are never listed, resolved or continued", () => {
+    const home = freshHome();
+    const id = newSessionId(runtime, new Date("2026-11-30T08:00:00.000Z"));
+    const writer = new SessionWriter({ runtime, home, id, persist: true, clock: fixedClock("2026-11-30T08:00:00Z") });
+    writer.append("session_start", { session_id: id, source: "startup", cwd: "/w", project_dir: "/w", provider: "script", model: "fake" });
+    const name = writer.path?.split("/").at(-1) ?? "?";
+    // The Claude-shaped transcript beside it, a child's one, and a directory whose name looks like a session file.
+    for (const dir of ["claude", "subagents/claude"]) {
+      mkdirSync(join(home, "sessions", dir), { recursive: true });
+      writeFileSync(join(home, "sessions", dir, name), `${JSON.stringify({ type: "user", message: { role: "user", content: "x" } })}\n`);
+    }
+    mkdirSync(join(home, "sessions", "20261130T090000.000Z-bbbbbbbb-0000-4000-8000-000000000000.jsonl"));
+    expect(listSessions(runtime, home).map((s) => s.id)).toEqual([id]);
+    expect(resolveSession(runtime, home, id.slice(0, 8))).toEqual({ ok: true, id, path: writer.path ?? "?" });
+    expect(findSession(runtime, home, "bbbbbbbb")).toBeUndefined();
+    expect(latestSessionOf(runtime, home, "/w")?.path).toBe(writer.path ?? "?");
   });
 
   test("D25 readSession reports bad lines instead of throwing", () => {

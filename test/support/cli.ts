@@ -3,7 +3,7 @@
  * AGENT_HOME and project directory. Tests assert on exit code, stdout, stderr and files.
  */
 import { spawnSync, spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync, chmodSync, realpathSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync, chmodSync, realpathSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -96,4 +96,16 @@ export function readJsonl(text: string): Record<string, unknown>[] {
 export function runSync(argv: string[], cwd: string): string {
   const r = spawnSync(argv[0] as string, argv.slice(1), { cwd, encoding: "utf8" });
   return r.stdout ?? "";
+}
+
+/** The file of session `id` in `dir`: `<start stamp>-<id>.jsonl` (or an older `<id>.jsonl`). */
+export function sessionFileOf(dir: string, id: string): string {
+  const name = readdirSync(dir).find((file) => file === `${id}.jsonl` || file.endsWith(`-${id}.jsonl`));
+  if (name === undefined) throw new Error(`no file for session ${id} in ${dir}`);
+  return join(dir, name);
+}
+
+/** The session id a session file name holds. */
+export function sessionIdOfName(name: string): string {
+  return name.replace(/\.jsonl$/, "").replace(/^\d{8}T\d{6}(?:\.\d{3})?Z-/, "");
 }

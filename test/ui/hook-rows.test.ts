@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, readJsonl, REPO, writeScript, type World } from "../support/cli.ts";
+import { makeWorld, readJsonl, REPO, sessionIdOfName, writeScript, type World } from "../support/cli.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { contentLine, historyLines, injectionSummary, InjectionContents, lifecycleRow } from "../../src/ui/hook-rows.ts";
 import { parseRecord, type SessionRecord } from "../../src/session/records.ts";
@@ -64,7 +64,7 @@ function runs(w: World, name: string): number {
 
 function onlySession(w: World): { id: string; records: Record<string, unknown>[] } {
   const [name = ""] = readdirSync(join(w.agentHome, "sessions")).filter((file) => file.endsWith(".jsonl"));
-  return { id: name.replace(/\.jsonl$/, ""), records: readJsonl(readFileSync(join(w.agentHome, "sessions", name), "utf8")) };
+  return { id: sessionIdOfName(name), records: readJsonl(readFileSync(join(w.agentHome, "sessions", name), "utf8")) };
 }
 
 /** before_tool `audit` succeeds; after_tool `bad` exits 1 under policy warn. */

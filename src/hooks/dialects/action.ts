@@ -32,6 +32,8 @@ const ReplySchema = v.looseObject({
   reason: v.optional(v.string()),
   context: v.optional(v.string()),
   input: v.optional(v.unknown()),
+  /** user_prompt_submit `modify`: the rewritten prompt (checked there, ignored elsewhere). */
+  prompt: v.optional(v.unknown()),
   output: v.optional(v.string()),
   stop: v.optional(v.boolean()),
 });
@@ -149,6 +151,11 @@ function decodePre(spec: HookSpec, event: CanonicalEvent, reply: Reply | null): 
         reason: nonEmpty(reply?.reason) ?? `tool execution denied by hook ${hookName(spec)}`,
       };
     case "modify": {
+      if (event === "user_prompt_submit") {
+        const prompt = reply?.prompt;
+        if (typeof prompt !== "string" || prompt.trim() === "") return failure("exit", "modify without prompt (a non-empty string)");
+        return { ...base, updatedPrompt: prompt };
+      }
       const input = v.safeParse(plainObjectSchema, reply?.input);
       if (!input.success) return failure("exit", "modify without object input");
       return { ...base, updatedInput: input.output };

@@ -13,6 +13,7 @@ import { claudeTranscriptPath } from "../../session/transcript.ts";
 import type { HookSpec } from "../types.ts";
 import { cutUtf8 } from "../context.ts";
 import { decodeText } from "./action.ts";
+import { claudeToolResponse } from "./claude-tool-response.ts";
 import type {
   Dialect,
   EncodedRequest,
@@ -96,6 +97,7 @@ const HookSpecificSchema = v.looseObject({
   permissionDecision: v.optional(looseEnum(["allow", "deny", "ask"])),
   permissionDecisionReason: v.optional(v.string()),
   updatedInput: v.optional(plainObjectSchema),
+  updatedPrompt: v.optional(v.string()),
   additionalContext: v.optional(v.union([v.string(), v.array(v.string())])),
   decision: v.optional(PermissionDecisionSchema),
   updatedNotification: v.optional(v.looseObject({ title: v.optional(v.string()), message: v.optional(v.string()) })),
@@ -180,6 +182,7 @@ interface Draft {
   decision?: HookReply["decision"];
   reason?: string;
   updatedInput?: Readonly<Record<string, unknown>>;
+  updatedPrompt?: string;
   context: string[];
   feedback?: string;
   hiddenContext: string[];
@@ -229,6 +232,10 @@ function applyJson(draft: Draft, event: CanonicalEvent, parsed: ParsedJson): voi
   else draft.context.push(...entries);
 
   if (specific?.updatedInput !== undefined && UPDATED_INPUT_EVENTS.has(event)) draft.updatedInput = specific.updatedInput;
+  if (event === "user_prompt_submit" && specific?.updatedPrompt !== undefined) {
+    if (specific.updatedPrompt.trim() === "") draft.warnings.push("updatedPrompt is empty; the prompt is kept");
+    else draft.updatedPrompt = specific.updatedPrompt;
+  }
   if (event === "notification" && specific?.updatedNotification !== undefined) {
     const { title, message } = specific.updatedNotification;
     draft.updatedNotification = { ...(title !== undefined ? { title } : {}), ...(message !== undefined ? { message } : {}) };
@@ -315,6 +322,7 @@ function freeze(draft: Draft): HookReply {
   if (draft.decision !== undefined) reply.decision = draft.decision;
   if (draft.reason !== undefined) reply.reason = draft.reason;
   if (draft.updatedInput !== undefined) reply.updatedInput = draft.updatedInput;
+  if (draft.updatedPrompt !== undefined) reply.updatedPrompt = draft.updatedPrompt;
   if (draft.feedback !== undefined) reply.feedback = draft.feedback;
   if (draft.systemMessage !== undefined) reply.systemMessage = draft.systemMessage;
   if (draft.stopSession !== undefined) reply.stopSession = draft.stopSession;
@@ -395,7 +403,7 @@ export function encodeClaudePayload(spec: HookSpec, input: HookEventInput): Reco
     payload.tool_call_id = input.tool.callId;
     const result = input.result;
     if (event === "post_tool" && result !== undefined) {
-      payload.tool_response = { success: result.success, content: result.content, metadata: result.metadata ?? {} };
+      payload.tool_response = claudeToolResponse(input.tool, result);
     }
     if (event === "post_tool_failure" && result !== undefined) payload.error = result.content;
   }

@@ -6,6 +6,7 @@
  */
 import type { CanonicalEvent } from "../events.ts";
 import type { ToolId } from "../../tools/names.ts";
+import type { ToolDetails } from "../../tools/types.ts";
 import type { ExitStatus } from "../../runtime/types.ts";
 import type { HookSpec } from "../types.ts";
 
@@ -24,6 +25,8 @@ export interface ToolResultInfo {
   /** Tool output text (success) or error text (failure). */
   readonly content: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** The tool's structured facts (ToolResult.details); only the claude dialect reads them. */
+  readonly details?: ToolDetails;
 }
 
 /** Correlation data for envelope `context` (seed 003) — never credentials. */
@@ -114,6 +117,11 @@ export interface HookReply {
   readonly feedback?: string;
   /** Hidden context for session_start / user_prompt_submit (plain stdout or additionalContext, D7). */
   readonly hiddenContext: readonly string[];
+  /**
+   * user_prompt_submit: the prompt the model gets instead (claude `hookSpecificOutput.updatedPrompt`,
+   * action `{"action":"modify","prompt":…}`); non-empty only. Chains like a modified input.
+   */
+  readonly updatedPrompt?: string;
   /** action post_tool `output` rewrite (non-empty only). */
   readonly output?: string;
   readonly systemMessage?: string;

@@ -119,11 +119,11 @@ describe("claude encode", () => {
     }
   });
 
-  test("LIFE-24 post_tool gets tool_response; post_tool_failure gets error and no tool_response", () => {
+  test("LIFE-24 post_tool gets tool_response (Claude Code's Bash shape, issue 12); post_tool_failure gets error and no tool_response", () => {
     const okInput = eventInput("post_tool", { tool: bashTool, result: { success: true, content: "hi\n", metadata: { exit_code: 0 } } });
     expect(payloadOf(claudeDialect.encode(spec("post_tool"), okInput, opts).stdin)).toMatchObject({
       hook_event_name: "PostToolUse",
-      tool_response: { success: true, content: "hi\n", metadata: { exit_code: 0 } },
+      tool_response: { stdout: "hi", stderr: "", interrupted: false, isImage: false, success: true },
     });
     const readTool = { name: "read", callId: "call_2", input: { file_path: "/nope" } } as const;
     const failInput = eventInput("post_tool_failure", { tool: readTool, result: { success: false, content: "file not found" } });
