@@ -169,15 +169,30 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
 /**
  * SIGTERM to the group, SIGKILL after `graceMs` without checking whether anything looks dead
  * (STYLE.md: `child.killed` is already true after SIGTERM). `hurry` skips the rest of the grace.
+ * Takes the handle's `kill` alone, not the handle: see `killLeftovers`.
  */
-function terminateGroup(child: ChildHandle, graceMs: number): { done: Promise<void>; hurry: () => void } {
+function terminateGroup(kill: ChildHandle["kill"], graceMs: number): { done: Promise<void>; hurry: () => void } {
   let hurry = (): void => undefined;
   const hurried = new Promise<void>((resolve) => {
     hurry = resolve;
   });
-  child.kill("SIGTERM");
-  const done = Promise.race([delay(graceMs), hurried]).then(() => child.kill("SIGKILL"));
+  kill("SIGTERM");
+  const done = Promise.race([delay(graceMs), hurried]).then(() => kill("SIGKILL"));
   return { done, hurry };
+}
+
+/**
+ * After an in-time exit: the group's leftovers get SIGTERM now and SIGKILL after the grace, tracked
+ * in `groups` until then (`stop` hurries the SIGKILL). Made outside runInGroup's scope so that
+ * only the pid and the handle's `kill` live through the grace, not the run (the child handle with
+ * its pipes, the pumps): at a few hundred runs per grace window in a session with hooks, keeping
+ * them cost ~20 MiB of RSS (BENCHMARKS.md, 1,000 tool calls × 10 hooks).
+ */
+function killLeftovers(groups: ProcessGroups, pid: number, kill: ChildHandle["kill"], graceMs: number): { done: Promise<void>; hurry: () => void } {
+  const killing = terminateGroup(kill, graceMs);
+  const untrack = groups.add({ pid, stop: () => killing.hurry(), settled: killing.done, kill });
+  void killing.done.then(untrack);
+  return killing;
 }
 
 export async function runInGroup(runtime: Pick<Runtime, "spawn" | "now">, req: GroupRunRequest): Promise<GroupRunResult> {
@@ -263,7 +278,7 @@ export async function runInGroup(runtime: Pick<Runtime, "spawn" | "now">, req: G
 
   if (first.kind !== "exit") {
     // Deadline, cancel, overflow or stdin failure: whatever the group does from now on is ignored.
-    killing = terminateGroup(child, killGraceMs);
+    killing = terminateGroup(child.kill, killGraceMs);
     await killing.done;
     const exit = await within(child.exited, REAP_WAIT_MS);
     out.cancel();
@@ -280,15 +295,16 @@ export async function runInGroup(runtime: Pick<Runtime, "spawn" | "now">, req: G
   out.cancel();
   err.cancel();
   // Leftovers of the group (background children) never outlive the run. Not awaited: the agent
-  // goes on; the registry keeps the group tracked until its SIGKILL has been sent.
-  killing = terminateGroup(child, killGraceMs);
-  void killing.done.then(() => {
-    untrack();
-    settle();
-  });
+  // goes on; the registry keeps the group tracked until its SIGKILL has been sent (the leftovers'
+  // entry is added before the run's own is removed, so the group is never untracked meanwhile).
+  const leftovers = killLeftovers(groups, child.pid, child.kill, killGraceMs);
+  untrack();
+  // A killAll that took the run's entry before the switch still waits for the SIGKILL (the
+  // resolver is passed, not a closure, so the run's scope is not kept).
+  void leftovers.done.then(settle);
   const overflow = overflowStream();
   if (overflow !== null) {
-    killing.hurry(); // D14: the group is killed at once
+    leftovers.hurry(); // D14: the group is killed at once
     return { stop: "output-limit", exit: null, code: "", message: "", overflow, pid: child.pid, elapsedMs: elapsed() };
   }
   return { stop: "exit", exit: first.exit, code: "", message: "", overflow: null, pid: child.pid, elapsedMs: elapsed() };

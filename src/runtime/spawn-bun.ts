@@ -33,6 +33,15 @@ function sendSignal(pid: number, group: boolean, signal: Signal): void {
   }
 }
 
+/**
+ * The handle's `kill`, made outside spawnBun so its closure holds only the pid: runInGroup keeps
+ * it through the kill grace after an exit, and a closure of spawnBun's scope would keep the
+ * Subprocess with its pipes alive too (hundreds per grace window in a busy session).
+ */
+function groupSignaller(pid: number, group: boolean): (signal: Signal) => void {
+  return (signal) => sendSignal(pid, group, signal);
+}
+
 export async function spawnBun(req: SpawnRequest): Promise<SpawnResult> {
   let proc: Bun.Subprocess<"pipe" | "ignore", "pipe" | "ignore" | "inherit", "pipe" | "ignore" | "inherit">;
   try {
@@ -78,9 +87,7 @@ export async function spawnBun(req: SpawnRequest): Promise<SpawnResult> {
     stdout: req.stdout === "pipe" ? readable(proc.stdout) : null,
     stderr: req.stderr === "pipe" ? readable(proc.stderr) : null,
     exited,
-    kill(signal) {
-      sendSignal(pid, req.newGroup, signal);
-    },
+    kill: groupSignaller(pid, req.newGroup),
   };
   return { ok: true, child };
 }

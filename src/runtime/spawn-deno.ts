@@ -64,6 +64,17 @@ function stdio(mode: "pipe" | "ignore" | "inherit"): "piped" | "null" | "inherit
   return mode === "pipe" ? "piped" : mode === "ignore" ? "null" : "inherit";
 }
 
+/** The handle's `kill`, made outside spawnDeno so its closure holds only the pid (runInGroup keeps it through the kill grace, not the child's pipes). */
+function groupSignaller(deno: DenoApi, target: number): (signal: Signal) => void {
+  return (signal) => {
+    try {
+      deno.kill(target, signal);
+    } catch {
+      // Never throws: NotFound (ESRCH) means the group is already gone.
+    }
+  };
+}
+
 export async function spawnDeno(req: SpawnRequest): Promise<SpawnResult> {
   const deno = denoApi();
   if (!deno) return { ok: false, code: "ENOSYS", message: "Deno runtime not available" };
@@ -93,13 +104,7 @@ export async function spawnDeno(req: SpawnRequest): Promise<SpawnResult> {
   const writer = req.stdin === "pipe" ? proc.stdin.getWriter() : null;
   // A pending write rejects when the pipe breaks; nobody may be listening by then.
   writer?.closed.catch(() => undefined);
-  const kill = (signal: Signal): void => {
-    try {
-      deno.kill(req.newGroup ? -pid : pid, signal);
-    } catch {
-      // Never throws: NotFound (ESRCH) means the group is already gone.
-    }
-  };
+  const kill = groupSignaller(deno, req.newGroup ? -pid : pid);
   const child: ChildHandle = {
     pid,
     async writeStdin(data) {

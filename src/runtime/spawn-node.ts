@@ -30,6 +30,11 @@ function sendSignal(pid: number, group: boolean, signal: Signal): void {
   }
 }
 
+/** The handle's `kill`, made outside spawnNode so its closure holds only the pid (runInGroup keeps it through the kill grace, not the child's pipes). */
+function groupSignaller(pid: number, group: boolean): (signal: Signal) => void {
+  return (signal) => sendSignal(pid, group, signal);
+}
+
 function cwdProblem(cwd: string): SpawnResult | null {
   try {
     if (statSync(cwd).isDirectory()) return null;
@@ -130,9 +135,7 @@ export async function spawnNode(req: SpawnRequest): Promise<SpawnResult> {
     stdout: child.stdout ? toWebStream(child.stdout) : null,
     stderr: child.stderr ? toWebStream(child.stderr) : null,
     exited,
-    kill(signal) {
-      sendSignal(pid, req.newGroup, signal);
-    },
+    kill: groupSignaller(pid, req.newGroup),
   };
   return { ok: true, child: handle };
 }

@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRuntime } from "../../src/runtime/index.ts";
-import { liveGroups } from "../../src/runtime/process-groups.ts";
+import { liveGroups, ProcessGroups } from "../../src/runtime/process-groups.ts";
 import { CappedSink, runInGroup } from "../../src/runtime/run-group.ts";
 import { bashTool } from "../../src/tools/bash.ts";
 import { runProcess } from "../../src/hooks/runner.ts";
-import { killGroup, waitGroupGone } from "../support/procs.ts";
+import { killGroup, liveGroupPids, waitGroupGone } from "../support/procs.ts";
 import { makeContext } from "../tools/helpers.ts";
 
 const runtime = createRuntime();
@@ -94,5 +94,37 @@ describe("one registry for hook and bash groups", () => {
     expect(result.overflow).toBe("stdout");
     expect(out.bytes().byteLength).toBe(10);
     if (result.pid !== null) expect(await waitGroupGone(result.pid)).toEqual([]);
+  });
+
+  test("RUN-26 runInGroup: after an in-time exit the group's leftovers stay tracked through the kill grace; killAll SIGKILLs them at once", async () => {
+    const root = workDir();
+    const pidFile = join(root, "leftover-pid");
+    const groups = new ProcessGroups();
+    // The direct child exits in time; its background child ignores TERM and holds none of the pipes.
+    const result = await runInGroup(runtime, {
+      // It exits once the background child ignores TERM (the signal file), so the SIGTERM cannot race the trap.
+      argv: ["/bin/sh", "-c", `/bin/sh -c 'trap "" TERM; echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; exec sleep 300' </dev/null >/dev/null 2>&1 & while [ ! -s ${pidFile} ]; do sleep 0.01; done; exit 0`],
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      stdin: null,
+      timeoutMs: 600_000,
+      stdout: new CappedSink(1024, "fail"),
+      stderr: new CappedSink(1024, "fail"),
+      // Far beyond any wait below: only killAll can end the leftovers in time.
+      killGraceMs: 600_000,
+      groups,
+    });
+    const pgid = result.pid ?? -1;
+    try {
+      expect(result.stop).toBe("exit");
+      const leftover = await waitForPid(pidFile);
+      expect(liveGroupPids(pgid)).toContain(leftover);
+      expect(groups.pids()).toEqual([pgid]);
+      await groups.killAll("terminated");
+      expect(await waitGroupGone(pgid)).toEqual([]);
+      expect(groups.size).toBe(0);
+    } finally {
+      killGroup(pgid);
+    }
   });
 });
