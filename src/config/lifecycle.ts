@@ -1,7 +1,8 @@
 /**
  * Seed 002 lifecycle groups (D5, D23): `hooks.lifecycle.<event key>` arrays of `{matcher?, hooks}`
  * in one settings file → one LifecycleHookSpec per command, in file order. A bad group or command
- * is a load warning and is skipped; unknown keys are errors but the command still loads (DIR-26),
+ * is a load warning and is skipped; unknown keys are warnings (issue 12 item 4, over D23's "validate
+ * errors": a Claude Code file with a key we do not know must not fail validation) and the command still loads,
  * and their message names the closest known key. Claude Code's command keys load too (`timeout`,
  * `async`, `once`, `statusMessage`, `type = "command"`).
  */
@@ -66,7 +67,7 @@ export function loadLifecycle(parsed: ParsedSettingsFile, sink: WarningSink): Li
         return;
       }
       for (const groupKey of Object.keys(group)) {
-        if (!GROUP_KEYS.has(groupKey)) sink.error(path, `${groupField}.${groupKey}`, unknownKeyMessage(groupKey, [...GROUP_KEYS]));
+        if (!GROUP_KEYS.has(groupKey)) sink.warning(path, `${groupField}.${groupKey}`, unknownKeyMessage(groupKey, [...GROUP_KEYS]));
       }
       const matcher = group.matcher;
       if (matcher !== undefined && typeof matcher !== "string") {
@@ -114,7 +115,7 @@ function loadCommand(entry: unknown, place: CommandPlace, sink: WarningSink): Li
   let ok = true;
   for (const [key, value] of Object.entries(entry)) {
     if (!(key in LIFECYCLE_COMMAND_FIELDS)) {
-      sink.error(path, `${field}.${key}`, unknownKeyMessage(key, Object.keys(LIFECYCLE_COMMAND_FIELDS)));
+      sink.warning(path, `${field}.${key}`, unknownKeyMessage(key, Object.keys(LIFECYCLE_COMMAND_FIELDS)));
       continue;
     }
     if (key === "protocol" && value === "envelope") {

@@ -81,7 +81,8 @@ describe("Claude Code hook keys end to end (issue 12 item 4)", () => {
     const log = join(w.root, "ran.log");
     settings(w, { PostToolUse: [{ hooks: [{ type: "command", command: `cat > '${log}'`, timout: 5 }] }] });
     const validate = runCli(w, ["hooks", "validate"]);
-    expect(validate.code).toBe(1);
+    // A warning (issue 12 item 4): a Claude Code file with a key we do not know still validates.
+    expect(validate.code).toBe(0);
     expect(validate.stdout + validate.stderr).toContain("hooks.lifecycle.PostToolUse[0].hooks[0].timout: unknown key (did you mean timeout?");
     w.file("script.json", JSON.stringify({ turns: bashTurns(["echo hi"]) }));
     expect(runCli(w, RUN.concat(["go"])).code).toBe(0);
