@@ -113,7 +113,7 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       rows.push(row.map(escapeControls));
       const source = spec.field === "" ? displayPath(spec.source, places) : `${displayPath(spec.source, places)} ${spec.field}`;
       const claudeKeys = spec.form === "lifecycle" ? [...(spec.once === true ? ["    once: yes"] : []), ...(spec.statusMessage !== undefined ? [`    statusMessage: ${spec.statusMessage}`] : [])] : [];
-      details.push([`    source: ${source}`, `    ${spec.form === "dir" ? "run" : handlerType(spec)}: ${commandText(spec)}`, ...claudeKeys, ...reviewNotes(spec, loaded)].map(escapeControls));
+      details.push([`    source: ${source}`, handlerType(spec) === "command" ? `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}` : `    ${commandText(spec)}`, ...claudeKeys, ...reviewNotes(spec, loaded)].map(escapeControls));
     }
     const rendered = table(rows);
     lines.push(rendered[0] ?? "");
