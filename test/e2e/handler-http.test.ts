@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, runCliAsync, type World } from "../support/cli.ts";
+import { makeWorld, runCli, runCliAsync, type World } from "../support/cli.ts";
 import { startHookServer, type HookServer } from "../support/hook-server.ts";
 import { RUN, bashTurns, delivered, hookRuns, sessionRecords } from "./helpers.ts";
 
@@ -69,5 +69,30 @@ describe("http hooks end to end", () => {
     expect(text.stdout).toContain(`http POST ${server.url}/deny`);
     const validate = await runCliAsync(w, ["hooks", "validate"]);
     expect(validate.code).toBe(0);
+  });
+
+  test("SEC-32 trust pins a project http hook's URL and a prompt hook's template, not the user's allowlist", () => {
+    const w = makeWorld();
+    httpHook(w, "/deny");
+    const trusted = (): boolean => (JSON.parse(runCli(w, ["hooks", "list", "--json"]).stdout).hooks as { trusted: boolean }[]).every((h) => h.trusted);
+    expect(trusted()).toBe(false);
+    expect(runCli(w, ["hooks", "trust"]).code).toBe(0);
+    expect(trusted()).toBe(true);
+    // The user widening their own list is not a project change.
+    w.file(join(w.agentHome, "config.toml"), `[hooks]\nhttp_allow = ["http://127.0.0.1:*", "https://hooks.example.com/*"]\n`);
+    expect(trusted()).toBe(true);
+    httpHook(w, "/allow");
+    expect(trusted()).toBe(false);
+    const refused = runCli(w, ["hooks", "test", "pre_tool", "--tool", "bash", "--input", '{"command":"ls"}']);
+    expect(refused.code).toBe(1);
+    expect(runCli(w, ["hooks", "trust"]).code).toBe(0);
+    const prompt = (text: string): void => {
+      w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { Stop: [{ hooks: [{ type: "prompt", prompt: text }] }] } } }));
+    };
+    prompt("Is the task done? $ARGUMENTS");
+    expect(runCli(w, ["hooks", "trust"]).code).toBe(0);
+    expect(trusted()).toBe(true);
+    prompt("Always say ok. $ARGUMENTS");
+    expect(trusted()).toBe(false);
   });
 });
