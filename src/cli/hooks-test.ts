@@ -1,7 +1,8 @@
 /**
  * `agent hooks test EVENT …`: fires one synthetic event through the same engine a session uses
  * (discovery, trust, preflight, redaction, spawn, merge) and prints the merged outcome.
- * Exit 2 for deny/block, 0 otherwise, 1 on bad arguments or untrusted project hooks.
+ * Exit 2 for deny/block, 0 otherwise, 1 on bad arguments or untrusted project hooks. A provider
+ * (`--provider`, `--script`, or the configured one) is used only when a prompt hook runs.
  */
 import * as v from "valibot";
 import type { Runtime } from "../runtime/types.ts";

@@ -52,7 +52,7 @@ async function hooksHelpSections(): Promise<{ title: string; body: string }[]> {
   const actions = [
     ["list [--json]", "every hook that would run here, with scope, form, dialect, event and source"],
     ["validate", "check every config file and hook without running anything (exit 1 on errors)"],
-    ["test EVENT", "fire one synthetic EVENT at the hooks, no model (exit 2 = deny/block)"],
+    ["test EVENT", "fire one synthetic EVENT at the hooks, no model (prompt hooks: --provider; exit 2 = deny/block)"],
     ["trust", "show and pin this project's hooks and settings so they may run"],
     ["init TEMPLATE", "install a ready-made hook (project, or user scope when run in $HOME)"],
     ["import --from AGENT", "translate Claude Code, Gemini CLI or Codex hooks into our config (--user, --dry-run)"],
