@@ -254,6 +254,8 @@ export class AgentSession {
       ...(this.options.providerKeyVars ? { providerKeyVars: this.options.providerKeyVars } : {}),
       // A fresh engine (after Ctrl-C, /hooks reload) still knows which `once` hooks already ran.
       onceStarted: this.onceStarted,
+      // Prompt hooks (issue 12 item 9) ask this session's own provider.
+      promptProvider: () => this.options.provider,
       sinks: { failureLine: (text) => this.emit({ type: "notice", kind: "failure", text }), record: (record) => this.services.record(record), statusLine: (text) => this.emit({ type: "notice", kind: "info", text }) },
     });
   }

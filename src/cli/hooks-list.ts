@@ -7,7 +7,7 @@ import { escapeControls, escapeJsonText } from "../config/escape.ts";
 import { displayPath, formatWarning } from "../config/warnings.ts";
 import { loadConfig, type LoadedConfig } from "../hooks/registry.ts";
 import type { HookSpec } from "../hooks/types.ts";
-import { commandText, matcherText, policyText } from "../hooks/describe.ts";
+import { commandText, handlerType, matcherText, policyText } from "../hooks/describe.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
 import { trustDecision } from "./trust-gate.ts";
@@ -79,6 +79,9 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       source: spec.source,
       field: spec.field,
       command: commandText(spec),
+      // Issue 12 item 9: command, http or prompt; the URL of an http hook.
+      type: handlerType(spec),
+      ...(spec.form === "lifecycle" && spec.handler?.type === "http" ? { url: spec.handler.url } : {}),
       trusted: spec.scope === "user" ? true : trusted,
       disabled: spec.disabled,
     }));
@@ -110,7 +113,7 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       rows.push(row.map(escapeControls));
       const source = spec.field === "" ? displayPath(spec.source, places) : `${displayPath(spec.source, places)} ${spec.field}`;
       const claudeKeys = spec.form === "lifecycle" ? [...(spec.once === true ? ["    once: yes"] : []), ...(spec.statusMessage !== undefined ? [`    statusMessage: ${spec.statusMessage}`] : [])] : [];
-      details.push([`    source: ${source}`, `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}`, ...claudeKeys, ...reviewNotes(spec, loaded)].map(escapeControls));
+      details.push([`    source: ${source}`, handlerType(spec) === "command" ? `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}` : `    ${commandText(spec)}`, ...claudeKeys, ...reviewNotes(spec, loaded)].map(escapeControls));
     }
     const rendered = table(rows);
     lines.push(rendered[0] ?? "");

@@ -1,7 +1,8 @@
 /**
  * `agent hooks test EVENT …`: fires one synthetic event through the same engine a session uses
  * (discovery, trust, preflight, redaction, spawn, merge) and prints the merged outcome.
- * Exit 2 for deny/block, 0 otherwise, 1 on bad arguments or untrusted project hooks.
+ * Exit 2 for deny/block, 0 otherwise, 1 on bad arguments or untrusted project hooks. A provider
+ * (`--provider`, `--script`, or the configured one) is used only when a prompt hook runs.
  */
 import * as v from "valibot";
 import type { Runtime } from "../runtime/types.ts";
@@ -19,6 +20,8 @@ import { requireTrust } from "./trust-gate.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../hooks/payload.ts";
 import { jsonErrorPosition } from "../config/json-position.ts";
 import type { HookEventInput, ToolResultInfo } from "../hooks/dialects/types.ts";
+import type { Provider } from "../providers/types.ts";
+import { buildProvider } from "./session-setup.ts";
 
 export interface HooksTestOptions {
   readonly cwd: string;
@@ -31,6 +34,11 @@ export interface HooksTestOptions {
   readonly prompt: string | undefined;
   readonly fields: readonly string[];
   readonly trust: boolean;
+  /** Prompt hooks' provider (issue 12 item 9); needed only when a prompt hook matches. */
+  readonly provider?: string | undefined;
+  readonly script?: string | undefined;
+  readonly model?: string | undefined;
+  readonly baseUrl?: string | undefined;
 }
 
 const ResultSchema = v.object({
@@ -132,7 +140,26 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
   const failureLines: string[] = [];
+  const flags = { provider: options.provider, model: options.model, baseUrl: options.baseUrl, script: options.script, cwd: options.cwd };
+  const providerNamed = options.provider !== undefined || options.script !== undefined;
+  // Bad provider flags are a usage error at once; without flags the configured provider is built
+  // only when a prompt hook actually runs, so testing other hooks never needs a model or a key.
+  let provider: Provider | string | undefined = providerNamed ? buildProvider(runtime, loaded.settings, flags) : undefined;
+  const promptProvider = (): Provider | string => {
+    if (provider !== undefined) return provider;
+    if (loaded.settings.provider === undefined) {
+      provider = "a prompt hook matched but no provider is set: pass --provider script --script FILE (replies in its \"hooks\" table) or --provider openai|anthropic";
+      return provider;
+    }
+    try {
+      provider = buildProvider(runtime, loaded.settings, flags);
+    } catch (error) {
+      provider = error instanceof Error ? error.message : String(error);
+    }
+    return provider;
+  };
   const engine = createHookEngine(runtime, {
+    promptProvider,
     hooks,
     readonlyMode: false,
     quietSuccessOutput: loaded.settings.hooks.quietSuccessOutput,

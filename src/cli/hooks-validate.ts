@@ -29,6 +29,8 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
       if (problem) add(spec.source, "run", problem);
       continue;
     }
+    // http and prompt hooks (issue 12 item 9) spawn nothing; their URL was checked at load time.
+    if (spec.form === "lifecycle" && spec.handler !== undefined) continue;
     needsShell = true;
     const field = `${spec.field}.command`;
     if (spec.form === "list") {

@@ -52,7 +52,7 @@ async function hooksHelpSections(): Promise<{ title: string; body: string }[]> {
   const actions = [
     ["list [--json]", "every hook that would run here, with scope, form, dialect, event and source"],
     ["validate", "check every config file and hook without running anything (exit 1 on errors)"],
-    ["test EVENT", "fire one synthetic EVENT at the hooks, no model (exit 2 = deny/block)"],
+    ["test EVENT", "fire one synthetic EVENT at the hooks, no model (prompt hooks: --provider; exit 2 = deny/block)"],
     ["trust", "show and pin this project's hooks and settings so they may run"],
     ["init TEMPLATE", "install a ready-made hook (project, or user scope when run in $HOME)"],
     ["import --from AGENT", "translate Claude Code, Gemini CLI or Codex hooks into our config (--user, --dry-run)"],
@@ -135,6 +135,10 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .option("--prompt <text>", "hooks test: prompt text")
     .option("--field <key=json>", "hooks test: any other payload field (repeatable)")
     .option("--trust", "hooks test: trust project hooks for this run only")
+    .option("--provider <name>", "hooks test: provider for prompt hooks (openai | anthropic | script)")
+    .option("--script <file>", "hooks test: script with prompt-hook replies for --provider script")
+    .option("--model <model>", "hooks test: model for prompt hooks")
+    .option("--base-url <url>", "hooks test: provider base URL for prompt hooks")
     .option("--from <agent>", "hooks import: claude | gemini | codex")
     .option("--user", "hooks import: the user's files into ~/.agent/settings.json")
     .option("--dry-run", "hooks import: print the result, write nothing")
@@ -166,6 +170,10 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
               prompt: stringOption(options, "prompt"),
               fields: listOption(options, "field"),
               trust: options.trust === true,
+              provider: stringOption(options, "provider"),
+              script: stringOption(options, "script"),
+              model: stringOption(options, "model"),
+              baseUrl: stringOption(options, "baseUrl"),
             }),
           );
           return;

@@ -11,7 +11,7 @@
  */
 import type { FileSystem } from "../runtime/types.ts";
 import type { LifecycleHookSpec, Scope } from "../hooks/types.ts";
-import { compileMatcher, loadLifecycle } from "./lifecycle.ts";
+import { compileMatcher, loadLifecycle, type LifecycleOptions } from "./lifecycle.ts";
 import { frontmatterHooks } from "./frontmatter-hooks.ts";
 import { claudeHooksAsLifecycle } from "./claude-settings.ts";
 import { isRecord } from "./parse.ts";
@@ -49,17 +49,17 @@ function regexEscape(text: string): string {
 }
 
 /** Every agent file's front-matter hooks, user root first. Problems are warnings; never throws. */
-export function loadAgentHooks(fs: FileSystem, roots: readonly AgentHookRoot[], sink: WarningSink): LifecycleHookSpec[] {
+export function loadAgentHooks(fs: FileSystem, roots: readonly AgentHookRoot[], sink: WarningSink, options: LifecycleOptions = {}): LifecycleHookSpec[] {
   const winners = new Map<string, { path: string; scope: Scope }>();
   for (const root of roots) for (const [name, path] of listAgentFiles(fs, root.dir)) winners.set(name, { path, scope: root.scope });
   const specs: LifecycleHookSpec[] = [];
   for (const scope of ["user", "project"] as const) {
-    for (const [name, file] of winners) if (file.scope === scope) specs.push(...loadOne(fs, name, file, sink));
+    for (const [name, file] of winners) if (file.scope === scope) specs.push(...loadOne(fs, name, file, sink, options));
   }
   return specs;
 }
 
-function loadOne(fs: FileSystem, name: string, file: { path: string; scope: Scope }, sink: WarningSink): LifecycleHookSpec[] {
+function loadOne(fs: FileSystem, name: string, file: { path: string; scope: Scope }, sink: WarningSink, options: LifecycleOptions): LifecycleHookSpec[] {
   let text: string | undefined;
   try {
     text = fs.readText(file.path);
@@ -91,7 +91,7 @@ function loadOne(fs: FileSystem, name: string, file: { path: string; scope: Scop
   // Field paths name the agent file's own keys (`hooks.PreToolUse[0]…`), not `hooks.lifecycle.…`.
   const local = new WarningSink();
   // Claude Code's `timeout` (seconds) is our `timeout_seconds`, as in its settings files.
-  const loaded = loadLifecycle({ file: { path: file.path, scope: file.scope, format: "json" }, present: true, data: { hooks: { lifecycle: claudeHooksAsLifecycle(lifecycle) } } }, local);
+  const loaded = loadLifecycle({ file: { path: file.path, scope: file.scope, format: "json" }, present: true, data: { hooks: { lifecycle: claudeHooksAsLifecycle(lifecycle) } } }, local, options);
   for (const item of local.items) sink.items.push({ ...item, field: item.field.replace(/^hooks\.lifecycle\./, "hooks.") });
   const exact = compileMatcher(regexEscape(name), "subagent_start");
   return loaded.map((spec) => {

@@ -10,7 +10,7 @@
  */
 import type { FileSystem } from "../runtime/types.ts";
 import type { LifecycleHookSpec, Scope } from "../hooks/types.ts";
-import { loadLifecycle } from "./lifecycle.ts";
+import { loadLifecycle, type LifecycleOptions } from "./lifecycle.ts";
 import { isRecord } from "./parse.ts";
 import { joinPath } from "./path-utils.ts";
 import { readSettingsFile, type ParsedSettingsFile } from "./settings.ts";
@@ -71,7 +71,7 @@ function displayName(file: SettingsFile): string {
 }
 
 /** The hooks of every present Claude settings file of `scope`, as lifecycle specs. Never throws. */
-export function loadClaudeHooks(fs: FileSystem, files: readonly SettingsFile[], scope: Scope, sink: WarningSink): LifecycleHookSpec[] {
+export function loadClaudeHooks(fs: FileSystem, files: readonly SettingsFile[], scope: Scope, sink: WarningSink, options: LifecycleOptions = {}): LifecycleHookSpec[] {
   const specs: LifecycleHookSpec[] = [];
   for (const file of files) {
     if (file.scope !== scope) continue;
@@ -84,7 +84,7 @@ export function loadClaudeHooks(fs: FileSystem, files: readonly SettingsFile[], 
     }
     // Field paths name the file's own keys (`hooks.PreToolUse[0]…`), not `hooks.lifecycle.…`.
     const local = new WarningSink();
-    const loaded = loadLifecycle({ file: { ...file, path: file.path }, present: true, data: { hooks: { lifecycle: claudeHooksAsLifecycle(hooks) } } }, local);
+    const loaded = loadLifecycle({ file: { ...file, path: file.path }, present: true, data: { hooks: { lifecycle: claudeHooksAsLifecycle(hooks) } } }, local, options);
     for (const item of local.items) sink.items.push({ ...item, field: item.field.replace(/^hooks\.lifecycle\./, "hooks.") });
     const prefix = displayName(file);
     for (const spec of loaded) {

@@ -135,17 +135,31 @@ function translateCommand(source: ImportSource, field: string, entry: unknown, n
     return undefined;
   }
   const type = entry.type ?? "command";
-  if (type !== "command") {
-    note(field, `not translated: handler type ${JSON.stringify(type)} (only "command" hooks run here)`);
+  // Claude Code's http and prompt handlers exist here too (issue 12 item 9); other agents' do not.
+  const handler = source === "claude" && (type === "http" || type === "prompt") ? type : undefined;
+  if (type !== "command" && handler === undefined) {
+    note(field, `not translated: handler type ${JSON.stringify(type)} (only "command"${source === "claude" ? ', "http" and "prompt"' : ""} hooks run here)`);
     return undefined;
   }
-  if (typeof entry.command !== "string" || entry.command.trim() === "") {
-    note(`${field}.command`, "not translated: missing command");
+  const main = handler === "http" ? "url" : handler === "prompt" ? "prompt" : "command";
+  const mainValue = entry[main];
+  if (typeof mainValue !== "string" || mainValue.trim() === "") {
+    note(`${field}.${main}`, `not translated: missing ${main}`);
     return undefined;
   }
-  const out: Record<string, unknown> = { command: entry.command };
+  const out: Record<string, unknown> = handler === undefined ? { command: mainValue } : { type: handler, [main]: mainValue };
+  if (handler === "http") note(`${field}.url`, "runs only if the URL matches hooks.http_allow in ~/.agent/config.toml; the payload is redacted unless payload = \"full\"");
   for (const [key, value] of Object.entries(entry)) {
-    if (key === "type" || key === "command") continue;
+    if (key === "type" || key === main) continue;
+    if (handler === "http" && key === "headers" && isRecord(value)) {
+      // Claude Code also reads `$NAME` in header values; ours are `${NAME}` only.
+      out.headers = Object.fromEntries(Object.entries(value).map(([name, text]) => [name, typeof text === "string" ? text.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, "${$1}") : text]));
+      continue;
+    }
+    if (handler === "http" && key === "allowedEnvVars") {
+      note(`${field}.${key}`, "dropped: header ${NAME} values read the environment here (a project hook never gets a stripped credential)");
+      continue;
+    }
     if (key === "timeout") {
       const seconds = timeoutSeconds(source, value);
       if (seconds === undefined) note(`${field}.timeout`, `not translated: ${JSON.stringify(value)} is not a number of ${source === "gemini" ? "milliseconds" : "seconds"}; the default 60 s applies`);

@@ -4,7 +4,8 @@
  * is a load warning and is skipped; unknown keys are warnings (issue 12 item 4, over D23's "validate
  * errors": a Claude Code file with a key we do not know must not fail validation) and the command still loads,
  * and their message names the closest known key. Claude Code's command keys load too (`timeout`,
- * `async`, `once`, `statusMessage`, `type = "command"`).
+ * `async`, `once`, `statusMessage`, `type = "command"`), and its `http` and `prompt` handler
+ * types (src/config/lifecycle-handlers.ts).
  */
 import { canonicalEvent, type CanonicalEvent } from "../hooks/events.ts";
 import type { Dialect, FailurePolicy, LifecycleHookSpec, Scope } from "../hooks/types.ts";
@@ -15,6 +16,7 @@ import type { ParsedSettingsFile } from "./settings.ts";
 import type { WarningSink } from "./warnings.ts";
 import { unknownKeyMessage } from "./closest-key.ts";
 import { errorMessage } from "../errors.ts";
+import { HANDLER_TIMEOUT_DEFAULT_SECONDS, readHandler } from "./lifecycle-handlers.ts";
 
 export const LIFECYCLE_TIMEOUT_DEFAULT_SECONDS = 60;
 
@@ -33,7 +35,12 @@ export function compileMatcher(matcher: string | undefined, event: CanonicalEven
 
 const GROUP_KEYS = new Set(["matcher", "hooks"]);
 
-export function loadLifecycle(parsed: ParsedSettingsFile, sink: WarningSink): LifecycleHookSpec[] {
+export interface LifecycleOptions {
+  /** The user's `hooks.http_allow` (issue 12 item 9); empty or absent: no http hook loads. */
+  readonly httpAllow?: readonly string[];
+}
+
+export function loadLifecycle(parsed: ParsedSettingsFile, sink: WarningSink, options: LifecycleOptions = {}): LifecycleHookSpec[] {
   const path = parsed.file.path;
   const hooks = parsed.data?.hooks;
   if (!isRecord(hooks) || hooks.lifecycle === undefined) return [];
@@ -85,7 +92,7 @@ export function loadLifecycle(parsed: ParsedSettingsFile, sink: WarningSink): Li
         return;
       }
       commands.forEach((command: unknown, hookIndex) => {
-        const spec = loadCommand(command, { path, scope: parsed.file.scope, event, key, groupIndex, hookIndex, matcher, regex: compiled.regex, labelPrefix }, sink);
+        const spec = loadCommand(command, { path, scope: parsed.file.scope, event, key, groupIndex, hookIndex, matcher, regex: compiled.regex, labelPrefix, httpAllow: options.httpAllow ?? [] }, sink);
         if (spec) specs.push(spec);
       });
     });
@@ -103,6 +110,7 @@ interface CommandPlace {
   matcher: string | undefined;
   regex: RegExp | null;
   labelPrefix: string;
+  httpAllow: readonly string[];
 }
 
 function loadCommand(entry: unknown, place: CommandPlace, sink: WarningSink): LifecycleHookSpec | undefined {
@@ -129,10 +137,9 @@ function loadCommand(entry: unknown, place: CommandPlace, sink: WarningSink): Li
       ok = false;
     }
   }
-  if (entry.command === undefined) {
-    sink.error(path, `${field}.command`, `missing required field "command"; skipped`);
-    ok = false;
-  }
+  // Checked even when a field above failed, so every problem of the entry is said at once.
+  const handler = readHandler(entry, { path, field, scope: place.scope, httpAllow: place.httpAllow }, sink);
+  if (!handler.ok) ok = false;
   const policy: FailurePolicy = entry.failure_policy === "ignore" || entry.failure_policy === "block" || entry.failure_policy === "fail" ? entry.failure_policy : "warn";
   if (ok && policy === "block" && !BLOCKABLE.has(place.event)) {
     sink.error(path, `${field}.failure_policy`, `"block" is only valid on pre_tool_use, user_prompt_submit and permission_request (use ignore, warn or fail); skipped`);
@@ -145,11 +152,11 @@ function loadCommand(entry: unknown, place: CommandPlace, sink: WarningSink): Li
   if (ok && isAsync && (policy === "block" || policy === "fail")) {
     sink.warning(path, `${field}.failure_policy`, `"${policy}" has no effect on an async hook: it never blocks or ends the turn`);
   }
-  if (!ok || typeof entry.command !== "string") return undefined;
+  if (!ok || !handler.ok) return undefined;
   const dialect: Dialect = entry.protocol === "action" ? "action" : "claude";
   // Claude Code's `timeout` is in seconds too; `timeout_seconds` wins when both are set.
-  const seconds =
-    typeof entry.timeout_seconds === "number" ? entry.timeout_seconds : typeof entry.timeout === "number" ? entry.timeout : LIFECYCLE_TIMEOUT_DEFAULT_SECONDS;
+  const fallback = handler.handler === undefined ? LIFECYCLE_TIMEOUT_DEFAULT_SECONDS : HANDLER_TIMEOUT_DEFAULT_SECONDS;
+  const seconds = typeof entry.timeout_seconds === "number" ? entry.timeout_seconds : typeof entry.timeout === "number" ? entry.timeout : fallback;
   return {
     label: `${place.labelPrefix}${place.key}[${place.groupIndex}].hooks[${place.hookIndex}]`,
     scope: place.scope,
@@ -160,7 +167,9 @@ function loadCommand(entry: unknown, place: CommandPlace, sink: WarningSink): Li
     field,
     disabled: entry.disabled === true,
     timeoutMs: seconds * 1000,
-    command: entry.command,
+    command: handler.command,
+    ...(handler.handler !== undefined ? { handler: handler.handler } : {}),
+    ...(handler.handler?.type === "http" ? { httpAllow: place.httpAllow } : {}),
     matcher: place.matcher,
     matcherRegex: place.regex,
     eventKey: place.key,

@@ -105,7 +105,8 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     // Agent front-matter hooks (issue 12 item 8) come last in their scope and run only in their subagent.
     const agentRoots: { dir: string; scope: "user" | "project" }[] = [{ dir: `${location.agentHome}/agents`, scope: "user" }];
     if (location.projectScope) agentRoots.push({ dir: `${location.projectRoot}/.agent/agents`, scope: "project" });
-    const agentHooks = loadAgentHooks(runtime.fs, agentRoots, sink);
+    const lifecycleOptions = { httpAllow: merged.settings.hooks.httpAllow };
+    const agentHooks = loadAgentHooks(runtime.fs, agentRoots, sink, lifecycleOptions);
     // Claude Code's own settings files, opted into from user config (issue 12 item 10).
     const claudeFiles = claudeSettingsEnabled(parsed, sink)
       ? claudeSettingsFiles({ env, home: env.HOME || runtime.platform.homedir, projectRoot: location.projectScope ? location.projectRoot : null })
@@ -113,8 +114,8 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     for (const scope of ["user", "project"] as const) {
       hooks.push(...dirs.hooks.filter((spec) => spec.scope === scope));
       const scoped = parsed.filter((file) => file.file.scope === scope);
-      for (const file of scoped) hooks.push(...loadLifecycle(file, sink));
-      hooks.push(...loadClaudeHooks(runtime.fs, claudeFiles, scope, sink));
+      for (const file of scoped) hooks.push(...loadLifecycle(file, sink, lifecycleOptions));
+      hooks.push(...loadClaudeHooks(runtime.fs, claudeFiles, scope, sink, lifecycleOptions));
       for (const file of scoped) {
         hooks.push(...loadListHooks(file, merged.chains[scope], { absolutePaths: merged.settings.absolutePathsByScope[scope] }, sink));
       }

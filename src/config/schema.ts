@@ -83,15 +83,26 @@ export const LIST_ENTRY_FIELDS = {
   disabled: booleanField,
 } as const;
 
+export const HANDLER_TYPES = ["command", "http", "prompt"] as const;
+
 /**
  * One command of a lifecycle group (D23), plus Claude Code's command-hook keys (issue 12):
- * `timeout` (seconds, alias of `timeout_seconds`), `async`, `once` and `statusMessage`.
+ * `timeout` (seconds, alias of `timeout_seconds`), `async`, `once` and `statusMessage`, and the
+ * keys of its `http` (`url`, `headers`, our `payload`) and `prompt` (`prompt`, `model`) handlers.
  */
 export const LIFECYCLE_COMMAND_FIELDS = {
   command: nonBlankString,
   timeout_seconds: intRange(1, 600),
   timeout: intRange(1, 600),
-  type: oneOf(["command"] as const),
+  type: oneOf(HANDLER_TYPES),
+  url: v.pipe(
+    nonBlankString,
+    v.check((value) => /^https?:\/\//.test(value), "must start with http:// or https://"),
+  ),
+  headers: v.record(v.string(), stringField, (issue) => `${showValue(issue.input)} is not a table of strings`),
+  payload: oneOf(PAYLOAD_MODES),
+  prompt: nonBlankString,
+  model: nonBlankString,
   failure_policy: oneOf(FAILURE_POLICIES),
   protocol: oneOf(["claude", "action"] as const),
   disabled: booleanField,
@@ -105,6 +116,8 @@ export const LIFECYCLE_EVENT_KEYS: readonly string[] = allEventNames().filter((n
 
 export const OTHER_HOOK_FIELDS = {
   stop_block_cap: intRange(1),
+  /** User config only (issue 12 item 9): the URL patterns http hooks may POST to (src/hooks/http-allow.ts). */
+  http_allow: v.array(stringField, (issue) => `${showValue(issue.input)} is not an array of URL patterns`),
 } as const;
 
 export const HOOK_JSON_KEYS = ["name", "event", "match", "run", "timeout", "fail_closed", "async", "disabled", "protocol"] as const;
@@ -122,7 +135,7 @@ function optionalFields<T extends Record<string, v.GenericSchema>>(fields: T): {
 }
 
 const listEntrySchema = v.strictObject({ ...optionalFields(LIST_ENTRY_FIELDS), command: LIST_ENTRY_FIELDS.command });
-const lifecycleCommandSchema = v.strictObject({ ...optionalFields(LIFECYCLE_COMMAND_FIELDS), command: LIFECYCLE_COMMAND_FIELDS.command });
+const lifecycleCommandSchema = v.strictObject(optionalFields(LIFECYCLE_COMMAND_FIELDS));
 const lifecycleGroupSchema = v.strictObject({
   matcher: v.optional(stringField),
   hooks: v.pipe(v.array(lifecycleCommandSchema), v.minLength(1, "a group needs at least one command")),
@@ -169,6 +182,7 @@ export const settingsSchema = v.object({
       ...optionalFields(LIST_GLOBAL_FIELDS),
       injected_content: v.optional(v.strictObject(optionalFields(INJECTED_CONTENT_FIELDS))),
       stop_block_cap: v.optional(OTHER_HOOK_FIELDS.stop_block_cap),
+      http_allow: v.optional(OTHER_HOOK_FIELDS.http_allow),
       before_tool: v.optional(v.array(listEntrySchema)),
       after_tool: v.optional(v.array(listEntrySchema)),
       after_assistant: v.optional(v.array(listEntrySchema)),

@@ -24,6 +24,7 @@ import {
 } from "./schema.ts";
 import type { WarningSink } from "./warnings.ts";
 import { errorMessage } from "../errors.ts";
+import { allowPatternProblem } from "../hooks/http-allow.ts";
 
 import type { PermissionMode } from "../permissions/mode.ts";
 export type { PermissionMode };
@@ -52,7 +53,12 @@ export interface ProviderSettings {
 /** Merged settings with defaults filled in. */
 export interface EffectiveSettings {
   /** The list settings of the widest loaded scope (project when present), for display. */
-  readonly hooks: ListSettings & { readonly stopBlockCap: number; readonly quietSuccessOutput: boolean };
+  readonly hooks: ListSettings & {
+    readonly stopBlockCap: number;
+    readonly quietSuccessOutput: boolean;
+    /** User config's `hooks.http_allow` (issue 12 item 9); a project cannot set or widen it. */
+    readonly httpAllow: readonly string[];
+  };
   /** D26: what user list hooks and project list hooks each see. */
   readonly listSettingsByScope: { readonly user: ListSettings; readonly project: ListSettings };
   readonly tools: { readonly bash: { readonly absolutePaths: boolean } };
@@ -123,7 +129,7 @@ export function readSettingsFile(fs: FileSystem, file: SettingsFile, sink: Warni
 const USER_ONLY_PROVIDER_FIELDS = new Set(["api_key", "api_key_env"]);
 
 const TOP_LEVEL_KEYS = new Set(["hooks", "tools", "permissions", "agent", "provider", "model", "base_url", "providers", "mcp_servers", "compat"]);
-const HOOK_STRUCTURE_KEYS = new Set<string>([...LIST_KEYS, "lifecycle", "injected_content", "stop_block_cap"]);
+const HOOK_STRUCTURE_KEYS = new Set<string>([...LIST_KEYS, "lifecycle", "injected_content", "stop_block_cap", "http_allow"]);
 
 function camel(key: string): string {
   return key.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
@@ -175,6 +181,7 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
   const absolutePaths: Record<Scope, boolean> = { user: true, project: true };
   let stopBlockCap = DEFAULT_STOP_BLOCK_CAP;
   let quietSuccessOutput = false;
+  const httpAllow: string[] = [];
   let absolutePathsMerged = true;
   let mode: PermissionMode = "default";
   const rules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
@@ -221,6 +228,17 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
               }
           } else if (key === "stop_block_cap") {
             if (checked(OTHER_HOOK_FIELDS.stop_block_cap, value, field) && typeof value === "number") stopBlockCap = value;
+          } else if (key === "http_allow") {
+            // Where hook payloads may be sent is the user's call, never a cloned repository's.
+            if (file.scope === "project") sink.error(path, field, "is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead");
+            else if (checked(OTHER_HOOK_FIELDS.http_allow, value, field) && Array.isArray(value)) {
+              value.forEach((pattern: unknown, index) => {
+                if (typeof pattern !== "string") return;
+                const problem = allowPatternProblem(pattern);
+                if (problem !== null) sink.error(path, `${field}[${index}]`, `${problem}; ignored`);
+                else httpAllow.push(pattern);
+              });
+            }
           } else if (key === "lifecycle") {
             if (isRecord(value) && value.quiet_success_output !== undefined) {
               const qField = "hooks.lifecycle.quiet_success_output";
@@ -326,7 +344,7 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
   return {
     chains: { user: userChain, project: projectChain },
     settings: {
-      hooks: { ...(options.projectScope ? projectList : userList), stopBlockCap, quietSuccessOutput },
+      hooks: { ...(options.projectScope ? projectList : userList), stopBlockCap, quietSuccessOutput, httpAllow },
       listSettingsByScope: { user: userList, project: projectList },
       tools: { bash: { absolutePaths: absolutePathsMerged } },
       absolutePathsByScope: absolutePaths,

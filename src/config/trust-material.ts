@@ -52,11 +52,11 @@ const TREE_OUTPUT_FILES = /\.(log|jsonl)$/;
 /** Pinned as parsed hooks and settings instead, so a `model` edit keeps the trust (SEC-31). */
 const TREE_SETTINGS_FILES = new Set(["config.toml", "settings.json"]);
 
-/** A spec as plain data (the compiled RegExp and the spawn-time trust check dropped). */
+/** A spec as plain data (the compiled RegExp, the spawn-time trust check and the user's http allowlist dropped). */
 export function canonicalSpec(spec: HookSpec): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(spec).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (key === "matcherRegex" || key === "trustCheck") continue;
+    if (key === "matcherRegex" || key === "trustCheck" || key === "httpAllow") continue;
     out[key] = value === undefined ? null : value;
   }
   return out;

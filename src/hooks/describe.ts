@@ -1,4 +1,4 @@
-/** How a hook spec is shown to people (`agent hooks list`, `/hooks`): its matcher, policy and command. */
+/** How a hook spec is shown to people (`agent hooks list`, `/hooks`): its matcher, policy and command (or http URL, or prompt). */
 import type { HookSpec } from "./types.ts";
 
 /** The matcher column: hook-dir `match`, lifecycle regex source, or a list hook's filters. */
@@ -20,6 +20,21 @@ export function policyText(spec: HookSpec): string {
   return spec.form === "dir" ? (spec.failClosed ? "fail_closed" : "fail_open") : spec.failurePolicy;
 }
 
+/** What runs: the run path, the command, `http POST URL (payload …)` or `prompt[ (model M)]: TEMPLATE`. */
 export function commandText(spec: HookSpec): string {
-  return spec.form === "dir" ? spec.run : spec.command;
+  if (spec.form === "dir") return spec.run;
+  if (spec.form === "lifecycle" && spec.handler !== undefined) {
+    const handler = spec.handler;
+    if (handler.type === "http") {
+      const headers = Object.keys(handler.headers);
+      return `http POST ${handler.url} (payload ${handler.payload}${headers.length > 0 ? `; headers ${headers.join(", ")}` : ""})`;
+    }
+    return `prompt${handler.model !== undefined ? ` (model ${handler.model})` : ""}: ${handler.prompt}`;
+  }
+  return spec.command;
+}
+
+/** The `type` of a hook: `command` for every form but http and prompt lifecycle hooks (issue 12 item 9). */
+export function handlerType(spec: HookSpec): "command" | "http" | "prompt" {
+  return spec.form === "lifecycle" && spec.handler !== undefined ? spec.handler.type : "command";
 }

@@ -12,6 +12,7 @@ import { createSpiller } from "./payload.ts";
 import { createDialects } from "./dialects/index.ts";
 import { liveGroups } from "../runtime/process-groups.ts";
 import { validateToolInput } from "../tools/schemas.ts";
+import type { Provider } from "../providers/types.ts";
 
 /** Env variables the providers read their keys from; always stripped before hooks and bash (D18). */
 export const PROVIDER_KEY_VARS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"] as const;
@@ -45,6 +46,10 @@ export interface HookEngineOptions {
   readonly providerKeyVars?: readonly string[];
   /** The `once` keys of the session (issue 12): pass the same set to a session's next engine so a fresh engine never reruns them. */
   readonly onceStarted?: Set<string>;
+  /** The provider prompt hooks ask (issue 12 item 9), or why there is none; called only when one runs. */
+  readonly promptProvider?: () => Provider | string;
+  /** http hooks' fetch (tests); default the global one. */
+  readonly fetch?: typeof fetch;
 }
 
 export function createHookEngine(runtime: Runtime, options: HookEngineOptions): HookEngine {
@@ -70,6 +75,8 @@ export function createHookEngine(runtime: Runtime, options: HookEngineOptions): 
     sinks: options.sinks,
     asyncRuns: new Map(),
     onceStarted: options.onceStarted ?? new Set(),
+    ...(options.promptProvider ? { promptProvider: options.promptProvider } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   return {
     context,

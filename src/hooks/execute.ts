@@ -4,7 +4,7 @@
  * failure policy is applied later by the merge (src/hooks/merge.ts), which knows the event.
  */
 import type { Runtime } from "../runtime/types.ts";
-import type { HookSpec, FailureCategory } from "./types.ts";
+import type { HookSpec, FailureCategory, LifecycleHookSpec } from "./types.ts";
 import type { HookEventInput, HookReply, ProcessRun } from "./dialects/types.ts";
 import type { Dialect } from "./dialects/types.ts";
 import { cleanupSpill } from "./payload.ts";
@@ -12,6 +12,9 @@ import { preflight } from "./preflight.ts";
 import { planDirSpawn, planShellSpawn } from "./spawn-plan.ts";
 import { runProcess, type ProcessGroups } from "./runner.ts";
 import { buildHookEnv } from "./env.ts";
+import type { Provider } from "../providers/types.ts";
+import { runHttpHook } from "./handler-http.ts";
+import { runPromptHook } from "./handler-prompt.ts";
 
 /** Per-form stream caps (D3 hook dirs truncate; lifecycle 1 MiB output-limit; lists their own caps, D14). */
 export const DIR_STREAM_CAP_BYTES = 1024 * 1024;
@@ -28,6 +31,10 @@ export interface ExecuteContext {
   readonly groups?: ProcessGroups;
   /** The dialect of a hook (src/hooks/dialects/index.ts `createDialects`). */
   readonly dialectFor: (spec: HookSpec) => Dialect;
+  /** http hooks' fetch (default: the global one). */
+  readonly fetch?: typeof fetch;
+  /** The provider prompt hooks ask, or why there is none; called only when a prompt hook runs. */
+  readonly promptProvider?: () => Provider | string;
 }
 
 export interface HookRun {
@@ -75,6 +82,8 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
     const verdict = preflight(spec.command, { absolutePaths: spec.absolutePaths });
     if (!verdict.ok) return finish(failedReply("runner", `preflight: ${verdict.detail}`));
   }
+
+  if (spec.form === "lifecycle" && spec.handler !== undefined) return finish(await runHandler(ctx, spec, input, hookIndex));
 
   const which = (command: string): string | null => ctx.runtime.which(command, ctx.baseEnv.PATH);
   const plan =
@@ -141,4 +150,42 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
     reply = failedReply("exit", `could not decode the reply: ${error instanceof Error ? error.message : String(error)}`);
   }
   return finish(reply, { stderrFirstLine: spec.form === "dir" ? firstStderrLine(result.stderr) : "", truncated: result.truncated });
+}
+
+/** An http or prompt lifecycle hook (issue 12 item 9): the same encode and decode, no process. */
+async function runHandler(ctx: ExecuteContext, spec: LifecycleHookSpec, input: HookEventInput, hookIndex: number): Promise<HookReply> {
+  const handler = spec.handler;
+  if (handler === undefined) return failedReply("runner", "not an http or prompt hook");
+  let stdin: Uint8Array;
+  try {
+    // No spill: the payload goes whole over the wire (or into the prompt), never to a file.
+    stdin = ctx.dialectFor(spec).encode(spec, input, { hookIndex, timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, "Z") }).stdin;
+  } catch (error) {
+    return failedReply("stdin", `could not build the payload: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const outcome =
+    handler.type === "http"
+      ? await runHttpHook({
+          spec,
+          handler,
+          stdin,
+          strippedEnvValues: input.strippedEnvValues,
+          fullEnv: ctx.runtime.env(),
+          hookEnv: ctx.baseEnv,
+          fetch: ctx.fetch ?? globalThis.fetch.bind(globalThis),
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        })
+      : await runPromptHook({
+          spec,
+          handler,
+          stdin,
+          provider: ctx.promptProvider?.() ?? "prompt hooks need a provider (agent hooks test: pass --provider, e.g. --provider script --script FILE)",
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
+  if (!outcome.ok) return failedReply(outcome.category, outcome.detail);
+  try {
+    return ctx.dialectFor(spec).decode(spec, input, outcome.run);
+  } catch (error) {
+    return failedReply("exit", `could not decode the reply: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

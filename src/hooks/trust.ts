@@ -11,6 +11,7 @@ import { pinnedFiles, type ProjectTrustMaterial } from "../config/trust-material
 import { AgentError } from "../errors.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { HookSpec } from "./types.ts";
+import { commandText } from "./describe.ts";
 
 export type TrustMaterial = ProjectTrustMaterial;
 
@@ -81,7 +82,11 @@ function describeMaterialHook(hook: unknown): string {
     return typeof value === "string" ? value : undefined;
   };
   const head = [field("form"), field("event"), field("label") ?? field("name")].filter((part) => part !== undefined).join(" ");
-  const what = field("command") ?? field("run");
+  // http and prompt hooks (issue 12 item 9) have an empty command: name their URL or "prompt".
+  const handler: unknown = Reflect.get(hook, "handler");
+  const url = handler !== null && typeof handler === "object" ? Reflect.get(handler, "url") : undefined;
+  const kind = handler !== null && typeof handler === "object" ? Reflect.get(handler, "type") : undefined;
+  const what = typeof url === "string" ? `http ${url}` : kind === "prompt" ? "prompt" : (field("command") ?? field("run"));
   return what === undefined ? head : `${head}: ${what}`;
 }
 
@@ -236,7 +241,7 @@ export function trustListing(hooks: readonly HookSpec[], material: TrustMaterial
   const lines: string[] = [];
   for (const spec of hooks) {
     if (spec.scope !== "project") continue;
-    const what = spec.form === "dir" ? spec.run : spec.command;
+    const what = commandText(spec);
     lines.push(escapeControls(`  ${spec.form} ${spec.event} ${spec.label}${spec.disabled ? " (disabled)" : ""}: ${what}`));
   }
   for (const [key, value] of Object.entries(material.settings)) lines.push(escapeControls(`  setting ${key} = ${JSON.stringify(value)}`));

@@ -47,10 +47,41 @@ export interface DirHookSpec extends HookSpecBase {
   readonly async: boolean;
 }
 
+/**
+ * Claude Code's handler types beyond `command` (issue 12 item 9). `http` POSTs the claude payload
+ * to an allowlisted URL (src/hooks/handler-http.ts); `prompt` asks the session's provider for a
+ * `{"ok": …}` decision (src/hooks/handler-prompt.ts). Both replies decode as a command's stdout.
+ */
+export interface HttpHandler {
+  readonly type: "http";
+  /** Absolute http(s) URL, already checked against the user's `hooks.http_allow`. */
+  readonly url: string;
+  /** Header name → value template; `${NAME}` is read from the environment at request time. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly payload: PayloadMode;
+}
+
+export interface PromptHandler {
+  readonly type: "prompt";
+  /** Template; `$ARGUMENTS` becomes the event's claude JSON payload. */
+  readonly prompt: string;
+  readonly model?: string;
+}
+
+export type LifecycleHandler = HttpHandler | PromptHandler;
+
 /** Seed 002: one command of a `[[hooks.lifecycle.<event>]]` group, run through `/bin/sh -c`. */
 export interface LifecycleHookSpec extends HookSpecBase {
   readonly form: "lifecycle";
+  /** The shell command; "" when `handler` is set. */
   readonly command: string;
+  /** Absent: a command hook. */
+  readonly handler?: LifecycleHandler;
+  /**
+   * http hooks: the user's `hooks.http_allow` at load time; a redirect is followed only to a URL it
+   * allows. Not part of the trust digest (the user's list is not the project's to pin).
+   */
+  readonly httpAllow?: readonly string[];
   /** The matcher as written; undefined when absent. */
   readonly matcher: string | undefined;
   /** Compiled `^(?:p)$`; null when it matches everything (`*`, `""`, absent). */

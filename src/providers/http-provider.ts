@@ -52,7 +52,7 @@ export class HttpProvider implements Provider {
       providerName: dialect.id,
       url: dialect.endpoint(options.baseUrl),
       headers: dialect.headers(options.apiKey),
-      body: dialect.body(this.model, request, options.maxTokens),
+      body: dialect.body(request.model ?? this.model, request, options.maxTokens),
       fetch: options.fetch,
       retry: options.retry ?? DEFAULT_RETRY,
       timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

@@ -5,6 +5,9 @@
  * A `compact` request answers `compacted conversation` without using a turn. A missing call id is
  * `call_<n>`, n counting from 1 over every call of the session: children made with
  * `createChildScriptProvider` share the parent's counter and replay `agents.<name>` from the start.
+ * A prompt hook's request (`purpose: "hook"`, issue 12 item 9) uses no turn either: it answers
+ * `hooks["<hook label>"]` (else `hooks["*"]`) of `"hooks"?: {"<label>": "reply text" | {…}}`, an
+ * object as its JSON text, so `agent hooks test` and `agent run` can test a prompt hook offline.
  */
 import * as v from "valibot";
 import type { Runtime } from "../runtime/types.ts";
@@ -26,9 +29,11 @@ const TurnSchema = v.object({
   tool_calls: v.optional(v.array(ToolCallSchema)),
 });
 const TurnsSchema = v.object({ turns: v.array(TurnSchema) });
+const HookReplySchema = v.union([v.string(), v.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value))]);
 export const ScriptSchema = v.object({
   turns: v.array(TurnSchema),
   agents: v.optional(v.record(v.string(), TurnsSchema)),
+  hooks: v.optional(v.record(v.string(), HookReplySchema)),
 });
 
 export type Script = v.InferOutput<typeof ScriptSchema>;
@@ -129,6 +134,17 @@ export class ScriptProvider implements Provider {
     }
     if (request.purpose === "compact") {
       yield { type: "text_delta", text: COMPACT_REPLY };
+      yield { type: "done", stopReason: "end_turn" };
+      return;
+    }
+    if (request.purpose === "hook") {
+      const label = request.hookLabel ?? "";
+      const reply = this.script.hooks?.[label] ?? this.script.hooks?.["*"];
+      if (reply === undefined) {
+        yield { type: "error", message: `the script has no hooks[${JSON.stringify(label)}] (or hooks["*"]) reply for this prompt hook`, retryable: false };
+        return;
+      }
+      yield { type: "text_delta", text: typeof reply === "string" ? reply : JSON.stringify(reply) };
       yield { type: "done", stopReason: "end_turn" };
       return;
     }

@@ -30,8 +30,15 @@ export interface ProviderRequest {
   messages: readonly Message[];
   tools: readonly ToolDefinition[];
   signal?: AbortSignal;
-  /** `compact` marks the one summarizing request of a compaction (the script provider answers it without using a turn). */
-  purpose?: "turn" | "compact";
+  /**
+   * `compact` marks the one summarizing request of a compaction, `hook` a prompt hook's request
+   * (issue 12 item 9); the script provider answers both without using a turn.
+   */
+  purpose?: "turn" | "compact" | "hook";
+  /** `hook` requests: the hook's label (the script provider's `hooks` key). */
+  hookLabel?: string;
+  /** A model other than the provider's own for this one request (a prompt hook's `model`). */
+  model?: string;
 }
 
 export type ProviderEvent =

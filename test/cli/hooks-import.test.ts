@@ -35,7 +35,7 @@ describe("agent hooks import (issue 12 item 10)", () => {
         permissions: { allow: ["Bash(ls:*)"] },
         hooks: {
           PreToolUse: [
-            { matcher: "Bash", hooks: [{ type: "command", command: "$CLAUDE_PROJECT_DIR/.claude/hooks/validate.sh", timeout: 5 }, { type: "prompt", prompt: "is $ARGUMENTS safe?" }] },
+            { matcher: "Bash", hooks: [{ type: "command", command: "$CLAUDE_PROJECT_DIR/.claude/hooks/validate.sh", timeout: 5 }, { type: "agent", prompt: "is $ARGUMENTS safe?" }] },
           ],
           TeammateIdle: [{ hooks: [{ type: "command", command: "true" }] }],
         },
@@ -44,7 +44,7 @@ describe("agent hooks import (issue 12 item 10)", () => {
     const r = runCli(w, ["hooks", "import", "--from", "claude"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("imported 1 hook command from .claude/settings.json into .agent/settings.json");
-    expect(r.stdout).toContain('.claude/settings.json: hooks.PreToolUse[0].hooks[1]: not translated: handler type "prompt"');
+    expect(r.stdout).toContain('.claude/settings.json: hooks.PreToolUse[0].hooks[1]: not translated: handler type "agent"');
     expect(r.stdout).toContain(".claude/settings.json: hooks.TeammateIdle: not translated: no TeammateIdle event here");
     expect(r.stdout).toContain("agent hooks trust");
     // Existing settings are kept; the group lands under hooks.lifecycle with our key names.
@@ -65,6 +65,28 @@ describe("agent hooks import (issue 12 item 10)", () => {
     const again = runCli(w, ["hooks", "import", "--from", "claude"]);
     expect(again.stdout).toContain("imported 0 hook commands from .claude/settings.json into .agent/settings.json (1 group already there)");
     expect(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).toBe(before);
+  });
+
+  test("issue 12 item 9: --from claude keeps http and prompt handlers and says what the http one needs", () => {
+    const w = makeWorld();
+    w.file(
+      ".claude/settings.json",
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: "https://hooks.example.com/pre", headers: { Authorization: "Bearer $TOKEN" }, allowedEnvVars: ["TOKEN"], timeout: 10 }] }],
+          Stop: [{ hooks: [{ type: "prompt", prompt: "Done? $ARGUMENTS", model: "small" }] }],
+        },
+      }),
+    );
+    const r = runCli(w, ["hooks", "import", "--from", "claude"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("imported 2 hook commands");
+    expect(r.stdout).toContain("hooks.PreToolUse[0].hooks[0].url: runs only if the URL matches hooks.http_allow");
+    expect(r.stdout).toContain("hooks.PreToolUse[0].hooks[0].allowedEnvVars: dropped");
+    expect(lifecycleOf(w)).toEqual({
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: "https://hooks.example.com/pre", headers: { Authorization: "Bearer ${TOKEN}" }, timeout_seconds: 10 }] }],
+      Stop: [{ hooks: [{ type: "prompt", prompt: "Done? $ARGUMENTS", model: "small" }] }],
+    });
   });
 
   test("--from gemini maps events, tool names and millisecond timeouts; --dry-run writes nothing", () => {

@@ -54,7 +54,7 @@ describe("agent hooks list", () => {
     expect(parsed.hooks.map((h: { label: string }) => h.label)).toEqual(["bad", "guard", "pre_tool_use[0].hooks[0]", "audit"]);
     expect(parsed.hooks[1]).toEqual({
       label: "guard", scope: "user", form: "dir", dialect: "action", event: "pre_tool", matcher: "*", policy: "fail_closed", async: false,
-      timeout_ms: 5000, source: join(s.agentHome, "hooks/guard/hook.json"), field: "", command: join(s.agentHome, "hooks/guard/run.sh"), trusted: true, disabled: false,
+      timeout_ms: 5000, source: join(s.agentHome, "hooks/guard/hook.json"), field: "", command: join(s.agentHome, "hooks/guard/run.sh"), type: "command", trusted: true, disabled: false,
     });
     expect(parsed.hooks[3]).toMatchObject({ scope: "project", form: "list", policy: "warn", command: "./scripts/audit.sh", trusted: true, field: "hooks.before_tool[0]" });
     expect(parsed.warnings).toEqual([{ severity: "error", file: join(s.agentHome, "hooks/bad/hook.json"), field: "fail_close", message: expect.stringContaining("unknown key") }]);

@@ -77,7 +77,7 @@ describe("lifecycle groups (seed 002, D5, D23)", () => {
     const bad: [string, string, string][] = [
       [`hooks = []`, "hooks.lifecycle.stop[0].hooks", "non-empty"],
       [`hooks = [{ command = "  " }]`, "hooks.lifecycle.stop[0].hooks[0].command", "blank"],
-      [`hooks = [{ command = "x", type = "prompt" }]`, "hooks.lifecycle.stop[0].hooks[0].type", "command"],
+      [`hooks = [{ command = "x", type = "agent" }]`, "hooks.lifecycle.stop[0].hooks[0].type", "command, http, prompt"],
       ...["0", "601", "-1", "1.5", `"30"`].map((t): [string, string, string] => [`hooks = [{ command = "x", timeout_seconds = ${t} }]`, "hooks.lifecycle.stop[0].hooks[0].timeout_seconds", "1..600"]),
     ];
     for (const [body, field, words] of bad) {
