@@ -9,8 +9,9 @@
  * hands the same spawn to the session's background shells (background-shells.ts) instead.
  */
 import type { Tool, ToolContext, ToolDetails, ToolResult } from "./types.ts";
-import { BASH_TIMEOUT_DEFAULT_MS, bashInputSchema, toolJsonSchema, validateWith, type BashInput } from "./schemas.ts";
-import { describeError, failure } from "./output.ts";
+import { BASH_TIMEOUT_DEFAULT_MS, bashInputSchema, type BashInput } from "./schemas.ts";
+import { failure } from "./output.ts";
+import { defineTool } from "./define-tool.ts";
 import { OutputCollector } from "./bash-output.ts";
 import { runInGroup } from "../runtime/run-group.ts";
 
@@ -100,18 +101,10 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
   return { success: stopped === undefined && status.code === 0, content, metadata, details };
 }
 
-export const bashTool: Tool = {
+export const bashTool: Tool = defineTool({
   name: "bash",
   description:
     "Run a shell command with /bin/bash -c in the agent's cwd. stdout and stderr are combined; output is capped. timeout is in milliseconds (default 120000, max 600000). Background processes are killed when the command ends. With run_in_background: true the command keeps running (no timeout) and the call returns a shell id at once: read new output with bash_output, stop it with kill_shell; it is killed when the session ends.",
-  parameters: toolJsonSchema("bash"),
-  async execute(input, ctx) {
-    const checked = validateWith(bashInputSchema, input);
-    if (!checked.ok) return failure(`invalid input: ${checked.path}: ${checked.message}`);
-    try {
-      return await runCommand(checked.input, ctx);
-    } catch (error) {
-      return failure(`bash failed: ${describeError(error)}`);
-    }
-  },
-};
+  schema: bashInputSchema,
+  run: runCommand,
+});

@@ -5,7 +5,8 @@
  */
 import type { Tool, ToolContext, ToolResult } from "./types.ts";
 import type { BackgroundShells, ShellReport } from "./background-shells.ts";
-import { bashOutputInputSchema, killShellInputSchema, toolJsonSchema, validateWith } from "./schemas.ts";
+import { bashOutputInputSchema, killShellInputSchema } from "./schemas.ts";
+import { defineTool } from "./define-tool.ts";
 import { compileSearchRegex } from "./regex-guard.ts";
 import { failure } from "./output.ts";
 
@@ -41,37 +42,33 @@ function registry(ctx: ToolContext): BackgroundShells | null {
   return ctx.shells ?? null;
 }
 
-export const bashOutputTool: Tool = {
+export const bashOutputTool: Tool = defineTool({
   name: "bash_output",
   description:
     "Read the output a background shell (bash with run_in_background) printed since the last read, with its status (running, completed, failed, killed). filter: a regex; only matching lines are shown.",
-  parameters: toolJsonSchema("bash_output"),
-  async execute(input, ctx) {
-    const checked = validateWith(bashOutputInputSchema, input);
-    if (!checked.ok) return failure(`invalid input: ${checked.path}: ${checked.message}`);
+  schema: bashOutputInputSchema,
+  run(input, ctx) {
     const shells = registry(ctx);
     if (shells === null) return failure("no background shells in this context");
     let filter: RegExp | null = null;
-    if (checked.input.filter !== undefined) {
-      const compiled = compileSearchRegex(checked.input.filter, { ignoreCase: false });
+    if (input.filter !== undefined) {
+      const compiled = compileSearchRegex(input.filter, { ignoreCase: false });
       if (!compiled.ok) return failure(`invalid filter: ${compiled.message}`);
       filter = compiled.regex;
     }
-    const report = shells.read(checked.input.bash_id);
-    return report === null ? unknownShell(shells, checked.input.bash_id) : reportResult(report, filter);
+    const report = shells.read(input.bash_id);
+    return report === null ? unknownShell(shells, input.bash_id) : reportResult(report, filter);
   },
-};
+});
 
-export const killShellTool: Tool = {
+export const killShellTool: Tool = defineTool({
   name: "kill_shell",
   description: "Stop a background shell (SIGTERM to its process group, SIGKILL after a short grace) and return its last output.",
-  parameters: toolJsonSchema("kill_shell"),
-  async execute(input, ctx) {
-    const checked = validateWith(killShellInputSchema, input);
-    if (!checked.ok) return failure(`invalid input: ${checked.path}: ${checked.message}`);
+  schema: killShellInputSchema,
+  async run(input, ctx) {
     const shells = registry(ctx);
     if (shells === null) return failure("no background shells in this context");
-    const report = await shells.kill(checked.input.shell_id);
-    return report === null ? unknownShell(shells, checked.input.shell_id) : reportResult(report, null);
+    const report = await shells.kill(input.shell_id);
+    return report === null ? unknownShell(shells, input.shell_id) : reportResult(report, null);
   },
-};
+});
