@@ -13,9 +13,13 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) printLin
 
 // Credentials leave the initial environment before anything else runs: with a key present, this
 // re-execs the agent (same pid) without it, so no child reads it from /proc/<pid>/environ.
+// The user's config may name a key variable that looks like nothing (`api_key_env = "LLM_CRED"`):
+// those names are read first and handed over too.
 const { isCredentialEnv } = await import("./hooks/env.ts");
-await (await import("./runtime/credentials.ts")).isolateCredentials((name, value) => isCredentialEnv(name, value));
 const { createRuntime } = await import("./runtime/index.ts");
+const preflightRuntime = createRuntime();
+const configuredKeys = new Set((await import("./config/key-env-names.ts")).userKeyEnvNames(preflightRuntime.fs, preflightRuntime.env(), preflightRuntime.platform.homedir, preflightRuntime.cwd()));
+await (await import("./runtime/credentials.ts")).isolateCredentials((name, value) => configuredKeys.has(name) || isCredentialEnv(name, value));
 const runtime = createRuntime();
 const signals = await import("./runtime/signals.ts");
 signals.installSignalExits();

@@ -76,9 +76,9 @@ function expectClean(w: World, forms: readonly string[]): void {
     expect(proc).toContain(`PLAIN_CANARY=${PLAIN.PLAIN_CANARY}`);
     for (const [name, value] of Object.entries(SECRETS)) {
       expect({ form, name, inEnv: env.includes(value) }).toEqual({ form, name, inEnv: false });
-      // LLM_CRED has no secret-looking name: it leaves every child env, but the agent cannot know
-      // it is a key before reading config, so it stays in the agent's initial environment (README).
-      if (name !== "LLM_CRED") expect({ form, name, inProc: proc.includes(value) }).toEqual({ form, name, inProc: false });
+      // LLM_CRED has no secret-looking name: the user's config names it as a key, and main.ts reads
+      // those names before the hand-over, so it leaves the agent's initial environment too.
+      expect({ form, name, inProc: proc.includes(value) }).toEqual({ form, name, inProc: false });
     }
     expect(env).not.toContain("AGENT_CREDENTIAL_FD");
   }
