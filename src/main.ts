@@ -1,5 +1,5 @@
 /**
- * Entry point. The only place that maps errors to exit codes and calls `exit`.
+ * Entry point. The only place that calls `exit` (errors map to exit codes in cli/error-exit.ts).
  * `--version` is answered before anything else is imported, so it reads no config and stays fast:
  * only the import-free `runtime/boot.ts` is static; the rest (even the runtime shim, whose `node:*`
  * imports cost milliseconds) is imported afterwards, and build.ts's `--splitting` keeps it out of the
@@ -27,19 +27,13 @@ signals.installSignalExits();
 // are killed at exit (issue 9 item 11). Elsewhere a no-op that `hooks validate` reports.
 await (await import("./runtime/subreaper.ts")).becomeSubreaper();
 const { runCli } = await import("./cli/index.ts");
-const { AgentError } = await import("./errors.ts");
+const { reportCommandError } = await import("./cli/error-exit.ts");
 
 async function runCommand(): Promise<number> {
   try {
     return await runCli(runtime, args, pkg.version);
   } catch (error) {
-    if (error instanceof AgentError) {
-      runtime.writeStderr(`agent: ${error.render()}\n`);
-      return exitCodeFor(error.code, args);
-    }
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    runtime.writeStderr(`agent: internal error: ${message}\n`);
-    return 1;
+    return reportCommandError(error, args, (text) => runtime.writeStderr(text));
   }
 }
 
@@ -53,16 +47,3 @@ if (!outcome.forced && terminated !== null) code = signals.SIGNAL_EXIT_CODES[ter
 // Waits for stdout/stderr to drain: a slow reader on a pipe gets every byte (issue 10 item 2).
 await runtime.exit(code, outcome.forced ? { drainWithinMs: signals.SIGNAL_DRAIN_MS } : undefined);
 
-function exitCodeFor(code: InstanceType<typeof AgentError>["code"], argv: readonly string[]): number {
-  switch (code) {
-    case "usage":
-      // Bad usage exits 2 everywhere but `agent hooks test`, whose 2 means deny/block (DESIGN.md).
-      return argv[0] === "hooks" && argv[1] === "test" ? 1 : 2;
-    case "hook_blocked":
-      return 3;
-    case "interrupted":
-      return 130;
-    default:
-      return 1;
-  }
-}

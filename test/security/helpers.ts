@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, readJsonl, runCli, writeScript, type CliResult, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 
 export const RUN = ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "bypass", "hi"];
 
@@ -51,6 +52,13 @@ export function canaries(w: World): string[] {
 
 export function trust(w: World, options: { cwd?: string } = {}): CliResult {
   const r = runCli(w, ["hooks", "trust"], options);
+  if (r.code !== 0) throw new Error(`agent hooks trust failed: ${r.stderr}`);
+  return r;
+}
+
+/** `trust` without a process (support/in-process.ts). */
+export async function trustInProcess(w: World, options: { cwd?: string } = {}): Promise<CliResult> {
+  const r = await runCliInProcess(w, ["hooks", "trust"], options);
   if (r.code !== 0) throw new Error(`agent hooks trust failed: ${r.stderr}`);
   return r;
 }

@@ -1,30 +1,31 @@
 // Trust of each hook form and of trust-relevant settings, and the trust-related commands
-// (`agent hooks validate`, `trust`, `init`), through the real CLI in a temp world.
+// (`agent hooks validate`, `trust`, `init`), through the CLI (in-process, test/support/in-process.ts) in a temp world.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, REPO, runCli, writeScript } from "../support/cli.ts";
-import { allRecords, canaries, readTrust, RUN, sec29World, trust } from "./helpers.ts";
+import { makeWorld, REPO, writeScript } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
+import { allRecords, canaries, readTrust, RUN, sec29World, trustInProcess } from "./helpers.ts";
 
-// Each test runs the real CLI several times; two shared cores can make that slow.
+// Each test runs the CLI several times; two shared cores can make that slow.
 setDefaultTimeout(60_000);
 
 const BASH_CALL = [{ tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }];
 
 describe("trust of forms and settings (D17)", () => {
-  test("SEC-42 project hook settings need trust and never weaken a user gate; a hook-written projectSettings rule keeps the trust", () => {
+  test("SEC-42 project hook settings need trust and never weaken a user gate; a hook-written projectSettings rule keeps the trust", async () => {
     const w = makeWorld();
     const gate = w.file(join(w.agentHome, "g.sh"), `#!/bin/sh\ncat > "${w.root}/g.json"\n`, { executable: true });
     w.file(join(w.agentHome, "settings.json"), JSON.stringify({ hooks: { enabled: true, failure_policy: "block", before_tool: [{ label: "g", command: gate }] } }));
     w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: false, failure_policy: "ignore", payload: "full" } }));
     writeScript(w, BASH_CALL, "s.json");
-    const r = runCli(w, RUN);
+    const r = await runCliInProcess(w, RUN);
     expect(r.code).toBe(1);
     for (const setting of ["hooks.enabled = false", 'hooks.failure_policy = "ignore"', 'hooks.payload = "full"']) expect(r.stderr).toContain(setting);
     expect(existsSync(join(w.root, "g.json"))).toBe(false);
 
-    trust(w);
-    const ok = runCli(w, RUN);
+    await trustInProcess(w);
+    const ok = await runCliInProcess(w, RUN);
     expect(ok.code).toBe(0);
     const envelope = JSON.parse(readFileSync(join(w.root, "g.json"), "utf8"));
     expect(envelope.hook).toMatchObject({ label: "g", failure_policy: "block", payload_mode: "redacted" });
@@ -35,14 +36,14 @@ describe("trust of forms and settings (D17)", () => {
     const p = makeWorld();
     p.file(".agent/settings.json", JSON.stringify({ permissions: { allow: ["bash(*)"] } }));
     writeScript(p, BASH_CALL, "s.json");
-    const refused = runCli(p, RUN);
+    const refused = await runCliInProcess(p, RUN);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('setting permissions.allow = ["bash(*)"]');
-    trust(p);
-    expect(runCli(p, RUN).code).toBe(0);
+    await trustInProcess(p);
+    expect((await runCliInProcess(p, RUN)).code).toBe(0);
   });
 
-  test("SEC-42 LOOP-14 a projectSettings rule written by a permission_request hook re-pins the digest", () => {
+  test("SEC-42 LOOP-14 a projectSettings rule written by a permission_request hook re-pins the digest", async () => {
     const w = makeWorld();
     const reply = {
       hookSpecificOutput: {
@@ -54,34 +55,34 @@ describe("trust of forms and settings (D17)", () => {
     w.file(join(w.agentHome, "config.toml"), `[[hooks.lifecycle.permission_request]]\nhooks = [{ command = '${hook}' }]\n`);
     w.file(".agent/settings.json", JSON.stringify({ permissions: { allow: ["read"] } }));
     writeScript(w, BASH_CALL, "s.json");
-    trust(w);
+    await trustInProcess(w);
     const args = ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "default", "hi"];
-    const first = runCli(w, args);
+    const first = await runCliInProcess(w, args);
     expect(first.code).toBe(0);
     expect(JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).permissions.allow).toEqual(["read", "bash(echo hi)"]);
-    const second = runCli(w, args);
+    const second = await runCliInProcess(w, args);
     expect(second.stderr).not.toContain("changed since it was trusted");
     expect(second.code).toBe(0);
   });
 
-  test("DIR-15 an untrusted hook dir is listed by path; trust, edit, --trust once; user hooks alone need no trust", () => {
+  test("DIR-15 an untrusted hook dir is listed by path; trust, edit, --trust once; user hooks alone need no trust", async () => {
     const w = makeWorld();
     const run = w.file(".agent/hooks/guard/run.sh", `#!/bin/sh\ncat >/dev/null\ntouch "${w.root}/guard-ran"\n`, { executable: true });
     w.file(".agent/hooks/guard/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     writeScript(w, BASH_CALL, "s.json");
-    const r = runCli(w, RUN);
+    const r = await runCliInProcess(w, RUN);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(join(w.project, ".agent/hooks/guard/run.sh"));
     expect(r.stderr).toContain("agent hooks list");
     expect(r.stderr).toContain("agent hooks trust");
     expect(existsSync(join(w.root, "guard-ran"))).toBe(false);
-    trust(w);
-    expect(runCli(w, RUN).code).toBe(0);
+    await trustInProcess(w);
+    expect((await runCliInProcess(w, RUN)).code).toBe(0);
     expect(existsSync(join(w.root, "guard-ran"))).toBe(true);
     writeFileSync(run, `#!/bin/sh\ncat >/dev/null\necho edited > "${w.root}/guard-ran"\n`);
-    expect(runCli(w, RUN).code).toBe(1);
+    expect((await runCliInProcess(w, RUN)).code).toBe(1);
     const before = readFileSync(join(w.agentHome, "trust.json"));
-    expect(runCli(w, [...RUN.slice(0, -1), "--trust", "hi"]).code).toBe(0);
+    expect((await runCliInProcess(w, [...RUN.slice(0, -1), "--trust", "hi"])).code).toBe(0);
     expect(readFileSync(join(w.root, "guard-ran"), "utf8")).toBe("edited\n");
     expect(readFileSync(join(w.agentHome, "trust.json")).equals(before)).toBe(true);
 
@@ -89,42 +90,42 @@ describe("trust of forms and settings (D17)", () => {
     u.file(join(u.agentHome, "hooks/guard/hook.json"), JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     u.file(join(u.agentHome, "hooks/guard/run.sh"), `#!/bin/sh\ncat >/dev/null\ntouch "${u.root}/guard-ran"\n`, { executable: true });
     writeScript(u, BASH_CALL, "s.json");
-    expect(runCli(u, RUN).code).toBe(0);
+    expect((await runCliInProcess(u, RUN)).code).toBe(0);
     expect(existsSync(join(u.root, "guard-ran"))).toBe(true);
   });
 
-  test("LIFE-10 project lifecycle groups run only when trusted; command, matcher or timeout edits invalidate; user groups and empty tables need none", () => {
+  test("LIFE-10 project lifecycle groups run only when trusted; command, matcher or timeout edits invalidate; user groups and empty tables need none", async () => {
     const w = makeWorld();
     const toml = (command: string, matcher: string, timeout: number): string =>
       `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "${matcher}"\nhooks = [{ command = '${command}', timeout_seconds = ${timeout} }]\n`;
     const base = `touch "${w.root}/life-ran"`;
     w.file(".agent/config.toml", toml(base, "Bash", 5));
     writeScript(w, BASH_CALL, "s.json");
-    expect(runCli(w, RUN).code).toBe(1);
+    expect((await runCliInProcess(w, RUN)).code).toBe(1);
     expect(existsSync(join(w.root, "life-ran"))).toBe(false);
-    trust(w);
-    expect(runCli(w, RUN).code).toBe(0);
+    await trustInProcess(w);
+    expect((await runCliInProcess(w, RUN)).code).toBe(0);
     expect(existsSync(join(w.root, "life-ran"))).toBe(true);
     for (const changed of [toml(`${base} # edited`, "Bash", 5), toml(base, "Bash|Read", 5), toml(base, "Bash", 6)]) {
       writeFileSync(join(w.project, ".agent/config.toml"), changed);
-      const r = runCli(w, RUN);
+      const r = await runCliInProcess(w, RUN);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("changed since it was trusted");
-      trust(w);
-      expect(runCli(w, RUN).code).toBe(0);
+      await trustInProcess(w);
+      expect((await runCliInProcess(w, RUN)).code).toBe(0);
     }
 
     const u = makeWorld();
     u.file(join(u.agentHome, "config.toml"), toml(`touch "${u.root}/life-ran"`, "Bash", 5));
     u.file(".agent/config.toml", "[hooks.lifecycle]\npre_tool_use = []\n");
     writeScript(u, BASH_CALL, "s.json");
-    const r = runCli(u, RUN);
+    const r = await runCliInProcess(u, RUN);
     expect(r.code).toBe(0);
     expect(existsSync(join(u.root, "life-ran"))).toBe(true);
     expect(existsSync(join(u.agentHome, "trust.json"))).toBe(false);
   });
 
-  test("PLUS-09 disabled hooks do not run, siblings do, list shows them disabled, and toggling disabled changes the digest", () => {
+  test("PLUS-09 disabled hooks do not run, siblings do, list shows them disabled, and toggling disabled changes the digest", async () => {
     const w = makeWorld();
     const touch = (name: string): string => `#!/bin/sh\ncat >/dev/null\ntouch "${w.root}/${name}"\n`;
     w.file(".agent/hooks/off/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh", disabled: true }));
@@ -139,49 +140,49 @@ describe("trust of forms and settings (D17)", () => {
     const list = (disabled: boolean) => ({ hooks: { enabled: true, before_tool: [{ label: "a", command: "./a.sh", disabled }, { label: "b", command: "./b.sh" }] } });
     w.file(".agent/settings.json", JSON.stringify(list(true)));
     writeScript(w, BASH_CALL, "s.json");
-    trust(w);
-    const r = runCli(w, RUN);
+    await trustInProcess(w);
+    const r = await runCliInProcess(w, RUN);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("warning");
     const ran = readdirSync(w.root).filter((name) => /-(on|off)$/.test(name)).sort();
     expect(ran).toEqual(["dir-on", "life-on", "list-on"]);
-    const rows = runCli(w, ["hooks", "list"]).stdout.split("\n").filter((line) => line.includes("disabled"));
+    const rows = (await runCliInProcess(w, ["hooks", "list"])).stdout.split("\n").filter((line) => line.includes("disabled"));
     expect(rows).toHaveLength(3);
     writeFileSync(join(w.project, ".agent/settings.json"), JSON.stringify(list(false)));
-    const changed = runCli(w, RUN);
+    const changed = await runCliInProcess(w, RUN);
     expect(changed.code).toBe(1);
     expect(changed.stderr).toContain("changed: hook list pre_tool a: ./a.sh");
   });
 });
 
 describe("trust-related commands", () => {
-  test("CLI-16 `agent hooks validate` checks an untrusted project's hooks and runs nothing", () => {
+  test("CLI-16 `agent hooks validate` checks an untrusted project's hooks and runs nothing", async () => {
     const w = sec29World();
-    const r = runCli(w, ["hooks", "validate"]);
+    const r = await runCliInProcess(w, ["hooks", "validate"]);
     expect(r.code).toBe(0);
     expect(canaries(w)).toEqual([]);
   });
 
-  test("CLI-17 `agent hooks trust` in a project without hooks or such settings changes nothing", () => {
+  test("CLI-17 `agent hooks trust` in a project without hooks or such settings changes nothing", async () => {
     const w = makeWorld();
     w.file(".agent/settings.json", JSON.stringify({ model: "m", hooks: {}, permissions: { allow: [] } }));
-    const r = runCli(w, ["hooks", "trust"]);
+    const r = await runCliInProcess(w, ["hooks", "trust"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("no project hooks to trust");
     expect(existsSync(join(w.agentHome, "trust.json"))).toBe(false);
     // With a trust.json present (another project pinned) it stays byte-identical.
     const other = sec29World();
     const otherHome = { AGENT_HOME: w.agentHome };
-    expect(runCli(other, ["hooks", "trust"], { env: other.env(otherHome) }).code).toBe(0);
+    expect((await runCliInProcess(other, ["hooks", "trust"], { env: other.env(otherHome) })).code).toBe(0);
     const before = readFileSync(join(w.agentHome, "trust.json"));
-    expect(runCli(w, ["hooks", "trust"]).code).toBe(0);
+    expect((await runCliInProcess(w, ["hooks", "trust"])).code).toBe(0);
     expect(readFileSync(join(w.agentHome, "trust.json")).equals(before)).toBe(true);
     expect(Object.keys(readTrust(w).projects)).toEqual([other.project]);
   });
 
-  test("CLI-18 `agent hooks init guard-bash` copies the template once, keeps exec bits and stays untrusted", () => {
+  test("CLI-18 `agent hooks init guard-bash` copies the template once, keeps exec bits and stays untrusted", async () => {
     const w = makeWorld();
-    const r = runCli(w, ["hooks", "init", "guard-bash"]);
+    const r = await runCliInProcess(w, ["hooks", "init", "guard-bash"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("agent hooks trust");
     const source = join(REPO, "hooks-examples/guard-bash");
@@ -191,16 +192,16 @@ describe("trust-related commands", () => {
       expect(statSync(join(target, name)).mode & 0o111).toBe(statSync(join(source, name)).mode & 0o111);
     }
     writeFileSync(join(target, "run.sh"), "#!/bin/sh\necho mine\n");
-    const again = runCli(w, ["hooks", "init", "guard-bash"]);
+    const again = await runCliInProcess(w, ["hooks", "init", "guard-bash"]);
     expect(again.code).toBe(1);
     expect(readFileSync(join(target, "run.sh"), "utf8")).toBe("#!/bin/sh\necho mine\n");
-    const nope = runCli(w, ["hooks", "init", "nope"]);
+    const nope = await runCliInProcess(w, ["hooks", "init", "nope"]);
     expect(nope.code).toBe(1);
     const templates = readdirSync(join(REPO, "hooks-examples")).filter((name) => existsSync(join(REPO, "hooks-examples", name, "hook.json")));
     expect(templates.length).toBeGreaterThan(0);
     for (const name of templates) expect(nope.stderr).toContain(name);
     writeScript(w, BASH_CALL, "s.json");
-    const run = runCli(w, RUN);
+    const run = await runCliInProcess(w, RUN);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(join(target, "run.sh"));
   });
