@@ -18,7 +18,8 @@ import type { PermissionMode, ToolResultInfo } from "../../src/hooks/dialects/ty
 import type { LoadWarning } from "../../src/hooks/types.ts";
 import { EVENT_FIELD_DEFAULTS } from "../../src/hooks/event-fields.ts";
 import { joinContexts } from "../../src/hooks/context.ts";
-import { runCli, type World } from "../support/cli.ts";
+import { runCli, type CliResult, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures", "hooks");
 
@@ -161,13 +162,14 @@ function toRow(value: unknown): HooksTestRow {
   };
 }
 
-/** Runs `agent hooks test ARGS --json --trust` in the world's project. */
-export function hooksTest(world: World, args: readonly string[], options: { env?: Record<string, string>; json?: boolean; cwd?: string } = {}): HooksTestResult {
+type HooksTestOptions = { env?: Record<string, string>; json?: boolean; cwd?: string };
+
+function hooksTestArgs(world: World, args: readonly string[], options: HooksTestOptions): { argv: string[]; run: { env: Record<string, string>; cwd?: string } } {
   const json = options.json !== false;
-  const run = runCli(world, ["hooks", "test", ...args, ...(json ? ["--json"] : []), "--trust"], {
-    env: world.env(options.env),
-    ...(options.cwd ? { cwd: options.cwd } : {}),
-  });
+  return { argv: ["hooks", "test", ...args, ...(json ? ["--json"] : []), "--trust"], run: { env: world.env(options.env), ...(options.cwd ? { cwd: options.cwd } : {}) } };
+}
+
+function hooksTestResult(run: CliResult, json: boolean): HooksTestResult {
   let parsed: unknown = {};
   if (json && run.code !== 1) {
     try {
@@ -179,6 +181,18 @@ export function hooksTest(world: World, args: readonly string[], options: { env?
   const object = isRecord(parsed) ? parsed : {};
   const hooks = Array.isArray(object.hooks) ? object.hooks.map(toRow) : [];
   return { code: run.code, stdout: run.stdout, stderr: run.stderr, json: object, hooks };
+}
+
+/** Runs `agent hooks test ARGS --json --trust` in the world's project (a real `bun src/main.ts`). */
+export function hooksTest(world: World, args: readonly string[], options: HooksTestOptions = {}): HooksTestResult {
+  const { argv, run } = hooksTestArgs(world, args, options);
+  return hooksTestResult(runCli(world, argv, run), options.json !== false);
+}
+
+/** `hooksTest` without a process (support/in-process.ts); the hooks still run as real processes. */
+export async function hooksTestInProcess(world: World, args: readonly string[], options: HooksTestOptions = {}): Promise<HooksTestResult> {
+  const { argv, run } = hooksTestArgs(world, args, options);
+  return hooksTestResult(await runCliInProcess(world, argv, run), options.json !== false);
 }
 
 /** Reads a log file of lines (empty when missing). */

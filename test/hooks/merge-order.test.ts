@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, type World } from "../support/cli.ts";
 import { appendHookContext } from "../../src/hooks/context.ts";
-import { expectNoOverlap, fire, span, hookDir, hooksTest, intervals, listHooks, logLines, script, toml } from "./harness.ts";
+import { expectNoOverlap, fire, span, hookDir, hooksTestInProcess, intervals, listHooks, logLines, script, toml } from "./harness.ts";
 
 // Real processes on 2 shared cores: generous per-test bounds (no timed assertions rely on them).
 setDefaultTimeout(60_000);
@@ -29,7 +29,7 @@ function stamper(world: World): { log: string; path: string } {
 const tokens = (log: string): string[] => logLines(log).filter((l) => l.includes(" start ")).map((l) => l.split(" ")[0] ?? "");
 
 describe("D13 order across forms and scopes", () => {
-  test("MERGE-01 user dir, lifecycle, list, then project the same; in order, never overlapping", () => {
+  test("MERGE-01 user dir, lifecycle, list, then project the same; in order, never overlapping", async () => {
     const world = makeWorld();
     const { log, path } = stamper(world);
     hookDir(world, "user", "u-dir", { event: "pre_tool" }, `exec '${path}' u-dir 0.05`);
@@ -38,7 +38,7 @@ describe("D13 order across forms and scopes", () => {
     hookDir(world, "project", "p-dir", { event: "pre_tool" }, `exec '${path}' p-dir 0.05`);
     toml(world, "project", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "'${path}' p-lc0 0.05" }]`);
     listHooks(world, "project", { before_tool: [{ label: "p-list", command: "./scripts/stamp.sh p-list 0.05" }] });
-    const r = hooksTest(world, ["pre_tool", "--tool", "bash", "--input", '{"command":"ls"}']);
+    const r = await hooksTestInProcess(world, ["pre_tool", "--tool", "bash", "--input", '{"command":"ls"}']);
     expect(r.code).toBe(0);
     expect(r.hooks.map((h) => `${h.scope}:${h.label}`)).toEqual([
       "user:u-dir", "user:pre_tool_use[0].hooks[0]", "user:pre_tool_use[0].hooks[1]", "user:u-list",
@@ -85,7 +85,7 @@ describe("D13 order across forms and scopes", () => {
 });
 
 describe("pre phase: first deny wins, modify chains, decisions merge", () => {
-  test("MERGE-06 a deny stops the chain across forms: later hooks skipped with category null, exit 2", () => {
+  test("MERGE-06 a deny stops the chain across forms: later hooks skipped with category null, exit 2", async () => {
     const world = makeWorld();
     const canary = join(world.root, "canary");
     hookDir(world, "user", "a", { event: "pre_tool" }, `echo '{"action":"allow"}'`);
@@ -93,7 +93,7 @@ describe("pre phase: first deny wins, modify chains, decisions merge", () => {
     toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "touch '${canary}'; echo '{\\"decision\\":\\"block\\",\\"reason\\":\\"d2\\"}'" }]`);
     script(world, "scripts/d.sh", `touch '${canary}'`);
     listHooks(world, "user", { before_tool: [{ label: "d", command: "./scripts/d.sh" }] });
-    const r = hooksTest(world, ["pre_tool", "--tool", "bash", "--input", '{"command":"ls"}']);
+    const r = await hooksTestInProcess(world, ["pre_tool", "--tool", "bash", "--input", '{"command":"ls"}']);
     expect([r.code, r.json.decision, r.json.reason]).toEqual([2, "deny", "d1"]);
     expect(r.hooks.map((h) => [h.label, h.status, h.category])).toEqual([
       ["a", "success", null], ["b", "success", null], ["pre_tool_use[0].hooks[0]", "skipped", null], ["d", "skipped", null],

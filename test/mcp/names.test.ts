@@ -6,10 +6,10 @@ import { describe, expect, test } from "bun:test";
 import { decideGate, EMPTY_RULES } from "../../src/permissions/gate.ts";
 import { parseRule, parseRules } from "../../src/permissions/rules.ts";
 import { makeWorld } from "../support/cli.ts";
-import { hookDir, hooksTest, toml } from "../hooks/harness.ts";
+import { hookDir, hooksTestInProcess, toml } from "../hooks/harness.ts";
 
 describe("MCP names in rules and the gate", () => {
-  test("rule forms: server, exact tool, glob; a (pattern) is an error naming the fix", () => {
+  test("rule forms: server, exact tool, glob; a (pattern) is an error naming the fix", async () => {
     const { rules, errors } = parseRules(["mcp__github", "mcp__fs__read_file", "mcp__git*__*"]);
     expect(errors).toEqual([]);
     const allows = (tool: `mcp__${string}`): string | undefined => {
@@ -26,7 +26,7 @@ describe("MCP names in rules and the gate", () => {
     if (!bad.ok) expect(bad.error).toContain("MCP rules name tools only");
   });
 
-  test("mode defaults treat MCP tools like bash; a deny rule wins in bypass", () => {
+  test("mode defaults treat MCP tools like bash; a deny rule wins in bypass", async () => {
     const tool = "mcp__s__t" as const;
     expect(decideGate({ mode: "default", rules: EMPTY_RULES, tool, input: {} }).decision).toBe("ask");
     expect(decideGate({ mode: "accept-edits", rules: EMPTY_RULES, tool, input: {} }).decision).toBe("ask");
@@ -36,16 +36,16 @@ describe("MCP names in rules and the gate", () => {
     expect(decideGate({ mode: "bypass", rules: { ...EMPTY_RULES, deny }, tool, input: {} })).toMatchObject({ decision: "deny", rule: "mcp__s__*" });
   });
 
-  test("agent hooks test pre_tool --tool mcp__s__t: every hook form selects the MCP name, no server needed", () => {
+  test("agent hooks test pre_tool --tool mcp__s__t: every hook form selects the MCP name, no server needed", async () => {
     const world = makeWorld();
     hookDir(world, "user", "dir-glob", { event: "pre_tool", match: "mcp__s__*" }, `echo '{}'`);
     toml(world, "user", ['[[hooks.lifecycle.pre_tool]]', 'matcher = "mcp__s__.*"', `hooks = [{ command = "echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"deny\\",\\"permissionDecisionReason\\":\\"no s tools\\"}}'" }]`].join("\n"));
     toml(world, "user", ["[hooks]", "enabled = true", "[[hooks.before_tool]]", 'label = "only-s"', "command = \"cat > /dev/null\"", 'include_tools = ["mcp__s__t"]'].join("\n"));
-    const hit = hooksTest(world, ["pre_tool", "--tool", "mcp__s__t", "--input", '{"q":"x"}']);
+    const hit = await hooksTestInProcess(world, ["pre_tool", "--tool", "mcp__s__t", "--input", '{"q":"x"}']);
     expect(hit.code).toBe(2);
     expect(hit.json).toMatchObject({ tool: "mcp__s__t", decision: "deny", reason: "no s tools" });
     expect(hit.hooks.map((row) => row.form).sort()).toEqual(["dir", "lifecycle", "list"]);
-    const miss = hooksTest(world, ["pre_tool", "--tool", "mcp__other__t"]);
+    const miss = await hooksTestInProcess(world, ["pre_tool", "--tool", "mcp__other__t"]);
     expect(miss.code).toBe(0);
     expect(miss.hooks).toEqual([]);
   });
