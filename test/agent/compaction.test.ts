@@ -4,9 +4,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, runCliAsync, writeScript, type World } from "../support/cli.ts";
+import { makeWorld, writeScript, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
-import { group, lastJson, logTo, ofType, readLog, recordsOf, replyWith, runScript } from "./support.ts";
+import { group, lastJson, logTo, ofType, readLog, recordsOf, replyWith, runScriptInProcess } from "./support.ts";
 
 const LONG = "lorem ipsum dolor sit amet ".repeat(50);
 
@@ -27,7 +28,7 @@ function marks(world: World, file: string): string[] {
 type Body = { messages: { role: string; content: string | null }[] };
 
 describe("compaction", () => {
-  test("LOOP-37 LIFE-19 LIFE-16 automatic compaction: pre_compact auto only, a compaction record, session_start compact", () => {
+  test("LOOP-37 LIFE-19 LIFE-16 automatic compaction: pre_compact auto only, a compaction record, session_start compact", async () => {
     const w = makeWorld();
     writeScript(w, [{ text: LONG, tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
     settings(w, {
@@ -38,7 +39,7 @@ describe("compaction", () => {
         },
       },
     });
-    const r = runScript(w, "bypass", ["--max-context-tokens", "200"]);
+    const r = await runScriptInProcess(w, "bypass", ["--max-context-tokens", "200"]);
     expect(r.code).toBe(0);
     expect(lastJson(r.stdout)).toMatchObject({ result: "done", turns: 2, stop_reason: "completed" });
     expect(readLog(w, "manual.log")).toHaveLength(0);
@@ -69,7 +70,7 @@ describe("compaction", () => {
       { text: "done" },
     ]);
     try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--trust", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--trust", "--output-format", "json", "go"]);
       expect(r.code).toBe(0);
       expect(server.requests).toHaveLength(3);
       const compact = server.requests[1] as Body;
@@ -94,7 +95,7 @@ describe("compaction", () => {
     settings(w, { hooks: { lifecycle: { pre_compact: [group(["cat >/dev/null; echo 'not now' >&2; exit 2"])] } } });
     const server = await startFakeOpenAI([{ text: "first", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }], usage: { input: 500, output: 5 } }, { text: "done" }]);
     try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--trust", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--trust", "--output-format", "json", "go"]);
       expect(r.code).toBe(0);
       expect(r.stderr).toContain("not now");
       expect(server.requests).toHaveLength(2);
@@ -110,7 +111,7 @@ describe("compaction", () => {
     const w = makeWorld();
     const server = await startFakeOpenAI([{ text: LONG, toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }], usage: { input: 50, output: 5 } }, { text: "done" }]);
     try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--output-format", "json", "go"]);
       expect(r.code).toBe(0);
       expect(server.requests).toHaveLength(2);
       expect(ofType(recordsOf(w, r), "compaction")).toHaveLength(0);

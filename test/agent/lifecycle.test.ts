@@ -5,10 +5,11 @@ import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { REPO, makeWorld, runCliAsync, writeScript, type World } from "../support/cli.ts";
+import { REPO, makeWorld, writeScript, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { killGroup, waitGroupGone } from "../support/procs.ts";
-import { group, lastJson, logTo, ofType, readLog, recordsOf, replyWith, runScript } from "./support.ts";
+import { group, lastJson, logTo, ofType, readLog, recordsOf, replyWith, runScriptInProcess } from "./support.ts";
 
 function settings(world: World, value: Record<string, unknown>): void {
   world.file(".agent/settings.json", JSON.stringify(value));
@@ -41,11 +42,11 @@ async function waitForFile(path: string, withinMs = 20_000): Promise<string> {
 }
 
 describe("session end and interrupts", () => {
-  test("LOOP-20 LIFE-53 session_end fires once with completed; its output is one info line and never changes the exit code", () => {
+  test("LOOP-20 LIFE-53 session_end fires once with completed; its output is one info line and never changes the exit code", async () => {
     const w = makeWorld();
     writeScript(w, [{ text: "done" }]);
     settings(w, { hooks: { lifecycle: { session_end: [group([`${logTo(w, "end.log")}; echo bye; exit 2`])] } } });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     expect(readLog(w, "end.log").map((p) => p.reason)).toEqual(["completed"]);
     expect(r.stderr.split("\n").filter((line) => line === "bye")).toHaveLength(1);
@@ -54,7 +55,7 @@ describe("session end and interrupts", () => {
     settings(w, {
       hooks: { lifecycle: { user_prompt_submit: [group(["cat >/dev/null; echo no >&2; exit 2"])], session_end: [group([`${logTo(w, "end2.log")}; exit 1`])] } },
     });
-    const blocked = runScript(w, "bypass");
+    const blocked = await runScriptInProcess(w, "bypass");
     expect(blocked.code).toBe(3);
     expect(readLog(w, "end2.log").map((p) => p.reason)).toEqual(["completed"]);
   });
@@ -64,7 +65,7 @@ describe("session end and interrupts", () => {
     settings(w, { hooks: { lifecycle: { session_end: [group([logTo(w, "end.log")])] } } });
     const server = await startFakeOpenAI([{ status: 400, body: { error: { message: "bad request" } } }]);
     try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--trust", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--trust", "--output-format", "json", "go"]);
       expect(r.code).toBe(1);
       expect(lastJson(r.stdout)).toMatchObject({ stop_reason: "error", is_error: true });
       expect(readLog(w, "end.log").map((p) => p.reason)).toEqual(["error"]);
@@ -130,22 +131,22 @@ test("LOOP-36 a second SIGINT exits 130 at once and kills the session_end hooks 
 });
 
 describe("hooks that end or steer the session", () => {
-  test("LOOP-34 a lifecycle pre_tool continue:false denies the call and ends the session: exit 3", () => {
+  test("LOOP-34 a lifecycle pre_tool continue:false denies the call and ends the session: exit 3", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `touch '${join(w.root, "ran")}'` } }] }, { text: "never" }]);
     settings(w, { hooks: { lifecycle: { pre_tool_use: [group([replyWith(w, { continue: false, stopReason: "halt" })])] } } });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(3);
     expect(existsSync(join(w.root, "ran"))).toBe(false);
     expect(r.stderr).toContain("halt");
     expect(lastJson(r.stdout)).toMatchObject({ stop_reason: "hook_blocked", turns: 1 });
   });
 
-  test("LIFE-67 continue:false from post_tool_use keeps the result and runs later hooks; from session_start no request; from session_end nothing", () => {
+  test("LIFE-67 continue:false from post_tool_use keeps the result and runs later hooks; from session_start no request; from session_end nothing", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "echo kept" } }] }, { text: "never" }]);
     settings(w, { hooks: { lifecycle: { post_tool_use: [group([replyWith(w, { continue: false, stopReason: "enough" }), logTo(w, "later.log")])] } } });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("enough");
     expect(readLog(w, "later.log")).toHaveLength(1);
@@ -153,38 +154,38 @@ describe("hooks that end or steer the session", () => {
     expect(ofType(recordsOf(w, r), "tool_result")[0]).toMatchObject({ content: "kept\n" });
 
     settings(w, { hooks: { lifecycle: { session_start: [group([replyWith(w, { continue: false, stopReason: "not today" })])] } } });
-    const start = runScript(w, "bypass");
+    const start = await runScriptInProcess(w, "bypass");
     expect(start.code).toBe(3);
     expect(start.stderr).toContain("not today");
     expect(lastJson(start.stdout)).toMatchObject({ stop_reason: "hook_blocked", turns: 0 });
 
     writeScript(w, [{ text: "done" }]);
     settings(w, { hooks: { lifecycle: { session_end: [group([replyWith(w, { continue: false, stopReason: "ignored" })])] } } });
-    const end = runScript(w, "bypass");
+    const end = await runScriptInProcess(w, "bypass");
     expect(end.code).toBe(0);
     expect(lastJson(end.stdout)).toMatchObject({ stop_reason: "completed" });
   });
 
-  test("LOOP-32 TOOL-20 an after_tool hook under fail: the tool ran and was recorded, no continuation, exit 3", () => {
+  test("LOOP-32 TOOL-20 an after_tool hook under fail: the tool ran and was recorded, no continuation, exit 3", async () => {
     const w = makeWorld();
     w.file("f.sh", "#!/bin/sh\ncat >/dev/null\nexit 1\n", { executable: true });
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `touch '${join(w.root, "ran")}'` } }] }, { text: "never" }]);
     settings(w, { hooks: { enabled: true, after_tool: [{ label: "f", command: "./f.sh", failure_policy: "fail" }] } });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(3);
     expect(existsSync(join(w.root, "ran"))).toBe(true);
     expect(lastJson(r.stdout)).toMatchObject({ stop_reason: "hook_failed", is_error: true, turns: 1 });
     expect(ofType(recordsOf(w, r), "tool_result")).toHaveLength(1);
   });
 
-  test("TOOL-21 failing message-phase hooks: ignore and warn go on, fail ends the turn before the message's tool calls", () => {
+  test("TOOL-21 failing message-phase hooks: ignore and warn go on, fail ends the turn before the message's tool calls", async () => {
     const w = makeWorld();
     w.file("f.sh", "#!/bin/sh\ncat >/dev/null\nexit 1\n", { executable: true });
     writeScript(w, [{ reasoning: "thinking", text: "calling", tool_calls: [{ name: "bash", arguments: { command: `touch '${join(w.root, "ran")}'` } }] }, { text: "done" }]);
     for (const phase of ["after_assistant", "after_reasoning"]) {
       for (const policy of ["ignore", "warn"]) {
         settings(w, { hooks: { enabled: true, [phase]: [{ label: "m", command: "./f.sh", failure_policy: policy }] } });
-        const r = runScript(w, "bypass");
+        const r = await runScriptInProcess(w, "bypass");
         expect(r.code).toBe(0);
         expect(lastJson(r.stdout)).toMatchObject({ result: "done" });
         const line = r.stderr.split("\n").find((l) => l.startsWith("agent: hook m"));
@@ -193,26 +194,26 @@ describe("hooks that end or steer the session", () => {
       }
       rmSync(join(w.root, "ran"), { force: true });
       settings(w, { hooks: { enabled: true, [phase]: [{ label: "m", command: "./f.sh", failure_policy: "fail" }] } });
-      const failed = runScript(w, "bypass");
+      const failed = await runScriptInProcess(w, "bypass");
       expect(failed.code).toBe(3);
       expect(lastJson(failed.stdout)).toMatchObject({ stop_reason: "hook_failed", turns: 1 });
       expect(existsSync(join(w.root, "ran"))).toBe(false);
     }
   });
 
-  test("stop hook block: a visible notice says why the agent goes on", () => {
+  test("stop hook block: a visible notice says why the agent goes on", async () => {
     const w = makeWorld();
     writeScript(w, [{ text: "draft" }, { text: "final" }]);
     w.file("stop.sh", `#!/bin/sh\ncase "$(cat)" in *'"stop_hook_active":false'*) echo '{"decision":"block","reason":"run the tests"}' ;; esac\n`, { executable: true });
     settings(w, { hooks: { lifecycle: { stop: [group(["./stop.sh"])] } } });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("agent: stop hook sent the agent back: run the tests");
   });
 });
 
 describe("post phase coverage", () => {
-  test("LOOP-03 D10 hook dirs and lists get successes and failures; post_tool_use only successes, post_tool_use_failure only failures", () => {
+  test("LOOP-03 D10 hook dirs and lists get successes and failures; post_tool_use only successes, post_tool_use_failure only failures", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }, { name: "bash", arguments: { command: "exit 1" } }] }, { text: "ok" }]);
     w.file(".agent/hooks/p/hook.json", JSON.stringify({ event: "post_tool", run: "./run.sh" }));
@@ -226,7 +227,7 @@ describe("post phase coverage", () => {
         lifecycle: { post_tool_use: [group([logTo(w, "ok.log")])], post_tool_use_failure: [group([logTo(w, "fail.log")])] },
       },
     });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const dir = readLog(w, "dir.log");
     expect(dir.map((p) => p.hook_event)).toEqual(["post_tool", "post_tool"]);
@@ -259,7 +260,7 @@ describe("message phases", () => {
     });
     const server = await startFakeOpenAI([{ reasoning: "let me think about it", text: "calling a tool", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] }, { text: "all done" }]);
     try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"]);
       expect(r.code).toBe(0);
       const assistant = readLog(w, "assistant.log");
       expect(assistant).toHaveLength(2);
@@ -275,13 +276,13 @@ describe("message phases", () => {
     }
   });
 
-  test("TOOL-53 in redacted mode the message text is kept, and a text over 64 KiB becomes a truncated marker", () => {
+  test("TOOL-53 in redacted mode the message text is kept, and a text over 64 KiB becomes a truncated marker", async () => {
     const w = makeWorld();
     w.file("log.sh", `#!/bin/sh\ncat >> "${w.root}/assistant.log"\necho >> "${w.root}/assistant.log"\n`, { executable: true });
     settings(w, { hooks: { enabled: true, after_assistant: [{ label: "a", command: "./log.sh" }] } });
     const big = "y".repeat(70 * 1024);
     writeScript(w, [{ text: "short text", tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: big }]);
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const payloads = readLog(w, "assistant.log");
     expect(payloads[0]).toMatchObject({ phase: "after_assistant", tool: { name: "assistant", call_id: "assistant-turn-0" }, request: { text: "short text" }, affected_paths: [] });
@@ -300,7 +301,7 @@ describe("message phases", () => {
     });
     const server = await startFakeOpenAI([{ reasoning: "hmm", text: "calling", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
     try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"]);
       expect(r.code).toBe(0);
       const records = recordsOf(w, r);
       const start = records.findIndex((rec) => rec.type === "reasoning");

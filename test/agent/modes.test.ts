@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, writeScript, type World } from "../support/cli.ts";
-import { group, logTo, ofType, readLog, recordsOf, runScript } from "./support.ts";
+import { group, logTo, ofType, readLog, recordsOf, runScriptInProcess } from "./support.ts";
 
 function settings(world: World, value: Record<string, unknown>): void {
   world.file(".agent/settings.json", JSON.stringify(value));
@@ -19,7 +19,7 @@ function bashOnce(world: World, command: string): void {
 }
 
 describe("permission modes in a session", () => {
-  test("DIR-69 MERGE-29 readonly mode spawns only fail-closed hooks on tool events, and their deny applies", () => {
+  test("DIR-69 MERGE-29 readonly mode spawns only fail-closed hooks on tool events, and their deny applies", async () => {
     const w = makeWorld();
     bashOnce(w, "echo hi");
     w.file("spawn.sh", `#!/bin/sh\ncat >/dev/null\necho "$1" >> '${join(w.root, "spawned")}'\n`, { executable: true });
@@ -43,18 +43,18 @@ describe("permission modes in a session", () => {
       }),
     );
     const spawned = (): string[] => (existsSync(join(w.root, "spawned")) ? readFileSync(join(w.root, "spawned"), "utf8").trim().split("\n").sort() : []);
-    const r = runScript(w, "readonly");
+    const r = await runScriptInProcess(w, "readonly");
     expect(r.code).toBe(0);
     expect(spawned()).toEqual(["cblock", "lblock", "strict"]);
     expect(delivered(w, r)).toEqual(["strict says no"]);
     for (const mode of ["default", "bypass"]) {
       w.file(join(w.root, "spawned"), "");
-      runScript(w, mode);
+      (await runScriptInProcess(w, mode));
       expect(spawned()).toEqual(["audit", "cblock", "cplain", "lblock", "lwarn", "strict"]);
     }
   });
 
-  test("TOOL-22 readonly: lists run only block/fail hooks on tool events and every hook on message phases", () => {
+  test("TOOL-22 readonly: lists run only block/fail hooks on tool events and every hook on message phases", async () => {
     const w = makeWorld();
     w.file("a.txt", "alpha\n");
     writeScript(w, [{ text: "reading", tool_calls: [{ name: "read", arguments: { file_path: "a.txt" } }] }, { text: "ok" }]);
@@ -71,15 +71,15 @@ describe("permission modes in a session", () => {
       },
     });
     const spawned = (): string[] => [...new Set(readFileSync(join(w.root, "spawned"), "utf8").trim().split("\n"))].sort();
-    const r = runScript(w, "readonly");
+    const r = await runScriptInProcess(w, "readonly");
     expect(r.code).toBe(0);
     expect(spawned()).toEqual(["final", "gate", "note"]);
     w.file(join(w.root, "spawned"), "");
-    runScript(w, "bypass");
+    (await runScriptInProcess(w, "bypass"));
     expect(spawned()).toEqual(["audit", "final", "gate", "note"]);
   });
 
-  test("LOOP-44 D24 each mode's defaults for all seven tools; a deny rule holds in every mode", () => {
+  test("LOOP-44 D24 each mode's defaults for all seven tools; a deny rule holds in every mode", async () => {
     const w = makeWorld();
     const calls = [
       { name: "read", arguments: { file_path: "a.txt" } },
@@ -92,26 +92,26 @@ describe("permission modes in a session", () => {
     ];
     writeScript(w, [{ tool_calls: calls }, { text: "ok" }]);
     w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { permission_request: [group([{ command: logTo(w, "pr.log"), failure_policy: "block" }])] } } }));
-    const verdicts = (mode: string): string[] => {
+    const verdicts = async (mode: string): Promise<string[]> => {
       w.file("a.txt", "alpha\n");
-      const r = runScript(w, mode);
+      const r = await runScriptInProcess(w, mode);
       expect(r.code).toBe(0);
       return delivered(w, r).map((text) => (text.includes("needs approval") ? "ask" : text.includes("readonly permission mode") ? "deny" : "ran"));
     };
-    expect(verdicts("default")).toEqual(["ran", "ran", "ran", "ask", "ask", "ask", "ask"]);
+    expect(await verdicts("default")).toEqual(["ran", "ran", "ran", "ask", "ask", "ask", "ask"]);
     const asked = readLog(w, "pr.log").length;
     expect(asked).toBe(4);
-    expect(verdicts("accept-edits")).toEqual(["ran", "ran", "ran", "ran", "ran", "ask", "ask"]);
-    expect(verdicts("readonly")).toEqual(["ran", "ran", "ran", "deny", "deny", "deny", "deny"]);
+    expect(await verdicts("accept-edits")).toEqual(["ran", "ran", "ran", "ran", "ran", "ask", "ask"]);
+    expect(await verdicts("readonly")).toEqual(["ran", "ran", "ran", "deny", "deny", "deny", "deny"]);
     expect(readLog(w, "pr.log").length).toBe(asked + 2);
     // bypass: none is held back by the gate (task's own result depends on subagent support).
-    expect(verdicts("bypass")).toEqual(["ran", "ran", "ran", "ran", "ran", "ran", "ran"]);
+    expect(await verdicts("bypass")).toEqual(["ran", "ran", "ran", "ran", "ran", "ran", "ran"]);
 
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "rm x" } }] }, { text: "ok" }]);
     w.file(".agent/settings.json", JSON.stringify({ permissions: { deny: ["bash(rm *)"] } }));
     for (const mode of ["default", "accept-edits", "readonly", "bypass"]) {
       w.file("x", "x");
-      const r = runScript(w, mode);
+      const r = await runScriptInProcess(w, mode);
       expect(existsSync(join(w.project, "x"))).toBe(true);
       expect(delivered(w, r)[0]).toContain("bash(rm *)");
     }

@@ -3,8 +3,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, runCli, writeScript, type World } from "../support/cli.ts";
-import { group, lastJson, logTo, ofType, readLog, recordsOf, replyWith, runScript, sessionOf } from "./support.ts";
+import { makeWorld, writeScript, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
+import { group, lastJson, logTo, ofType, readLog, recordsOf, replyWith, runScriptInProcess, sessionOf } from "./support.ts";
 
 const PR_ALLOW = { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } };
 
@@ -21,7 +22,7 @@ function bashOnce(world: World, command: string): void {
 }
 
 describe("permission gate in a session", () => {
-  test("LOOP-08 LIFE-34 a lifecycle allow skips the ask; an ask rule still asks; a hook dir allow is no objection", () => {
+  test("LOOP-08 LIFE-34 a lifecycle allow skips the ask; an ask rule still asks; a hook dir allow is no objection", async () => {
     const w = makeWorld();
     bashOnce(w, "echo ran");
     settings(w, {
@@ -32,7 +33,7 @@ describe("permission gate in a session", () => {
         },
       },
     });
-    const r = runScript(w, "default");
+    const r = await runScriptInProcess(w, "default");
     expect(r.code).toBe(0);
     expect(delivered(w, r)).toEqual(["ran\n"]);
     expect(readLog(w, "pr.log")).toHaveLength(0);
@@ -44,7 +45,7 @@ describe("permission gate in a session", () => {
       permissions: { ask: ["bash(echo*)"] },
       hooks: { lifecycle: { pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "allow" } })])], permission_request: [group([logTo(w, "pr.log")])] } },
     });
-    const asked = runScript(w, "default");
+    const asked = await runScriptInProcess(w, "default");
     expect(asked.code).toBe(0);
     expect(readLog(w, "pr.log")).toHaveLength(1);
     expect(delivered(w, asked)[0]).toContain("needs approval");
@@ -55,13 +56,13 @@ describe("permission gate in a session", () => {
     w2.file(".agent/hooks/ok/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     w2.file(".agent/hooks/ok/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"allow"}'\n`, { executable: true });
     w2.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { permission_request: [group([logTo(w2, "pr.log")])] } } }));
-    const dir = runScript(w2, "default");
+    const dir = await runScriptInProcess(w2, "default");
     expect(dir.code).toBe(0);
     expect(readLog(w2, "pr.log")).toHaveLength(1);
     expect(delivered(w2, dir)[0]).toContain("needs approval");
   });
 
-  test("LIFE-34 LIFE-35 a later deny still denies, a deny rule beats a hook allow, a deny wins in bypass", () => {
+  test("LIFE-34 LIFE-35 a later deny still denies, a deny rule beats a hook allow, a deny wins in bypass", async () => {
     const w = makeWorld();
     bashOnce(w, "echo ran");
     settings(w, {
@@ -78,7 +79,7 @@ describe("permission gate in a session", () => {
       },
     });
     for (const mode of ["default", "bypass"]) {
-      const r = runScript(w, mode);
+      const r = await runScriptInProcess(w, mode);
       expect(r.code).toBe(0);
       expect(delivered(w, r)).toEqual(["nope"]);
     }
@@ -89,18 +90,18 @@ describe("permission gate in a session", () => {
     w2.file("x", "x");
     bashOnce(w2, "rm x");
     settings(w2, { permissions: { deny: ["bash(rm*)"] }, hooks: { lifecycle: { pre_tool_use: [group([replyWith(w2, { hookSpecificOutput: { permissionDecision: "allow" } })])] } } });
-    const denied = runScript(w2, "default");
+    const denied = await runScriptInProcess(w2, "default");
     expect(denied.code).toBe(0);
     expect(existsSync(join(w2.project, "x"))).toBe(true);
     expect(delivered(w2, denied)[0]).toContain("bash(rm*)");
   });
 
-  test("LOOP-09 in bypass mode a hook dir deny and a failing block-policy list hook still stop the tool", () => {
+  test("LOOP-09 in bypass mode a hook dir deny and a failing block-policy list hook still stop the tool", async () => {
     const w = makeWorld();
     bashOnce(w, `touch '${join(w.root, "ran")}'`);
     w.file(".agent/hooks/no/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     w.file(".agent/hooks/no/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"deny","reason":"no"}'\n`, { executable: true });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     expect(existsSync(join(w.root, "ran"))).toBe(false);
     expect(delivered(w, r)).toEqual(["no"]);
@@ -109,19 +110,19 @@ describe("permission gate in a session", () => {
     bashOnce(w2, `touch '${join(w2.root, "ran")}'`);
     w2.file("fail.sh", "#!/bin/sh\ncat >/dev/null\nexit 1\n", { executable: true });
     settings(w2, { hooks: { enabled: true, before_tool: [{ label: "g", command: "./fail.sh", failure_policy: "block" }] } });
-    const blocked = runScript(w2, "bypass");
+    const blocked = await runScriptInProcess(w2, "bypass");
     expect(blocked.code).toBe(0);
     expect(existsSync(join(w2.root, "ran"))).toBe(false);
     expect(delivered(w2, blocked)).toEqual(["Tool call blocked by local hook policy."]);
   });
 
-  test("LOOP-10 LIFE-36 a hook ask asks even when --allow matches; undecided it is denied; a later deny beats it", () => {
+  test("LOOP-10 LIFE-36 a hook ask asks even when --allow matches; undecided it is denied; a later deny beats it", async () => {
     const w = makeWorld();
     bashOnce(w, "ls");
     settings(w, {
       hooks: { lifecycle: { pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "ask" } })])], permission_request: [group([logTo(w, "pr.log")])] } },
     });
-    const r = runScript(w, "default", ["--allow", "bash(ls*)"]);
+    const r = await runScriptInProcess(w, "default", ["--allow", "bash(ls*)"]);
     expect(r.code).toBe(0);
     expect(readLog(w, "pr.log")).toHaveLength(1);
     const text = delivered(w, r)[0] ?? "";
@@ -133,7 +134,7 @@ describe("permission gate in a session", () => {
     settings(w, {
       hooks: { lifecycle: { pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "ask" } })])], permission_request: [group([replyWith(w, PR_ALLOW)])] } },
     });
-    const allowed = runScript(w, "default", ["--allow", "bash(ls*)"]);
+    const allowed = await runScriptInProcess(w, "default", ["--allow", "bash(ls*)"]);
     expect(ofType(recordsOf(w, allowed), "tool_result")[0]?.success).toBe(true);
 
     // A later hook's deny beats the ask: no permission_request.
@@ -145,31 +146,31 @@ describe("permission gate in a session", () => {
         },
       },
     });
-    const later = runScript(w, "default");
+    const later = await runScriptInProcess(w, "default");
     expect(delivered(w, later)).toEqual(["later no"]);
     expect(readLog(w, "pr2.log")).toHaveLength(0);
   });
 
-  test("LOOP-11 LIFE-54 permission_request fires only when the gate would ask a person", () => {
+  test("LOOP-11 LIFE-54 permission_request fires only when the gate would ask a person", async () => {
     const w = makeWorld();
     bashOnce(w, "ls");
     const hooks = { lifecycle: { permission_request: [group([logTo(w, "pr.log")])] } };
     settings(w, { hooks });
-    runScript(w, "default");
+    (await runScriptInProcess(w, "default"));
     expect(readLog(w, "pr.log")).toHaveLength(1);
-    runScript(w, "default", ["--allow", "bash(ls*)"]);
-    runScript(w, "bypass");
+    (await runScriptInProcess(w, "default", ["--allow", "bash(ls*)"]));
+    (await runScriptInProcess(w, "bypass"));
     expect(readLog(w, "pr.log")).toHaveLength(1);
 
     settings(w, { permissions: { deny: ["bash(ls*)"] }, hooks });
-    runScript(w, "default");
+    (await runScriptInProcess(w, "default"));
     expect(readLog(w, "pr.log")).toHaveLength(1);
 
     // A write in readonly mode is denied outright. (permission_request is a tool event: in readonly
     // mode only fail-closed hooks run, so this logging hook uses policy block to be eligible.)
     settings(w, { hooks: { lifecycle: { permission_request: [group([{ command: logTo(w, "pr.log"), failure_policy: "block" }])] } } });
     writeScript(w, [{ tool_calls: [{ name: "write", arguments: { file_path: "w.txt", content: "x" } }] }]);
-    const ro = runScript(w, "readonly");
+    const ro = await runScriptInProcess(w, "readonly");
     expect(ro.code).toBe(0);
     expect(existsSync(join(w.project, "w.txt"))).toBe(false);
     expect(readLog(w, "pr.log")).toHaveLength(1);
@@ -177,12 +178,12 @@ describe("permission gate in a session", () => {
     // After a pre_tool deny.
     bashOnce(w, "rm x");
     settings(w, { hooks: { lifecycle: { ...hooks.lifecycle, pre_tool_use: [group([replyWith(w, { decision: "block", reason: "no rm" })])] } } });
-    const denied = runScript(w, "default");
+    const denied = await runScriptInProcess(w, "default");
     expect(delivered(w, denied)).toEqual(["no rm"]);
     expect(readLog(w, "pr.log")).toHaveLength(1);
   });
 
-  test("LOOP-12 LIFE-55 LIFE-56 permission_request payload, allow, deny with message, updatedInput", () => {
+  test("LOOP-12 LIFE-55 LIFE-56 permission_request payload, allow, deny with message, updatedInput", async () => {
     const w = makeWorld();
     bashOnce(w, "ls");
     settings(w, {
@@ -193,7 +194,7 @@ describe("permission gate in a session", () => {
         },
       },
     });
-    const r = runScript(w, "default");
+    const r = await runScriptInProcess(w, "default");
     expect(r.code).toBe(0);
     const payload = readLog(w, "pr.log")[0] ?? {};
     expect(payload).toMatchObject({ hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "ls" } });
@@ -204,7 +205,7 @@ describe("permission gate in a session", () => {
 
     for (const behavior of ["deny", "Deny"]) {
       settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior, message: "nope" } } })])] } } });
-      const denied = runScript(w, "default");
+      const denied = await runScriptInProcess(w, "default");
       expect(delivered(w, denied)).toEqual(["nope"]);
     }
 
@@ -216,14 +217,14 @@ describe("permission gate in a session", () => {
     for (const reply of variants) {
       settings(w, { hooks: { lifecycle: { pre_tool_use: [group([logTo(w, "pre2.log")])], permission_request: [group([replyWith(w, reply)])] } } });
       const before = readLog(w, "pre2.log").length;
-      const changed = runScript(w, "default");
+      const changed = await runScriptInProcess(w, "default");
       const records = recordsOf(w, changed);
       expect(ofType(records, "tool_result")[0]).toMatchObject({ input: { command: "echo approved" }, content: "approved\n", success: true });
       expect(readLog(w, "pre2.log").length).toBe(before + 1);
     }
   });
 
-  test("LOOP-14 LIFE-57 updatedPermissions: a session rule, a project rule that re-pins trust, userSettings ignored", () => {
+  test("LOOP-14 LIFE-57 updatedPermissions: a session rule, a project rule that re-pins trust, userSettings ignored", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { tool_calls: [{ name: "bash", arguments: { command: "git status -s" } }] }, { text: "ok" }]);
     const rule = (destination: string) => ({
@@ -233,7 +234,7 @@ describe("permission gate in a session", () => {
       },
     });
     settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, rule("session"), "pr.log")])] } } });
-    const r = runScript(w, "default");
+    const r = await runScriptInProcess(w, "default");
     expect(r.code).toBe(0);
     expect(readLog(w, "pr.log")).toHaveLength(1);
     // (`git status` itself may fail in this bare .git; what matters is that the gate let it run.)
@@ -241,54 +242,54 @@ describe("permission gate in a session", () => {
 
     // userSettings: a warning, and the entry is ignored (so the second call asks again).
     settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, rule("userSettings"), "pr-user.log")])] } } });
-    const user = runScript(w, "default");
+    const user = await runScriptInProcess(w, "default");
     expect(user.stderr).toContain("userSettings");
     expect(readLog(w, "pr-user.log")).toHaveLength(2);
 
     // projectSettings: written to .agent/settings.json, trust re-pinned, applies to the next session.
     settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, rule("projectSettings"), "pr-project.log")])] } } });
-    expect(runCli(w, ["hooks", "trust"]).code).toBe(0);
+    expect((await runCliInProcess(w, ["hooks", "trust"])).code).toBe(0);
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { text: "ok" }]);
-    const first = runCli(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--output-format", "json", "go"]);
+    const first = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--output-format", "json", "go"]);
     expect(first.code).toBe(0);
     const saved = JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8"));
     expect(saved.permissions.allow).toEqual(["bash(git status*)"]);
-    const second = runCli(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--output-format", "json", "go"]);
+    const second = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--output-format", "json", "go"]);
     expect(second.code).toBe(0);
     expect(readLog(w, "pr-project.log")).toHaveLength(1);
     expect(delivered(w, second)[0]).not.toContain("needs approval");
   });
 
-  test("LOOP-14 D17 a project rule written during a --trust run does not turn into lasting trust", () => {
+  test("LOOP-14 D17 a project rule written during a --trust run does not turn into lasting trust", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { text: "ok" }]);
     const update = { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git status*" }], behavior: "allow", destination: "projectSettings" };
     settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow", updatedPermissions: [update] } } })])] } } });
-    expect(runScript(w, "default").code).toBe(0);
+    expect((await runScriptInProcess(w, "default")).code).toBe(0);
     expect(JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).permissions.allow).toEqual(["bash(git status*)"]);
-    const next = runCli(w, ["run", "--provider", "script", "--script", "script.json", "go"]);
+    const next = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "go"]);
     expect(next.code).toBe(1);
     expect(next.stderr).toContain("agent hooks trust");
   });
 
-  test("LIFE-58 a permission_request deny with interrupt stops the session: exit 3", () => {
+  test("LIFE-58 a permission_request deny with interrupt stops the session: exit 3", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `touch '${join(w.root, "ran")}'` } }] }, { text: "never" }]);
     settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "halt", interrupt: true } } })])] } } });
-    const r = runScript(w, "default");
+    const r = await runScriptInProcess(w, "default");
     expect(r.code).toBe(3);
     expect(existsSync(join(w.root, "ran"))).toBe(false);
     expect(lastJson(r.stdout)).toMatchObject({ stop_reason: "hook_blocked", is_error: true, turns: 1 });
     expect(r.stderr).toContain("halt");
   });
 
-  test("DIR-48 a pre_tool deny in default mode: no prompt, no permission_request, a rejected call with context", () => {
+  test("DIR-48 a pre_tool deny in default mode: no prompt, no permission_request, a rejected call with context", async () => {
     const w = makeWorld();
     bashOnce(w, `touch '${join(w.root, "ran")}'`);
     w.file(".agent/hooks/no/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     w.file(".agent/hooks/no/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"deny","reason":"not here","context":"ask the owner"}'\n`, { executable: true });
     settings(w, { hooks: { lifecycle: { permission_request: [group([logTo(w, "pr.log")])] } } });
-    const r = runCli(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--trust", "go"]);
+    const r = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--trust", "go"]);
     expect(r.code).toBe(0);
     expect(existsSync(join(w.root, "ran"))).toBe(false);
     expect(readLog(w, "pr.log")).toHaveLength(0);
@@ -297,14 +298,14 @@ describe("permission gate in a session", () => {
     expect(records[0]?.content).toBe("not here\n\n<hook_context>\nask the owner\n</hook_context>");
   });
 
-  test("DIR-49 LOOP-05 the gate judges the modified input; the UI shows it and the tool_call record keeps the original", () => {
+  test("DIR-49 LOOP-05 the gate judges the modified input; the UI shows it and the tool_call record keeps the original", async () => {
     const w = makeWorld();
     w.file("x/keep", "k");
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "rm -rf x" } }] }, { text: "ok" }]);
     w.file(".agent/hooks/m/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     w.file(".agent/hooks/m/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"modify","input":{"command":"echo safe"}}'\n`, { executable: true });
     settings(w, { permissions: { deny: ["bash(rm*)"] } });
-    const r = runCli(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--allow", "bash(echo *)", "--trust", "go"]);
+    const r = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--allow", "bash(echo *)", "--trust", "go"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("● bash: echo safe");
     expect(r.stderr).not.toContain("rm -rf x");
@@ -314,7 +315,7 @@ describe("permission gate in a session", () => {
 
     w.file(".agent/hooks/m/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"modify","input":{"command":"rm -rf x"}}'\n`, { executable: true });
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "ls" } }] }, { text: "ok" }]);
-    const denied = runScript(w, "default");
+    const denied = await runScriptInProcess(w, "default");
     expect(existsSync(join(w.project, "x/keep"))).toBe(true);
     expect(delivered(w, denied)[0]).toContain("bash(rm*)");
   });

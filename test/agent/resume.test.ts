@@ -4,9 +4,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, runCli, runCliAsync, writeScript, type World } from "../support/cli.ts";
+import { makeWorld, writeScript, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
-import { group, lastJson, ofType, recordsOf, runScript, sessionOf } from "./support.ts";
+import { group, lastJson, ofType, recordsOf, runScriptInProcess, sessionOf } from "./support.ts";
 
 type Body = { messages: { role: string; content: string | null; tool_calls?: { id: string }[]; tool_call_id?: string }[] };
 
@@ -47,14 +48,14 @@ describe("resume", () => {
     richSession(w);
     const server = await startFakeOpenAI([{ text: "", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] }, { text: "first done" }, { text: "second" }]);
     try {
-      const first = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"]);
+      const first = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"]);
       expect(first.code).toBe(0);
       const id = String(lastJson(first.stdout).session_id);
       const local = JSON.stringify(sessionOf(w, id));
       expect(local).toContain("lbl-9c1e");
       expect(local).toContain("diag-7f3a");
 
-      const resumed = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "--resume", id, "next"]);
+      const resumed = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "--resume", id, "next"]);
       expect(resumed.code).toBe(0);
       expect(lastJson(resumed.stdout)).toMatchObject({ session_id: id, result: "second" });
       expect(server.requests).toHaveLength(3);
@@ -86,20 +87,20 @@ describe("resume", () => {
     }
   });
 
-  test("LIFE-16 LOOP-19 --resume and --continue run only resume session_start groups", () => {
+  test("LIFE-16 LOOP-19 --resume and --continue run only resume session_start groups", async () => {
     const w = makeWorld();
     writeScript(w, [{ text: "one" }]);
     const mark = (m: string): string => `cat >/dev/null; echo '${m}' >> '${join(w.root, "starts")}'`;
     settings(w, { hooks: { lifecycle: { session_start: ["startup", "resume", "clear", "compact", "startup|resume"].map((m) => group([mark(m)], m)) } } });
-    const first = runScript(w, "bypass");
+    const first = await runScriptInProcess(w, "bypass");
     expect(first.code).toBe(0);
     expect(marks(w, "starts")).toEqual(["startup", "startup|resume"]);
     const id = String(lastJson(first.stdout).session_id);
     writeScript(w, [{ text: "two" }]);
-    const resumed = runScript(w, "bypass", ["--resume", id], "again");
+    const resumed = await runScriptInProcess(w, "bypass", ["--resume", id], "again");
     expect(resumed.code).toBe(0);
     expect(marks(w, "starts").slice(2)).toEqual(["resume", "startup|resume"]);
-    const continued = runScript(w, "bypass", ["--continue"], "more");
+    const continued = await runScriptInProcess(w, "bypass", ["--continue"], "more");
     expect(continued.code).toBe(0);
     expect(lastJson(continued.stdout).session_id).toBe(id);
     expect(marks(w, "starts").slice(4)).toEqual(["resume", "startup|resume"]);
@@ -111,9 +112,9 @@ describe("resume", () => {
     settings(w, { hooks: { lifecycle: { session_start: [group(["cat >/dev/null; echo 'repo: acme'"])] } } });
     const server = await startFakeOpenAI([{ text: "a" }, { text: "b" }]);
     try {
-      const first = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--trust", "--output-format", "json", "hello"]);
+      const first = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--trust", "--output-format", "json", "hello"]);
       const id = String(lastJson(first.stdout).session_id);
-      const second = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--trust", "--continue", "again"]);
+      const second = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--trust", "--continue", "again"]);
       expect(second.code).toBe(0);
       const wire = (server.requests[1] as Body).messages.filter((m) => m.role !== "system").map((m) => [m.role, m.content]);
       expect(wire).toEqual([
@@ -132,13 +133,13 @@ describe("resume", () => {
   test("LOOP-37 resuming a compacted session starts from the same summary message", async () => {
     const w = makeWorld();
     writeScript(w, [{ text: "x".repeat(2000), tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
-    const first = runScript(w, "bypass", ["--max-context-tokens", "200"]);
+    const first = await runScriptInProcess(w, "bypass", ["--max-context-tokens", "200"]);
     expect(first.code).toBe(0);
     const id = String(lastJson(first.stdout).session_id);
     expect(ofType(recordsOf(w, first), "compaction")).toHaveLength(1);
     const server = await startFakeOpenAI([{ text: "resumed" }]);
     try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--resume", id, "next"]);
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--resume", id, "next"]);
       expect(r.code).toBe(0);
       const wire = (server.requests[0] as Body).messages.filter((m) => m.role !== "system").map((m) => [m.role, m.content]);
       expect(wire).toEqual([
@@ -151,16 +152,16 @@ describe("resume", () => {
     }
   });
 
-  test("LOOP-41 --resume of a --no-session id exits 1 naming it; an unknown id too", () => {
+  test("LOOP-41 --resume of a --no-session id exits 1 naming it; an unknown id too", async () => {
     const w = makeWorld();
     writeScript(w, [{ text: "done" }]);
-    const r = runScript(w, "bypass", ["--no-session"]);
+    const r = await runScriptInProcess(w, "bypass", ["--no-session"]);
     expect(r.code).toBe(0);
     const id = String(lastJson(r.stdout).session_id);
-    const resumed = runScript(w, "bypass", ["--resume", id], "again");
+    const resumed = await runScriptInProcess(w, "bypass", ["--resume", id], "again");
     expect(resumed.code).toBe(1);
     expect(resumed.stderr).toContain(id);
-    const nope = runCli(w, ["run", "--provider", "script", "--script", "script.json", "--resume", "nope", "x"]);
+    const nope = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--resume", "nope", "x"]);
     expect(nope.code).toBe(1);
     expect(nope.stderr).toContain("nope");
   });

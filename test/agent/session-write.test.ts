@@ -4,15 +4,16 @@
 // stream-json listener still gets every line.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { makeWorld, runCli, writeScript, readJsonl } from "../support/cli.ts";
+import { makeWorld, writeScript, readJsonl } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 import { lastJson } from "./support.ts";
 
 describe("session writes that fail", () => {
-  test("LOOP-26 sessions/ is a file: one notice naming it, the run ends as an error with exit 1", () => {
+  test("LOOP-26 sessions/ is a file: one notice naming it, the run ends as an error with exit 1", async () => {
     const world = makeWorld();
     writeScript(world, [{ tool_calls: [{ id: "call_1", name: "read", arguments: { file_path: "script.json" } }] }, { text: "done" }]);
     const blocker = world.file(join(world.agentHome, "sessions"), "not a directory\n");
-    const run = runCli(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
+    const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
     const result = lastJson(run.stdout);
     expect([run.code, result.stop_reason, result.is_error, result.result]).toEqual([1, "error", true, "done"]);
     const notices = run.stderr.split("\n").filter((line) => line.startsWith("agent: session file not written:"));
@@ -22,21 +23,21 @@ describe("session writes that fail", () => {
     expect(blocker).toBe(join(world.agentHome, "sessions"));
   });
 
-  test("LOOP-40 with stream-json every line still reaches stdout, the last one says error", () => {
+  test("LOOP-40 with stream-json every line still reaches stdout, the last one says error", async () => {
     const world = makeWorld();
     writeScript(world, [{ text: "done" }]);
     world.file(join(world.agentHome, "sessions"), "not a directory\n");
-    const run = runCli(world, ["run", "--provider", "script", "--script", "script.json", "--output-format", "stream-json", "--trust", "go"]);
+    const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--output-format", "stream-json", "--trust", "go"]);
     const lines = readJsonl(run.stdout);
     expect(lines.map((line) => line.type)).toEqual(["session_start", "user", "assistant", "session_end"]);
     expect([run.code, lines[3]?.stop_reason, lines[3]?.is_error]).toEqual([1, "error", true]);
   });
 
-  test("LOOP-41 --no-session writes nothing, so nothing can fail: exit 0", () => {
+  test("LOOP-41 --no-session writes nothing, so nothing can fail: exit 0", async () => {
     const world = makeWorld();
     writeScript(world, [{ text: "done" }]);
     world.file(join(world.agentHome, "sessions"), "not a directory\n");
-    const run = runCli(world, ["run", "--provider", "script", "--script", "script.json", "--output-format", "json", "--no-session", "--trust", "go"]);
+    const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--output-format", "json", "--no-session", "--trust", "go"]);
     expect([run.code, lastJson(run.stdout).stop_reason]).toEqual([0, "completed"]);
     expect(run.stderr).not.toContain("session file not written");
   });

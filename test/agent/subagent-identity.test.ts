@@ -5,8 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { makeWorld, readJsonl, runCli, sessionFileOf, sessionIdOfName, type World } from "../support/cli.ts";
-import { runScript, lastJson, logTo, readLog, group, ofType } from "./support.ts";
+import { makeWorld, readJsonl, sessionFileOf, sessionIdOfName, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
+import { runScriptInProcess, lastJson, logTo, readLog, group, ofType } from "./support.ts";
 
 type Rec = Record<string, unknown>;
 
@@ -26,7 +27,7 @@ function script(w: World, turns: unknown[], agents: Record<string, unknown[]>): 
 }
 
 describe("subagent identity (issue 12 item 8)", () => {
-  test("LOOP-23 TOOL-42 agent_id/agent_type in claude, action and envelope payloads inside a child; subagent_start gets the prompt and updatedPrompt rewrites it", () => {
+  test("LOOP-23 TOOL-42 agent_id/agent_type in claude, action and envelope payloads inside a child; subagent_start gets the prompt and updatedPrompt rewrites it", async () => {
     const w = makeWorld();
     w.file(".agent/agents/reviewer.md", "---\nname: reviewer\n---\nREVIEWER\n");
     const reply = JSON.stringify({ hookSpecificOutput: { hookEventName: "SubagentStart", updatedPrompt: "REWRITTEN PROMPT" } });
@@ -49,7 +50,7 @@ describe("subagent identity (issue 12 item 8)", () => {
     script(w, [{ tool_calls: [{ id: "t1", name: "task", arguments: { description: "d", prompt: "ORIGINAL PROMPT", subagent_type: "reviewer" } }] }, { text: "end" }], {
       reviewer: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "echo child" } }] }, { text: "rev done" }],
     });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const parentId = String(lastJson(r.stdout).session_id);
     const kid = childId(w, "reviewer");
@@ -88,12 +89,12 @@ describe("subagent identity (issue 12 item 8)", () => {
     expect(entries.at(-1)).toMatchObject({ type: "assistant", message: { content: [{ type: "text", text: "rev done" }] } });
   });
 
-  test("LIFE-64 a non-string updatedPrompt is a schema failure and the prompt stays", () => {
+  test("LIFE-64 a non-string updatedPrompt is a schema failure and the prompt stays", async () => {
     const w = makeWorld();
     const reply = JSON.stringify({ hookSpecificOutput: { updatedPrompt: 7 } });
     w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { subagent_start: [group([`cat >/dev/null; printf '%s\\n' '${reply}'`])] } } }));
     script(w, [{ tool_calls: [{ id: "t1", name: "task", arguments: { description: "d", prompt: "KEEP ME" } }] }, { text: "end" }], { general: [{ text: "ok" }] });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("schema: hookSpecificOutput.updatedPrompt");
     expect(ofType(childRecords(w, childId(w, "general")), "user").map((u) => u.content)).toEqual(["KEEP ME"]);
@@ -140,10 +141,10 @@ describe("agent front-matter hooks (issue 12 item 8)", () => {
 
   const resultOf = (records: Rec[], id: string): Rec | undefined => ofType(records, "tool_result").find((t) => t.tool_call_id === id);
 
-  test("the hooks run only inside their subagent; Stop becomes that agent's subagent_stop; agent hooks list shows them", () => {
+  test("the hooks run only inside their subagent; Stop becomes that agent's subagent_stop; agent hooks list shows them", async () => {
     const w = makeWorld();
     setUp(w);
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const parent = readJsonl(readFileSync(sessionFileOf(join(w.agentHome, "sessions"), String(lastJson(r.stdout).session_id)), "utf8"));
     expect(resultOf(parent, "p1")).toMatchObject({ success: true });
@@ -154,32 +155,32 @@ describe("agent front-matter hooks (issue 12 item 8)", () => {
     const stops = readLog(w, "agent-stop.log");
     expect(stops.map((s) => [s.hook_event_name, s.agent_type])).toEqual([["SubagentStop", "reviewer"]]);
 
-    const list = runCli(w, ["hooks", "list"]);
+    const list = await runCliInProcess(w, ["hooks", "list"]);
     expect(list.stdout).toContain("agents/reviewer.md:PreToolUse[0].hooks[0]");
     expect(list.stdout).toContain("agents/reviewer.md:subagent_stop[0].hooks[0]");
     // Claude's `timeout` (seconds) is accepted; nothing else warns.
-    expect(runCli(w, ["hooks", "validate"]).code).toBe(0);
+    expect((await runCliInProcess(w, ["hooks", "validate"])).code).toBe(0);
   });
 
-  test("SEC-32 project trust pins the agent file and the script its hook runs", () => {
+  test("SEC-32 project trust pins the agent file and the script its hook runs", async () => {
     const w = makeWorld();
     setUp(w);
-    expect(runCli(w, ["hooks", "trust"]).code).toBe(0);
+    expect((await runCliInProcess(w, ["hooks", "trust"])).code).toBe(0);
     const args = ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "go"];
-    expect(runCli(w, args).code).toBe(0);
+    expect((await runCliInProcess(w, args)).code).toBe(0);
     w.file("scripts/deny.sh", "#!/bin/sh\nexit 0\n", { executable: true });
-    const changed = runCli(w, args);
+    const changed = await runCliInProcess(w, args);
     expect(changed.code).toBe(1);
     expect(changed.stderr).toContain("agent hooks trust");
-    expect(runCli(w, ["hooks", "trust"]).code).toBe(0);
+    expect((await runCliInProcess(w, ["hooks", "trust"])).code).toBe(0);
     w.file(".agent/agents/reviewer.md", FRONT("true", "/dev/null"));
-    expect(runCli(w, args).code).toBe(1);
+    expect((await runCliInProcess(w, args)).code).toBe(1);
   });
 
-  test("bad front matter is one error naming the file and line, and that agent's hooks are not loaded", () => {
+  test("bad front matter is one error naming the file and line, and that agent's hooks are not loaded", async () => {
     const w = makeWorld();
     w.file(".agent/agents/bad.md", "---\nhooks:\n  PreToolUse:\n    - matcher: x\n   hooks: []\n---\nbody\n");
-    const v = runCli(w, ["hooks", "validate"]);
+    const v = await runCliInProcess(w, ["hooks", "validate"]);
     expect(v.code).toBe(1);
     expect(v.stdout + v.stderr).toContain(".agent/agents/bad.md:5:1: front matter hooks: unexpected indentation");
     expect(existsSync(join(w.project, ".agent", "agents", "bad.md"))).toBe(true);

@@ -4,9 +4,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { makeWorld, runCliAsync, readJsonl, sessionFileOf, sessionIdOfName, type World } from "../support/cli.ts";
+import { makeWorld, readJsonl, sessionFileOf, sessionIdOfName, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
-import { runScript, lastJson, logTo, readLog, sessionOf, ofType, group } from "./support.ts";
+import { runScriptInProcess, lastJson, logTo, readLog, sessionOf, ofType, group } from "./support.ts";
 
 type Rec = Record<string, unknown>;
 
@@ -60,7 +61,7 @@ describe("subagents", () => {
       { text: "end" },
     ]);
     try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
       expect(r.code).toBe(0);
       expect(lastJson(r.stdout)).toMatchObject({ result: "end", stop_reason: "completed" });
       expect(server.requests.length).toBe(6);
@@ -126,7 +127,7 @@ describe("subagents", () => {
       { text: "all done" },
     ]);
     try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
       expect(r.code).toBe(0);
       expect(existsSync(join(pkg, "x"))).toBe(true);
       const parentId = String(lastJson(r.stdout).session_id);
@@ -190,7 +191,7 @@ describe("subagents", () => {
     }
   });
 
-  test("LOOP-25 LIFE-18 LIFE-26 LIFE-64 subagent_start matches the agent name, carries the child's fields, and a block spawns no child", () => {
+  test("LOOP-25 LIFE-18 LIFE-26 LIFE-64 subagent_start matches the agent name, carries the child's fields, and a block spawns no child", async () => {
     const w = makeWorld();
     for (const name of ["reviewer", "tester", "blocked"]) w.file(`.agent/agents/${name}.md`, `You are ${name}.\n`);
     w.file("block.sh", "#!/bin/sh\ncat >/dev/null\necho 'no children' >&2\nexit 2\n", { executable: true });
@@ -218,7 +219,7 @@ describe("subagents", () => {
       ],
       { tester: [{ text: "tests ok" }], reviewer: [{ text: "rev done" }] },
     );
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const parentId = String(lastJson(r.stdout).session_id);
     const kids = children(w);
@@ -255,14 +256,14 @@ describe("subagents", () => {
     expect(readLog(w, "lifepre.log").map((d) => d.tool_name)).toEqual(["Task", "Task", "Task"]);
   });
 
-  test("LIFE-64 subagent_start updatedInput replaces the task input and additionalContext reaches the child's first request", () => {
+  test("LIFE-64 subagent_start updatedInput replaces the task input and additionalContext reaches the child's first request", async () => {
     const w = makeWorld();
     w.file("pkg/keep", "");
     const reply = { hookSpecificOutput: { hookEventName: "SubagentStart", updatedInput: { description: "d2", prompt: "NEW PROMPT", cwd: "pkg" }, additionalContext: "START CTX" } };
     w.file("start.sh", `#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' '${JSON.stringify(reply)}'\n`, { executable: true });
     w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { subagent_start: [group([`${w.project}/start.sh`])] } } }));
     script(w, [{ tool_calls: [task("t1", { prompt: "old prompt" })] }, { text: "end" }], { general: [{ text: "ok" }] });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const [kid] = children(w);
     expect(kid?.cwd).toBe(join(w.project, "pkg"));
@@ -276,7 +277,7 @@ describe("subagents", () => {
     expect(ofType(parent, "tool_result_delivered")[0]?.content).toBe("ok");
   });
 
-  test("LIFE-65 LOOP-25 subagent_stop: a block sends the child back, additionalContext joins the task result", () => {
+  test("LIFE-65 LOOP-25 subagent_stop: a block sends the child back, additionalContext joins the task result", async () => {
     const w = makeWorld();
     const block = { decision: "block", reason: "add tests" };
     const ctx = { hookSpecificOutput: { hookEventName: "SubagentStop", additionalContext: "checked" } };
@@ -287,7 +288,7 @@ describe("subagents", () => {
     );
     w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { subagent_stop: [group([`${w.project}/stop.sh`])] } } }));
     script(w, [{ tool_calls: [task("t1", {})] }, { text: "end" }], { general: [{ text: "first" }, { text: "second" }] });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const [kid] = children(w);
     const recs = kid?.records ?? [];
@@ -305,11 +306,11 @@ describe("subagents", () => {
     expect(ofType(recs, "hook_lifecycle")).toEqual([]);
   });
 
-  test("LIFE-65 D11 an always-blocking subagent_stop is capped: the child stops and the parent goes on", () => {
+  test("LIFE-65 D11 an always-blocking subagent_stop is capped: the child stops and the parent goes on", async () => {
     const w = makeWorld();
     w.file(".agent/config.toml", `[hooks]\nstop_block_cap = 2\n\n[[hooks.lifecycle.subagent_stop]]\nhooks = [{ command = "cat >/dev/null; echo '{\\"decision\\":\\"block\\",\\"reason\\":\\"again\\"}'" }]\n`);
     script(w, [{ tool_calls: [task("t1", {})] }, { text: "end" }], { general: [{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }] });
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     expect(lastJson(r.stdout)).toMatchObject({ result: "end", stop_reason: "completed" });
     const [kid] = children(w);
@@ -344,7 +345,7 @@ describe("concurrent subagents", () => {
       { text: "end" },
     ]);
     try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
       expect(r.code).toBe(0);
       const lines = readFileSync(log, "utf8").trim().split("\n");
       expect(lines).toEqual(["start-c1", "end-c1", "start-child", "start-child", "end-child", "end-child", "start-c4", "end-c4"]);
@@ -357,7 +358,7 @@ describe("concurrent subagents", () => {
     }
   });
 
-  test("MERGE-35 D13 six consecutive task calls run at most 4 at once", () => {
+  test("MERGE-35 D13 six consecutive task calls run at most 4 at once", async () => {
     const w = makeWorld();
     const log = join(w.root, "six.log");
     script(
@@ -365,7 +366,7 @@ describe("concurrent subagents", () => {
       [{ tool_calls: Array.from({ length: 6 }, (_, i) => task(`t${i + 1}`, {})) }, { text: "end" }],
       { general: [{ tool_calls: [bash(undefined, `echo start >> '${log}'; sleep 1; echo end >> '${log}'`)] }, { text: "ok" }] },
     );
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const lines = readFileSync(log, "utf8").trim().split("\n");
     expect(lines.length).toBe(12);
@@ -382,7 +383,7 @@ describe("concurrent subagents", () => {
     expect(children(w).length).toBe(6);
   });
 
-  test("PLUS-06 RUN-51 a project guard denies rm in the parent and five subagents; concurrent children's hooks run in their own cwd", () => {
+  test("PLUS-06 RUN-51 a project guard denies rm in the parent and five subagents; concurrent children's hooks run in their own cwd", async () => {
     const w = makeWorld();
     for (const dir of ["", "a/", "b/"]) w.file(`${dir}x`, "keep");
     w.file(".agent/hooks/guard/hook.json", JSON.stringify({ event: "pre_tool", match: "bash", run: "./run.sh" }));
@@ -401,7 +402,7 @@ describe("concurrent subagents", () => {
       ],
       { ga: child, gb: child, general: child },
     );
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     for (const dir of ["", "a", "b"]) expect(existsSync(join(w.project, dir, "x"))).toBe(true);
     const parent = sessionOf(w, String(lastJson(r.stdout).session_id));

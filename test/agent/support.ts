@@ -3,10 +3,20 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { runCli, readJsonl, sessionFileOf, type CliResult, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 
 /** `agent run` with the script provider (`script.json`), json output and `--trust`. */
 export function runScript(world: World, mode: string, extra: readonly string[] = [], prompt = "go", options: { env?: Record<string, string> } = {}): CliResult {
-  return runCli(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", mode, "--output-format", "json", "--trust", ...extra, prompt], options);
+  return runCli(world, scriptArgs(mode, extra, prompt), options);
+}
+
+/** `runScript` without a process (support/in-process.ts): hooks and bash calls still run as real processes. */
+export function runScriptInProcess(world: World, mode: string, extra: readonly string[] = [], prompt = "go", options: { env?: Record<string, string> } = {}): Promise<CliResult> {
+  return runCliInProcess(world, scriptArgs(mode, extra, prompt), options);
+}
+
+function scriptArgs(mode: string, extra: readonly string[], prompt: string): string[] {
+  return ["run", "--provider", "script", "--script", "script.json", "--permission-mode", mode, "--output-format", "json", "--trust", ...extra, prompt];
 }
 
 /** The last stdout line as JSON (the `--output-format json` object). */

@@ -5,7 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, runCli, type World } from "../support/cli.ts";
+import { makeWorld, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 import { readLog, logTo, ofType, recordsOf } from "../agent/support.ts";
 
 const VALIDATOR = `#!/bin/sh
@@ -43,11 +44,11 @@ function setUp(w: World): void {
 const RUN = ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json"];
 
 describe("Claude Code settings files (issue 12 item 10)", () => {
-  test("PLUS-11 with compat.claude_settings the three files' hooks run: a Claude validator blocks rm -rf, ls runs", () => {
+  test("PLUS-11 with compat.claude_settings the three files' hooks run: a Claude validator blocks rm -rf, ls runs", async () => {
     const w = makeWorld();
     setUp(w);
     w.file(join(w.agentHome, "config.toml"), "[compat]\nclaude_settings = true\n");
-    const r = runCli(w, [...RUN, "--trust", "go"]);
+    const r = await runCliInProcess(w, [...RUN, "--trust", "go"]);
     expect(r.code).toBe(0);
     const results = ofType(recordsOf(w, r), "tool_result");
     expect(results.map((t) => [t.tool_call_id, t.success])).toEqual([["c1", false], ["c2", true]]);
@@ -55,41 +56,41 @@ describe("Claude Code settings files (issue 12 item 10)", () => {
     expect(existsSync(join(w.project, "scratch", "keep"))).toBe(true);
     expect(readLog(w, "post.log").map((p) => p.tool_input)).toEqual([{ command: "ls" }]);
     expect(readLog(w, "stop.log").map((p) => p.hook_event_name)).toEqual(["Stop"]);
-    const list = runCli(w, ["hooks", "list"]).stdout;
+    const list = (await runCliInProcess(w, ["hooks", "list"])).stdout;
     expect(list).toContain(".claude/settings.json:PreToolUse[0].hooks[0]");
     expect(list).toContain(".claude/settings.local.json:PostToolUse[0].hooks[0]");
     expect(list).toContain("~/.claude/settings.json:Stop[0].hooks[0]");
   });
 
-  test("off by default; a project cannot switch it on", () => {
+  test("off by default; a project cannot switch it on", async () => {
     const w = makeWorld();
     setUp(w);
     expect(readLog(w, "stop.log")).toEqual([]);
-    const off = runCli(w, [...RUN, "--trust", "go"]);
+    const off = await runCliInProcess(w, [...RUN, "--trust", "go"]);
     expect(off.code).toBe(0);
     expect(ofType(recordsOf(w, off), "tool_result").map((t) => t.success)).toEqual([true, true]);
     expect(existsSync(join(w.project, "scratch"))).toBe(false);
     expect(readLog(w, "stop.log")).toEqual([]);
     w.file(".agent/config.toml", "[compat]\nclaude_settings = true\n");
-    const project = runCli(w, ["hooks", "validate"]);
+    const project = await runCliInProcess(w, ["hooks", "validate"]);
     expect(project.stdout + project.stderr).toContain("compat.claude_settings: is read from user config only");
     w.file("scratch/keep", "");
-    const again = runCli(w, [...RUN, "--trust", "go"]);
+    const again = await runCliInProcess(w, [...RUN, "--trust", "go"]);
     expect(ofType(recordsOf(w, again), "tool_result").map((t) => t.success)).toEqual([true, true]);
   });
 
-  test("SEC-32 the project's Claude hooks and the scripts they run are pinned by trust", () => {
+  test("SEC-32 the project's Claude hooks and the scripts they run are pinned by trust", async () => {
     const w = makeWorld();
     setUp(w);
     w.file(join(w.agentHome, "config.toml"), "[compat]\nclaude_settings = true\n");
-    const refused = runCli(w, [...RUN, "go"]);
+    const refused = await runCliInProcess(w, [...RUN, "go"]);
     expect(refused.code).toBe(1);
-    expect(runCli(w, ["hooks", "trust"]).code).toBe(0);
-    expect(runCli(w, [...RUN, "go"]).code).toBe(0);
+    expect((await runCliInProcess(w, ["hooks", "trust"])).code).toBe(0);
+    expect((await runCliInProcess(w, [...RUN, "go"])).code).toBe(0);
     w.file(".claude/hooks/bash-validator.sh", "#!/bin/sh\nexit 0\n", { executable: true });
-    expect(runCli(w, [...RUN, "go"]).code).toBe(1);
-    expect(runCli(w, ["hooks", "trust"]).code).toBe(0);
+    expect((await runCliInProcess(w, [...RUN, "go"])).code).toBe(1);
+    expect((await runCliInProcess(w, ["hooks", "trust"])).code).toBe(0);
     w.file(".claude/settings.local.json", JSON.stringify({ hooks: { PostToolUse: [{ hooks: [{ type: "command", command: "true" }] }] } }));
-    expect(runCli(w, [...RUN, "go"]).code).toBe(1);
+    expect((await runCliInProcess(w, [...RUN, "go"])).code).toBe(1);
   });
 });

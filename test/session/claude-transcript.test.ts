@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { makeWorld, readJsonl, sessionFileOf, type World } from "../support/cli.ts";
-import { runScript, lastJson, group, logTo, readLog } from "../agent/support.ts";
+import { runScriptInProcess, lastJson, group, logTo, readLog } from "../agent/support.ts";
 
 type Rec = Record<string, unknown>;
 
@@ -58,10 +58,10 @@ function setUp(w: World): void {
 }
 
 describe("Claude-format transcript (issue 12 item 2)", () => {
-  test("LIFE-22 LIFE-29 stop hooks read the last assistant message from transcript_path with tail/grep/sed and with bun", () => {
+  test("LIFE-22 LIFE-29 stop hooks read the last assistant message from transcript_path with tail/grep/sed and with bun", async () => {
     const w = makeWorld();
     setUp(w);
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const sessionId = String(lastJson(r.stdout).session_id);
     // The transcript has its session file's name (`<start>-<id>.jsonl`), in sessions/claude/.
@@ -79,10 +79,10 @@ describe("Claude-format transcript (issue 12 item 2)", () => {
     expect(basename(sessionFile)).toMatch(new RegExp(`^\\d{8}T\\d{6}\\.\\d{3}Z-${sessionId}\\.jsonl$`));
   });
 
-  test("the transcript has Claude Code's entry shape: user prompt, assistant blocks, tool_result, a parentUuid chain", () => {
+  test("the transcript has Claude Code's entry shape: user prompt, assistant blocks, tool_result, a parentUuid chain", async () => {
     const w = makeWorld();
     setUp(w);
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const sessionId = String(lastJson(r.stdout).session_id);
     const entries = transcriptOf(w, sessionId);
@@ -109,10 +109,10 @@ describe("Claude-format transcript (issue 12 item 2)", () => {
     expect(entries[3]?.message).toMatchObject({ role: "assistant", content: [{ type: "text", text: "All done: hi" }], stop_reason: "end_turn" });
   });
 
-  test("a failed tool call is an is_error tool_result; resume appends and keeps the chain; --no-session writes none", () => {
+  test("a failed tool call is an is_error tool_result; resume appends and keeps the chain; --no-session writes none", async () => {
     const w = makeWorld();
     w.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ id: "c1", name: "read", arguments: { file_path: "nope.txt" } }] }, { text: "gone" }] }));
-    const r = runScript(w, "bypass");
+    const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const sessionId = String(lastJson(r.stdout).session_id);
     const before = transcriptOf(w, sessionId);
@@ -121,7 +121,7 @@ describe("Claude-format transcript (issue 12 item 2)", () => {
     expect(before[1]?.message).toMatchObject({ content: [{ type: "tool_use", name: "Read", input: { file_path: "nope.txt" } }] });
 
     w.file("script.json", JSON.stringify({ turns: [{ text: "again" }] }));
-    const resumed = runScript(w, "bypass", ["--resume", sessionId], "more");
+    const resumed = await runScriptInProcess(w, "bypass", ["--resume", sessionId], "more");
     expect(resumed.code).toBe(0);
     const after = transcriptOf(w, sessionId);
     expect(after.slice(0, before.length)).toEqual(before);
@@ -131,14 +131,14 @@ describe("Claude-format transcript (issue 12 item 2)", () => {
     // A session from before transcripts existed: resume rebuilds the transcript from its records first.
     rmSync(sessionFileOf(join(w.agentHome, "sessions", "claude"), sessionId));
     w.file("script.json", JSON.stringify({ turns: [{ text: "third" }] }));
-    expect(runScript(w, "bypass", ["--resume", sessionId], "last").code).toBe(0);
+    expect((await runScriptInProcess(w, "bypass", ["--resume", sessionId], "last")).code).toBe(0);
     const rebuilt = transcriptOf(w, sessionId);
     expect(rebuilt.map((e) => e.message)).toEqual([...after.map((e) => e.message).map(withoutIds), { role: "user", content: "last" }, expect.objectContaining({ content: [{ type: "text", text: "third" }] })]);
     expect(rebuilt.map((e) => e.timestamp).slice(0, after.length)).toEqual(after.map((e) => e.timestamp));
 
     const w2 = makeWorld();
     w2.file("script.json", JSON.stringify({ turns: [{ text: "x" }] }));
-    expect(runScript(w2, "bypass", ["--no-session"]).code).toBe(0);
+    expect((await runScriptInProcess(w2, "bypass", ["--no-session"])).code).toBe(0);
     expect(existsSync(join(w2.agentHome, "sessions"))).toBe(false);
   });
 });
