@@ -4,7 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, runCli, type World } from "../support/cli.ts";
+import { makeWorld, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 import { ofType, recordsOf } from "../agent/support.ts";
 
 const VALIDATOR = `#!/bin/sh
@@ -18,14 +19,14 @@ exit 0
 const settingsOf = (w: World): Record<string, unknown> => JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8"));
 const lifecycleOf = (w: World): Record<string, unknown> => (settingsOf(w).hooks as { lifecycle: Record<string, unknown> }).lifecycle;
 
-function runRmAndLs(w: World, extra: string[] = []) {
+async function runRmAndLs(w: World, extra: string[] = []) {
   w.file("scratch/keep", "");
   w.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "rm -rf scratch" } }, { id: "c2", name: "bash", arguments: { command: "ls" } }] }, { text: "done" }] }));
-  return runCli(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", ...extra, "go"]);
+  return await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", ...extra, "go"]);
 }
 
 describe("agent hooks import (issue 12 item 10)", () => {
-  test("--from claude writes .agent/settings.json, lists what it could not translate, and the hook runs once trusted", () => {
+  test("--from claude writes .agent/settings.json, lists what it could not translate, and the hook runs once trusted", async () => {
     const w = makeWorld();
     w.file(".claude/hooks/validate.sh", VALIDATOR, { executable: true });
     w.file(".agent/settings.json", JSON.stringify({ permissions: { deny: ["bash(curl *)"] } }));
@@ -41,7 +42,7 @@ describe("agent hooks import (issue 12 item 10)", () => {
         },
       }),
     );
-    const r = runCli(w, ["hooks", "import", "--from", "claude"]);
+    const r = await runCliInProcess(w, ["hooks", "import", "--from", "claude"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("imported 1 hook command from .claude/settings.json into .agent/settings.json");
     expect(r.stdout).toContain('.claude/settings.json: hooks.PreToolUse[0].hooks[1]: not translated: handler type "agent"');
@@ -50,24 +51,24 @@ describe("agent hooks import (issue 12 item 10)", () => {
     // Existing settings are kept; the group lands under hooks.lifecycle with our key names.
     expect(settingsOf(w).permissions).toEqual({ deny: ["bash(curl *)"] });
     expect(lifecycleOf(w)).toEqual({ PreToolUse: [{ matcher: "Bash", hooks: [{ command: "$CLAUDE_PROJECT_DIR/.claude/hooks/validate.sh", timeout_seconds: 5 }] }] });
-    expect(runCli(w, ["hooks", "validate"]).code).toBe(0);
+    expect((await runCliInProcess(w, ["hooks", "validate"])).code).toBe(0);
 
     // Untrusted until reviewed; then the imported validator blocks rm -rf and lets ls run.
-    expect(runRmAndLs(w).code).toBe(1);
-    expect(runCli(w, ["hooks", "trust"]).code).toBe(0);
-    const run = runRmAndLs(w);
+    expect((await runRmAndLs(w)).code).toBe(1);
+    expect((await runCliInProcess(w, ["hooks", "trust"])).code).toBe(0);
+    const run = await runRmAndLs(w);
     expect(run.code).toBe(0);
     expect(ofType(recordsOf(w, run), "tool_result").map((t) => [t.tool_call_id, t.success])).toEqual([["c1", false], ["c2", true]]);
     expect(existsSync(join(w.project, "scratch", "keep"))).toBe(true);
 
     // Importing again adds nothing.
     const before = readFileSync(join(w.project, ".agent/settings.json"), "utf8");
-    const again = runCli(w, ["hooks", "import", "--from", "claude"]);
+    const again = await runCliInProcess(w, ["hooks", "import", "--from", "claude"]);
     expect(again.stdout).toContain("imported 0 hook commands from .claude/settings.json into .agent/settings.json (1 group already there)");
     expect(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).toBe(before);
   });
 
-  test("issue 12 item 9: --from claude keeps http and prompt handlers and says what the http one needs", () => {
+  test("issue 12 item 9: --from claude keeps http and prompt handlers and says what the http one needs", async () => {
     const w = makeWorld();
     w.file(
       ".claude/settings.json",
@@ -78,7 +79,7 @@ describe("agent hooks import (issue 12 item 10)", () => {
         },
       }),
     );
-    const r = runCli(w, ["hooks", "import", "--from", "claude"]);
+    const r = await runCliInProcess(w, ["hooks", "import", "--from", "claude"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("imported 2 hook commands");
     expect(r.stdout).toContain("hooks.PreToolUse[0].hooks[0].url: runs only if the URL matches hooks.http_allow");
@@ -89,7 +90,7 @@ describe("agent hooks import (issue 12 item 10)", () => {
     });
   });
 
-  test("--from gemini maps events, tool names and millisecond timeouts; --dry-run writes nothing", () => {
+  test("--from gemini maps events, tool names and millisecond timeouts; --dry-run writes nothing", async () => {
     const w = makeWorld();
     w.file(
       ".gemini/settings.json",
@@ -102,7 +103,7 @@ describe("agent hooks import (issue 12 item 10)", () => {
         },
       }),
     );
-    const r = runCli(w, ["hooks", "import", "--from", "gemini", "--dry-run"]);
+    const r = await runCliInProcess(w, ["hooks", "import", "--from", "gemini", "--dry-run"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       hooks: {
@@ -119,28 +120,28 @@ describe("agent hooks import (issue 12 item 10)", () => {
     expect(existsSync(join(w.project, ".agent/settings.json"))).toBe(false);
   });
 
-  test("--from codex reads [[hooks.Event]] tables from .codex/config.toml and says notify has no equivalent", () => {
+  test("--from codex reads [[hooks.Event]] tables from .codex/config.toml and says notify has no equivalent", async () => {
     const w = makeWorld();
     w.file(
       ".codex/config.toml",
       ['model = "o4"', 'notify = ["python3", "notify.py"]', "", "[[hooks.PreToolUse]]", 'matcher = "^Bash$"', "", "[[hooks.PreToolUse.hooks]]", 'type = "command"', 'command = "./check.sh"', "timeout = 30", "", "[hooks.Stop]", 'command = "flat"', ""].join("\n"),
     );
-    const r = runCli(w, ["hooks", "import", "--from", "codex"]);
+    const r = await runCliInProcess(w, ["hooks", "import", "--from", "codex"]);
     expect(r.code).toBe(0);
     expect(lifecycleOf(w)).toEqual({ PreToolUse: [{ matcher: "^Bash$", hooks: [{ command: "./check.sh", timeout_seconds: 30 }] }] });
     expect(r.stdout).toContain(".codex/config.toml: notify: not translated");
     expect(r.stdout).toContain(".codex/config.toml: hooks.Stop: not translated: a flat table");
   });
 
-  test("bad usage and missing files are one clear error", () => {
+  test("bad usage and missing files are one clear error", async () => {
     const w = makeWorld();
-    const bad = runCli(w, ["hooks", "import", "--from", "cursor"]);
+    const bad = await runCliInProcess(w, ["hooks", "import", "--from", "cursor"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('unknown --from "cursor"');
-    const missing = runCli(w, ["hooks", "import"]);
+    const missing = await runCliInProcess(w, ["hooks", "import"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("missing --from");
-    const none = runCli(w, ["hooks", "import", "--from", "claude"]);
+    const none = await runCliInProcess(w, ["hooks", "import", "--from", "claude"]);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain("no claude config found (looked for .claude/settings.json, .claude/settings.local.json)");
   });
