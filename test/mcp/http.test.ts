@@ -6,7 +6,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { makeWorld, runCliAsync } from "../support/cli.ts";
+import { makeWorld } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { toml } from "../hooks/harness.ts";
 import { EVERYTHING, toolMessage, type RequestBody } from "./support.ts";
@@ -51,7 +52,7 @@ describe("MCP over streamable HTTP", () => {
         'matcher = "mcp__web__.*"',
         `hooks = [{ command = "echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"allow\\",\\"updatedInput\\":{\\"message\\":\\"over http\\"}}}'" }]`,
       ].join("\n"));
-      const result = await runCliAsync(world, ["run", "--provider", "openai", "--base-url", model.url, "--model", "fake", "go"], {
+      const result = await runCliInProcess(world, ["run", "--provider", "openai", "--base-url", model.url, "--model", "fake", "go"], {
         env: world.env({ OPENAI_API_KEY: "sk-test-not-real", MCP_TEST_HEADER: "yes" }),
       });
       expect(result.stderr).not.toContain("failed to start");
@@ -70,7 +71,7 @@ describe("MCP over streamable HTTP", () => {
     const model = await startFakeOpenAI([{ text: "fine without it" }]);
     try {
       toml(world, "user", ['[mcp_servers.web]', 'url = "http://127.0.0.1:9/mcp"', 'headers = { Authorization = "Bearer ${MCP_TEST_UNSET_TOKEN}" }'].join("\n"));
-      const result = await runCliAsync(world, ["run", "--provider", "openai", "--base-url", model.url, "--model", "fake", "go"], { env: world.env({ OPENAI_API_KEY: "sk-test-not-real" }) });
+      const result = await runCliInProcess(world, ["run", "--provider", "openai", "--base-url", model.url, "--model", "fake", "go"], { env: world.env({ OPENAI_API_KEY: "sk-test-not-real" }) });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain("fine without it");
       expect(result.stderr.split("\n").filter((line) => line.includes('MCP server "web"') && line.includes("MCP_TEST_UNSET_TOKEN"))).toHaveLength(1);

@@ -7,7 +7,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, readJsonl, runCli, runCliAsync, type World } from "../support/cli.ts";
+import { makeWorld, readJsonl, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { hookDir, toml } from "../hooks/harness.ts";
 import { EVERYTHING, FILESYSTEM, FIXTURES, markedProcesses, stdioServer, toolMessage, type RequestBody } from "./support.ts";
@@ -16,7 +17,7 @@ import { EVERYTHING, FILESYSTEM, FIXTURES, markedProcesses, stdioServer, toolMes
 setDefaultTimeout(120_000);
 
 function run(world: World, url: string, extra: readonly string[]) {
-  return runCliAsync(world, ["run", "--provider", "openai", "--base-url", url, "--model", "fake", ...extra, "go"], { env: world.env({ OPENAI_API_KEY: "sk-test-not-real" }) });
+  return runCliInProcess(world, ["run", "--provider", "openai", "--base-url", url, "--model", "fake", ...extra, "go"], { env: world.env({ OPENAI_API_KEY: "sk-test-not-real" }) });
 }
 
 function sessionRecords(world: World): Record<string, unknown>[] {
@@ -172,12 +173,12 @@ describe("MCP tools in agent run", () => {
 });
 
 describe("agent mcp", () => {
-  test("list shows every server's state, tools and errors; test SERVER starts, lists and stops one", () => {
+  test("list shows every server's state, tools and errors; test SERVER starts, lists and stops one", async () => {
     const world = makeWorld();
     toml(world, "user", stdioServer(world, "every", [EVERYTHING(), "stdio"]));
     toml(world, "user", stdioServer(world, "hangs", [join(FIXTURES, "crash-server.mjs")], { env: { MCP_FIXTURE_MODE: "hang" }, more: "startup_timeout_ms = 300" }));
     toml(world, "user", '[mcp_servers.broken]\nurl = "ftp://nope"');
-    const list = runCli(world, ["mcp", "list", "--json"]);
+    const list = await runCliInProcess(world, ["mcp", "list", "--json"]);
     expect(list.code).toBe(0);
     const parsed = JSON.parse(list.stdout);
     const byName = Object.fromEntries(parsed.servers.map((server: { name: string }) => [server.name, server]));
@@ -185,18 +186,18 @@ describe("agent mcp", () => {
     expect(byName.every.tools).toContain("mcp__every__echo");
     expect(byName.hangs).toMatchObject({ state: "failed", error: "did not finish start-up within 300 ms (startup_timeout_ms)", tools: [] });
     expect(parsed.config_errors).toEqual([{ file: join(world.agentHome, "config.toml"), field: "mcp_servers.broken.url", message: "must start with http:// or https://" }]);
-    const text = runCli(world, ["mcp", "list"]);
+    const text = await runCliInProcess(world, ["mcp", "list"]);
     expect(text.stdout).toContain("hangs  user  stdio  failed  0 tools");
     expect(text.stdout).toContain("config error: ~/.agent/config.toml: mcp_servers.broken.url: must start with http:// or https://");
 
-    const ok = runCli(world, ["mcp", "test", "every"]);
+    const ok = await runCliInProcess(world, ["mcp", "test", "every"]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^every: started, \d+ tools, stopped\n/);
     expect(ok.stdout).toContain("  mcp__every__echo");
-    const bad = runCli(world, ["mcp", "test", "hangs"]);
+    const bad = await runCliInProcess(world, ["mcp", "test", "hangs"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe('agent: MCP server "hangs" did not start: did not finish start-up within 300 ms (startup_timeout_ms)\n');
-    const unknown = runCli(world, ["mcp", "test", "nope"]);
+    const unknown = await runCliInProcess(world, ["mcp", "test", "nope"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no MCP server "nope" is configured');
     expect(markedProcesses(world)).toEqual([]);

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { createRuntime } from "../../src/runtime/index.ts";
 import type { FileSystem } from "../../src/runtime/types.ts";
 import { claimSpillRoot, cleanStaleSpills, createSpiller, SPILL_DIR_NAME } from "../../src/hooks/payload.ts";
-import { makeWorld, runCli, writeScript, type World } from "../support/cli.ts";
+import { makeWorld, writeScript, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 
 setDefaultTimeout(60_000);
 
@@ -43,12 +44,12 @@ function bigWriteRun(w: World): void {
 const RUN = ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "bypass", "--no-session", "hi"];
 
 describe("spill root checks (issue 9 item 12)", () => {
-  test("SEC-22 a spill root that is a symlink to a victim directory is refused: no file of the victim is deleted, spills fall back", () => {
+  test("SEC-22 a spill root that is a symlink to a victim directory is refused: no file of the victim is deleted, spills fall back", async () => {
     const { w, env, root } = world();
     const target = victim(w);
     symlinkSync(target, root);
     bigWriteRun(w);
-    const r = runCli(w, RUN, { env });
+    const r = await runCliInProcess(w, RUN, { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`agent: spill directory ${root} is a symlink, not ours: refused`);
     expect(r.stderr.split("\n").filter((line) => line.includes("spill directory"))).toHaveLength(1);
@@ -61,19 +62,19 @@ describe("spill root checks (issue 9 item 12)", () => {
     expect(envelope.payload_ref).toBeNull();
     expect(lstatSync(root).isSymbolicLink()).toBe(true);
     // `agent hooks test` sweeps at start too, and refuses the same way.
-    const t = runCli(w, ["hooks", "test", "session_start"], { env });
+    const t = await runCliInProcess(w, ["hooks", "test", "session_start"], { env });
     expect(t.stderr).toContain(`spill directory ${root} is a symlink, not ours: refused`);
     expect(readdirSync(target).sort()).toEqual(["a.txt", "sub"]);
   });
 
-  test("SEC-22 a spill root with group/other permission bits is refused, and its stale entries are left alone", () => {
+  test("SEC-22 a spill root with group/other permission bits is refused, and its stale entries are left alone", async () => {
     const { w, env, root } = world();
     mkdirSync(join(root, "stale0001"), { recursive: true, mode: 0o755 });
     writeFileSync(join(root, "stale0001", "payload.json"), "{}");
     utimesSync(join(root, "stale0001"), HOUR_AGO, HOUR_AGO);
     chmodSync(root, 0o755);
     bigWriteRun(w);
-    const r = runCli(w, RUN, { env });
+    const r = await runCliInProcess(w, RUN, { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`agent: spill directory ${root} has mode 0755, not 0700: refused`);
     expect(existsSync(join(root, "stale0001", "payload.json"))).toBe(true);
@@ -81,10 +82,10 @@ describe("spill root checks (issue 9 item 12)", () => {
     expect(envelope.payload.status).toBe("omitted_too_large");
   });
 
-  test("SEC-22 a missing spill root is created 0700 by the first spill, and a private one is used and swept", () => {
+  test("SEC-22 a missing spill root is created 0700 by the first spill, and a private one is used and swept", async () => {
     const { w, env, root } = world();
     bigWriteRun(w);
-    const r = runCli(w, RUN, { env });
+    const r = await runCliInProcess(w, RUN, { env });
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("spill directory");
     expect(statSync(root).mode & 0o777).toBe(0o700);
@@ -93,7 +94,7 @@ describe("spill root checks (issue 9 item 12)", () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
-  test("SEC-22 a spill root owned by another uid is refused by claimSpillRoot, the sweep and the spiller", () => {
+  test("SEC-22 a spill root owned by another uid is refused by claimSpillRoot, the sweep and the spiller", async () => {
     const { tmp, root } = world();
     mkdirSync(join(root, "stale0001"), { recursive: true, mode: 0o700 });
     utimesSync(join(root, "stale0001"), HOUR_AGO, HOUR_AGO);
@@ -118,7 +119,7 @@ describe("spill root checks (issue 9 item 12)", () => {
     expect(existsSync(join(root, "stale0001"))).toBe(false);
   });
 
-  test("SEC-22 a spill root replaced by a symlink during a session is refused at the next spill", () => {
+  test("SEC-22 a spill root replaced by a symlink during a session is refused at the next spill", async () => {
     const { w, tmp, root } = world();
     const place = { tmpdir: tmp, uid: runtime.platform.uid };
     const spill = createSpiller(runtime.fs, place, () => runtime.randomId());

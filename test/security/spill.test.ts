@@ -4,7 +4,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, runCli, runCliAsync, writeScript, type World } from "../support/cli.ts";
+import { makeWorld, writeScript, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { allSessionText } from "./helpers.ts";
 
@@ -40,7 +41,7 @@ function refPath(w: World, name: string): string {
 }
 
 describe("payload_ref spills", () => {
-  test("SEC-22 the spill file and its directory are gone after a hook exits 0, exits 1 or is killed at its timeout", () => {
+  test("SEC-22 the spill file and its directory are gone after a hook exits 0, exits 1 or is killed at its timeout", async () => {
     const { w, env, spillRoot } = spillWorld();
     const hooks = [
       { label: "ok", command: spillHook(w, "ok", "exit 0"), payload: "full" },
@@ -49,7 +50,7 @@ describe("payload_ref spills", () => {
     ];
     w.file(join(w.agentHome, "settings.json"), JSON.stringify({ hooks: { enabled: true, before_tool: hooks } }));
     writeScript(w, [{ tool_calls: [{ name: "write", arguments: { file_path: "big.txt", content: BIG } }] }, { text: "done" }], "s.json");
-    const r = runCli(w, ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "bypass", "hi"], { env });
+    const r = await runCliInProcess(w, ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "bypass", "hi"], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("agent: hook fails (pre_tool) failed: exit");
     expect(r.stderr).toContain("agent: hook slow (pre_tool) failed: timeout");
@@ -64,20 +65,20 @@ describe("payload_ref spills", () => {
     expect(readdirSync(spillRoot)).toEqual([]);
   });
 
-  test("SEC-22 a session of 100 spilled calls leaves nothing under <tmp>/agent-hook-payloads/", () => {
+  test("SEC-22 a session of 100 spilled calls leaves nothing under <tmp>/agent-hook-payloads/", async () => {
     const { w, env, spillRoot } = spillWorld();
     const counter = join(w.root, "referenced");
     const hook = w.file(join(w.agentHome, "count.sh"), `#!/bin/sh\nif grep -q '"status":"referenced"'; then echo r >> "${counter}"; fi\n`, { executable: true });
     w.file(join(w.agentHome, "settings.json"), JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "count", command: hook, payload: "full" }] } }));
     const calls = Array.from({ length: 100 }, (_, i) => ({ name: "write", arguments: { file_path: `out-${i % 3}.txt`, content: BIG } }));
     writeScript(w, [{ tool_calls: calls }, { text: "done" }], "s.json");
-    const r = runCli(w, ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "bypass", "--no-session", "hi"], { env });
+    const r = await runCliInProcess(w, ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "bypass", "--no-session", "hi"], { env });
     expect(r.code).toBe(0);
     expect(readFileSync(counter, "utf8").trim().split("\n")).toHaveLength(100);
     expect(readdirSync(spillRoot)).toEqual([]);
   }, 120_000);
 
-  test("SEC-22 stale spill directories of a crashed run are swept when `agent run` and `agent hooks test` start", () => {
+  test("SEC-22 stale spill directories of a crashed run are swept when `agent run` and `agent hooks test` start", async () => {
     for (const args of [["run", "--provider", "script", "--script", "s.json", "hi"], ["hooks", "test", "session_start"]]) {
       const { w, env, spillRoot } = spillWorld();
       writeScript(w, [{ text: "done" }], "s.json");
@@ -90,7 +91,7 @@ describe("payload_ref spills", () => {
       }
       const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
       utimesSync(stale, hourAgo, hourAgo);
-      const r = runCli(w, args, { env });
+      const r = await runCliInProcess(w, args, { env });
       expect(r.code).toBe(0);
       expect(existsSync(stale)).toBe(false);
       // A recent directory may belong to another running agent: it stays.
@@ -111,7 +112,7 @@ describe("payload_ref spills", () => {
       { text: "all done" },
     ]);
     try {
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "hi"], { env: { ...env, OPENAI_API_KEY: "sk-test-key" } });
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "hi"], { env: { ...env, OPENAI_API_KEY: "sk-test-key" } });
       expect(r.code).toBe(0);
       expect(server.requests).toHaveLength(5);
       const stdins = readdirSync(w.root)
