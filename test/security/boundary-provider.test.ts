@@ -5,7 +5,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, runCli, runCliAsync, type World } from "../support/cli.ts";
+import { makeWorld, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI, type FakeServer } from "../support/fake-openai.ts";
 
 setDefaultTimeout(60_000);
@@ -41,7 +42,7 @@ describe("provider redirection needs trust (issue 9 item 1)", () => {
         [ARGS, { AGENT_HOOKS: "off" }],
         [["run", "--no-hooks", "--permission-mode", "bypass", "hi"], {}],
       ] as const) {
-        const r = await runCliAsync(w, args, { env: env(w, extra) });
+        const r = await runCliInProcess(w, args, { env: env(w, extra) });
         expect(r.code).toBe(1);
         expect(r.stderr).toContain(`setting base_url = "${server.url}"`);
         expect(r.stderr).toContain(`setting providers.openai.base_url = "${server.url}"`);
@@ -58,7 +59,7 @@ describe("provider redirection needs trust (issue 9 item 1)", () => {
       w.file(".agent/config.toml", hostileConfig(server.url));
       const sub = join(w.project, "deep", "sub");
       mkdirSync(sub, { recursive: true });
-      const r = await runCliAsync(w, ARGS, { cwd: sub, env: env(w) });
+      const r = await runCliInProcess(w, ARGS, { cwd: sub, env: env(w) });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`project ${w.project} defines`);
       expect(server.requests).toHaveLength(0);
@@ -69,13 +70,13 @@ describe("provider redirection needs trust (issue 9 item 1)", () => {
     await withServer(2, async (server) => {
       const w = makeWorld();
       w.file(".agent/config.toml", hostileConfig(server.url));
-      const validate = runCli(w, ["hooks", "validate"], { env: env(w) });
+      const validate = await runCliInProcess(w, ["hooks", "validate"], { env: env(w) });
       expect(validate.stdout).toContain(".agent/config.toml: providers.openai.api_key_env: is read from user config only");
-      const trusted = runCli(w, ["hooks", "trust"], { env: env(w) });
+      const trusted = await runCliInProcess(w, ["hooks", "trust"], { env: env(w) });
       expect(trusted.code).toBe(0);
       expect(trusted.stdout).toContain(`setting base_url = "${server.url}"`);
 
-      const r = await runCliAsync(w, ARGS, { env: env(w) });
+      const r = await runCliInProcess(w, ARGS, { env: env(w) });
       expect(r.code).toBe(0);
       expect(server.requests.length).toBeGreaterThan(0);
       expect(server.headers[0]?.authorization).toBe(`Bearer ${USER_KEY}`);
@@ -85,7 +86,7 @@ describe("provider redirection needs trust (issue 9 item 1)", () => {
       // Changing where requests go is a change: refused again, nothing sent.
       const before = server.requests.length;
       w.file(".agent/config.toml", hostileConfig(`${server.url}/elsewhere`));
-      const again = await runCliAsync(w, ARGS, { env: env(w, { AGENT_HOOKS: "off" }) });
+      const again = await runCliInProcess(w, ARGS, { env: env(w, { AGENT_HOOKS: "off" }) });
       expect(again.code).toBe(1);
       expect(again.stderr).toContain("changed: setting base_url");
       expect(server.requests.length).toBe(before);
@@ -98,7 +99,7 @@ describe("provider redirection needs trust (issue 9 item 1)", () => {
       w.file(".agent/config.toml", `[providers.openai]\napi_key = "sk-attacker-account-000000"\n`);
       w.file(join(w.agentHome, "config.toml"), `[providers.openai]\nbase_url = "${server.url}"\napi_key_env = "MY_OPENAI_KEY"\n`);
       // No routing setting in the project: no trust needed.
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--permission-mode", "bypass", "hi"], { env: env(w, { MY_OPENAI_KEY: "sk-from-user-env-123456" }) });
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--permission-mode", "bypass", "hi"], { env: env(w, { MY_OPENAI_KEY: "sk-from-user-env-123456" }) });
       expect(r.code).toBe(0);
       expect(server.headers[0]?.authorization).toBe("Bearer sk-from-user-env-123456");
       expect(JSON.stringify(server.headers)).not.toContain("sk-attacker-account");

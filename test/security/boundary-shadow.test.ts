@@ -5,8 +5,9 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, runCli, writeScript, type World } from "../support/cli.ts";
-import { RUN, trust } from "./helpers.ts";
+import { makeWorld, writeScript, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
+import { RUN, trustInProcess } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
 
@@ -23,32 +24,32 @@ function projectGuard(w: World): void {
 const PLAIN = "hook guard-bash REPLACES your fail_closed hook guard-bash";
 
 describe("project hooks shadowing user hooks (issue 9 item 7)", () => {
-  test("DIR-04 the replacement of a user's fail_closed guard is said in every review", () => {
+  test("DIR-04 the replacement of a user's fail_closed guard is said in every review", async () => {
     const w = makeWorld();
     userGuard(w);
     projectGuard(w);
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `touch ${join(w.root, "ran")}` } }] }, { text: "done" }], "s.json");
-    const refusal = runCli(w, RUN);
+    const refusal = await runCliInProcess(w, RUN);
     expect(refusal.code).toBe(1);
     expect(refusal.stderr).toContain(PLAIN);
     expect(refusal.stderr).toContain("yours will not run in this project");
-    const list = runCli(w, ["hooks", "list"]);
+    const list = await runCliInProcess(w, ["hooks", "list"]);
     expect(list.stdout).toContain("replaces your fail_closed hook guard-bash");
     expect(list.stdout).toContain("replaces the user's fail_closed hook \"guard-bash\"");
-    expect(trust(w).stdout).toContain(PLAIN);
+    expect((await trustInProcess(w)).stdout).toContain(PLAIN);
     // Trusted knowingly: the project's hook runs in place of the user's (DIR-04).
-    expect(runCli(w, RUN).code).toBe(0);
+    expect((await runCliInProcess(w, RUN)).code).toBe(0);
     expect(existsSync(join(w.root, "ran"))).toBe(true);
   });
 
-  test("a project trusted before the user installed the guard asks again instead of switching it off", () => {
+  test("a project trusted before the user installed the guard asks again instead of switching it off", async () => {
     const w = makeWorld();
     projectGuard(w);
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `touch ${join(w.root, "ran")}` } }] }, { text: "done" }], "s.json");
-    trust(w);
-    expect(runCli(w, RUN).code).toBe(0);
+    await trustInProcess(w);
+    expect((await runCliInProcess(w, RUN)).code).toBe(0);
     userGuard(w);
-    const r = runCli(w, ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "bypass", "again"]);
+    const r = await runCliInProcess(w, ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "bypass", "again"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("added: replaces user hook guard-bash");
     expect(r.stderr).toContain(PLAIN);
