@@ -1,5 +1,6 @@
-// The agent loop end to end: the real CLI (`bun src/main.ts run`) in a temp world, the script
-// provider or a real local HTTP server speaking the OpenAI wire format, real hook processes.
+// The agent loop end to end: the CLI (`agent run`, in-process: test/support/in-process.ts) in a temp
+// world, the script provider or a real local HTTP server speaking the OpenAI wire format, real hook
+// processes.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";

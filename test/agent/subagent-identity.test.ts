@@ -1,4 +1,4 @@
-// Issue 12 item 8, end to end through the real CLI with real hook scripts: subagent identity
+// Issue 12 item 8, end to end through the CLI (in-process) with real hook scripts: subagent identity
 // (`agent_id`/`agent_type` in every dialect inside a child), the task prompt in subagent_start and
 // its rewrite by `updatedPrompt`, and hooks declared in an agent file's front matter, active only
 // in that subagent and pinned by project trust. Related: LOOP-23, LOOP-25, LIFE-26, LIFE-64, TOOL-42.

@@ -1,4 +1,4 @@
-// Subagents end to end: the real CLI with the script provider or a real local OpenAI-format server,
+// Subagents end to end: the CLI (in-process) with the script provider or a real local OpenAI-format server,
 // the `task` tool, child sessions under sessions/subagents/, subagent_start/subagent_stop, inherited
 // hooks of every form in the child's cwd, and D13's concurrent task calls.
 import { describe, expect, test } from "bun:test";

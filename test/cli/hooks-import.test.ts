@@ -1,4 +1,4 @@
-// Issue 12 item 10: `agent hooks import --from claude|gemini|codex` through the real CLI: it writes
+// Issue 12 item 10: `agent hooks import --from claude|gemini|codex` through the CLI (in-process): it writes
 // our settings.json, prints what it could not translate, and the imported hook then really runs
 // (after `agent hooks trust`) with a real Claude-style validator script.
 import { describe, expect, test } from "bun:test";

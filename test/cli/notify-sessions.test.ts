@@ -1,5 +1,5 @@
 // `agent notify` (notification hooks: filter, modify, suppress) and `agent sessions list|show`,
-// through the real CLI in a temp world with real hook processes.
+// through the CLI (in-process) in a temp world with real hook processes.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 // Issue 12 item 10: hooks from Claude Code's own settings files (`.claude/settings.json`,
 // `.claude/settings.local.json`, `~/.claude/settings.json`), opted into with
-// `compat.claude_settings = true` in user config, run through the real CLI with real scripts;
+// `compat.claude_settings = true` in user config, run through the CLI (in-process) with real scripts;
 // project ones are pinned by trust (D17, SEC-32). Related: PLUS-11.
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";

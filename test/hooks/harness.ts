@@ -2,7 +2,7 @@
  * Test harness for engine conformance through real hook processes: hook files written into a temp
  * world (test/support/cli.ts), then either fired through `loadConfig` + `createHookEngine` +
  * `engine.fire` in this process (failure lines and records captured from the sinks), or through the
- * real CLI `agent hooks test … --json`.
+ * CLI `agent hooks test … --json` (a real process, or in-process: test/support/in-process.ts).
  */
 import { expect } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * MCP end to end through `agent run` (real CLI process) with a fake OpenAI server (real HTTP on
+ * MCP end to end through `agent run` (in-process CLI: test/support/in-process.ts) with a fake OpenAI server (real HTTP on
  * 127.0.0.1, real SSE wire) calling tools of the reference MCP servers `everything` and
  * `filesystem` (npm dev dependencies, nobody here wrote them) and of fixture servers of our own.
  * Every call goes through the same hook forms, gate, redaction and session file as a built-in.

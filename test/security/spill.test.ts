@@ -9,7 +9,7 @@ import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { allSessionText } from "./helpers.ts";
 
-// Each test runs the real CLI several times; two shared cores can make that slow.
+// Each test runs the CLI several times; two shared cores can make that slow.
 setDefaultTimeout(60_000);
 
 /** Just over the 1 MiB stdin cap once wrapped in the envelope, so a full-mode payload spills. */

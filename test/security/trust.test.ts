@@ -1,5 +1,6 @@
-// Project trust (D17) end to end through the CLI (in-process; boundary-*.test.ts keep the real process): refusal before anything runs, `agent hooks
-// trust`, what invalidates a pin and what does not, `--trust`, hooks off, and where pins live.
+// Project trust (D17) end to end through the CLI (in-process; boundary-guard, -repin and -trust-file
+// use the real process): refusal before anything runs, `agent hooks trust`, what invalidates a pin
+// and what does not, `--trust`, hooks off, and where pins live.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 // Issue 12 item 2: the Claude Code-shaped transcript beside the session file, read back by real
 // Claude Code-style stop hook scripts (a jq-free shell script and a small bun script) through the
-// real CLI. LIFE-22/LIFE-29 (transcript_path and the *_TRANSCRIPT_PATH variables of claude hooks).
+// CLI (in-process). LIFE-22/LIFE-29 (transcript_path and the *_TRANSCRIPT_PATH variables of claude hooks).
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
