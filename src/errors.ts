@@ -1,5 +1,5 @@
 /**
- * The one error type thrown at boundaries. `src/main.ts` maps `code` to an exit status;
+ * The one error type thrown at boundaries. `src/cli/error-exit.ts` maps `code` to an exit status;
  * everything else returns failures as values.
  */
 export type ErrorCode =
