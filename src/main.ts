@@ -16,11 +16,12 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) printLin
 // The user's config may name a key variable that looks like nothing (`api_key_env = "LLM_CRED"`):
 // those names are read first and handed over too.
 const { isCredentialEnv } = await import("./hooks/env.ts");
+// The runtime reads the environment live (`env()` adds the credentials held after the hand-over),
+// so the one built here serves the whole run.
 const { createRuntime } = await import("./runtime/index.ts");
-const preflightRuntime = createRuntime();
-const configuredKeys = new Set((await import("./config/key-env-names.ts")).userKeyEnvNames(preflightRuntime.fs, preflightRuntime.env(), preflightRuntime.platform.homedir, preflightRuntime.cwd()));
-await (await import("./runtime/credentials.ts")).isolateCredentials((name, value) => configuredKeys.has(name) || isCredentialEnv(name, value));
 const runtime = createRuntime();
+const configuredKeys = new Set((await import("./config/key-env-names.ts")).userKeyEnvNames(runtime.fs, runtime.env(), runtime.platform.homedir, runtime.cwd()));
+await (await import("./runtime/credentials.ts")).isolateCredentials((name, value) => configuredKeys.has(name) || isCredentialEnv(name, value));
 const signals = await import("./runtime/signals.ts");
 signals.installSignalExits();
 // Linux + Bun: orphaned descendants (`setsid -f …` from a hook or bash) come back to the agent and

@@ -5,7 +5,7 @@
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "../providers/helpers.ts";
 import { makeWorld } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
@@ -13,18 +13,6 @@ import { toml } from "../hooks/harness.ts";
 import { EVERYTHING, toolMessage, type RequestBody } from "./support.ts";
 
 setDefaultTimeout(120_000);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the server and resolves once it says it listens (its own stderr line). */
 function startHttpServer(port: number): Promise<ChildProcess> {

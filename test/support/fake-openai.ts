@@ -10,8 +10,8 @@
  *   server.requests[0]  // parsed JSON body of the first request
  *   await server.close();
  */
+import { listenLocal } from "./listen.ts";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
 
 export interface FakeToolCall {
   id?: string;
@@ -100,7 +100,6 @@ export async function startFakeServer(path: string, replies: readonly FakeReply[
   const requests: unknown[] = [];
   const headers: Record<string, string>[] = [];
   const paths: string[] = [];
-  const sockets = new Set<Socket>();
   let next = 0;
 
   const server = createServer((req, res) => {
@@ -151,23 +150,13 @@ export async function startFakeServer(path: string, replies: readonly FakeReply[
       res.destroy();
     });
   });
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
+  const listening = await listenLocal(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     requests,
     headers,
     paths,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }
 

@@ -10,8 +10,8 @@
  *   /huge      200 with 2 MiB of "x" (over the 1 MiB cap)
  *   /redirect?to=URL  307 to URL
  */
+import { listenLocal } from "./listen.ts";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
 
 export interface HookRequest {
   readonly method: string;
@@ -56,7 +56,6 @@ function answer(req: IncomingMessage, res: ServerResponse, onHang: () => void): 
 
 export async function startHookServer(): Promise<HookServer> {
   const requests: HookRequest[] = [];
-  const sockets = new Set<Socket>();
   let markHung: () => void = () => undefined;
   const hung = new Promise<void>((resolve) => (markHung = resolve));
   const server = createServer((req, res) => {
@@ -67,21 +66,11 @@ export async function startHookServer(): Promise<HookServer> {
       answer(req, res, markHung);
     });
   });
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
+  const listening = await listenLocal(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     requests,
     hung,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }
