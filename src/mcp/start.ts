@@ -23,4 +23,3 @@ export function createMcpManager(runtime: Runtime, options: { readonly servers: 
   });
 }
 
-export { killAllMcpGroupsNow } from "./stdio-transport.ts";

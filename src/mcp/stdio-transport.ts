@@ -18,21 +18,10 @@ export const STDERR_TAIL_BYTES = 8 * 1024;
 /** After stdin closes the server gets this long to exit before SIGTERM, then as long again before SIGKILL. */
 const CLOSE_GRACE_MS = 200;
 
-const LIVE = new Map<ChildHandle, () => void>();
-
-function track(child: ChildHandle): void {
+/** Registers the server's group in the runtime's one registry; returns the function that removes it. */
+function track(child: ChildHandle): () => void {
   const kill = (): void => child.kill("SIGKILL");
-  LIVE.set(child, liveGroups.add({ pid: child.pid, stop: kill, kill, settled: child.exited.catch(() => undefined) }));
-}
-
-function untrack(child: ChildHandle): void {
-  LIVE.get(child)?.();
-  LIVE.delete(child);
-}
-
-/** SIGKILLs every live MCP server group now (synchronous; for exits that cannot wait). */
-export function killAllMcpGroupsNow(): void {
-  for (const child of LIVE.keys()) child.kill("SIGKILL");
+  return liveGroups.add({ pid: child.pid, stop: kill, kill, settled: child.exited.catch(() => undefined) });
 }
 
 export interface StdioLaunch {
@@ -50,6 +39,7 @@ export class RuntimeStdioTransport implements Transport {
   private exitStatus: ExitStatus | null = null;
   private closed = false;
   private closeRequested = false;
+  private untrack: () => void = () => undefined;
   private readonly encoder = new TextEncoder();
 
   constructor(
@@ -76,11 +66,11 @@ export class RuntimeStdioTransport implements Transport {
     if (!spawned.ok) throw new Error(`could not start ${this.launch.argv[0] ?? "?"}: ${spawned.message}`);
     const child = spawned.child;
     this.child = child;
-    track(child);
+    this.untrack = track(child);
     if (this.closeRequested) {
       // close() ran while the spawn was under way: the server must not outlive it.
       child.kill("SIGKILL");
-      untrack(child);
+      this.untrack();
       throw new Error("closed during start-up");
     }
     void this.readStdout(child);
@@ -89,7 +79,7 @@ export class RuntimeStdioTransport implements Transport {
       this.exitStatus = status;
       // The leader is gone; anything it left in its group goes with it.
       child.kill("SIGKILL");
-      untrack(child);
+      this.untrack();
       this.finish();
     });
   }
@@ -113,7 +103,7 @@ export class RuntimeStdioTransport implements Transport {
       if (!(await waitFor(CLOSE_GRACE_MS))) child.kill("SIGKILL");
     }
     child.kill("SIGKILL");
-    untrack(child);
+    this.untrack();
     await gone;
     this.finish();
   }
