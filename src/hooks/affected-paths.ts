@@ -5,6 +5,7 @@
  * the same secret redaction as the request field it came from. Never throws.
  */
 import type { FileSystem } from "../runtime/types.ts";
+import { isInside } from "../config/path-utils.ts";
 import { isBuiltin, type ToolId, type ToolName } from "../tools/names.ts";
 
 export type AffectedPathKind = "read_target" | "write_target";
@@ -43,12 +44,6 @@ function utf8Length(text: string): number {
 function joinPath(base: string, parts: readonly string[]): string {
   const trimmed = base.endsWith("/") ? base.slice(0, -1) : base;
   return parts.length === 0 ? base : `${trimmed}/${parts.join("/")}`;
-}
-
-function isInside(child: string, root: string): boolean {
-  if (child === root) return true;
-  const prefix = root.endsWith("/") ? root : `${root}/`;
-  return child.startsWith(prefix);
 }
 
 /**
