@@ -3,12 +3,12 @@
 // fake OpenAI server, and real hook processes. Compaction: compaction.test.ts.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, makeWorld, writeScript, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
-import { killGroup, waitGroupGone } from "../support/procs.ts";
+import { killGroup, waitForText, waitGroupGone } from "../support/procs.ts";
 import { group, lastJson, logTo, ofType, readLog, recordsOf, replyWith, runScriptInProcess } from "./support.ts";
 
 function settings(world: World, value: Record<string, unknown>): void {
@@ -27,18 +27,6 @@ function spawnAgent(world: World, args: readonly string[]): { child: ReturnType<
   const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
   child.stdin?.end("");
   return { child, done };
-}
-
-async function waitForFile(path: string, withinMs = 20_000): Promise<string> {
-  const end = Date.now() + withinMs;
-  while (Date.now() < end) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, "utf8");
-      if (text.trim() !== "") return text.trim();
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`${path} never appeared`);
 }
 
 describe("session end and interrupts", () => {
@@ -86,7 +74,7 @@ describe("session end and interrupts", () => {
       },
     });
     const { child, done } = spawnAgent(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"]);
-    const pgid = Number(await waitForFile(join(w.root, "pid")));
+    const pgid = Number(await waitForText(join(w.root, "pid")));
     try {
       child.kill("SIGINT");
       const r = await done;
@@ -113,11 +101,11 @@ test("LOOP-36 a second SIGINT exits 130 at once and kills the session_end hooks 
     },
   });
   const { child, done } = spawnAgent(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--trust", "go"]);
-  const pgid = Number(await waitForFile(join(w.root, "pid")));
+  const pgid = Number(await waitForText(join(w.root, "pid")));
   let endPgid = 0;
   try {
     child.kill("SIGINT");
-    endPgid = Number(await waitForFile(join(w.root, "end-pid")));
+    endPgid = Number(await waitForText(join(w.root, "end-pid")));
     child.kill("SIGINT");
     const r = await done;
     expect(r.code).toBe(130);

@@ -12,12 +12,8 @@ import { join } from "node:path";
 import { HOOK_TEMPLATES } from "../../src/hooks/templates.ts";
 import { clipAtWord } from "../../src/ui/renderer.ts";
 import { REPO, makeWorld, writeScript, type World } from "../support/cli.ts";
+import { waitForFile } from "../support/procs.ts";
 import { runCliInProcess } from "../support/in-process.ts";
-
-async function waitForFile(path: string): Promise<void> {
-  // Polls for a file the hook writes once it runs (no fixed sleep); the test runner's timeout bounds it.
-  while (!existsSync(path)) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe("a refused permission is printed once and whole", () => {
   test("the non-interactive denial appears once on stderr, ending with how to allow it", async () => {

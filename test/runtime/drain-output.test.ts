@@ -3,11 +3,12 @@
 // says it is exiting) or read slowly, with more than 1 MiB of output, and must get every byte.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { REPO, makeWorld, runCli, writeScript, type World } from "../support/cli.ts";
+import { waitForFile } from "../support/procs.ts";
 
 setDefaultTimeout(60_000);
 
@@ -24,11 +25,6 @@ function slowRead(stream: Readable): Promise<string> {
     });
     stream.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
   });
-}
-
-/** Resolves once `path` exists (the test timeout bounds the wait). */
-async function waitForFile(path: string): Promise<void> {
-  while (!existsSync(path)) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 function runSlowly(world: World, args: readonly string[], options: { startReadingAfter?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -4,23 +4,12 @@
 // the session marked. The test waits on the hook's pid file, never on a duration.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, makeWorld, writeScript } from "../support/cli.ts";
-import { killGroup, waitGroupGone } from "../support/procs.ts";
+import { killGroup, waitForText, waitGroupGone } from "../support/procs.ts";
 import { lastJson, ofType, recordsOf } from "../agent/support.ts";
 
 setDefaultTimeout(60_000);
-
-async function waitForFile(path: string): Promise<number> {
-  for (;;) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, "utf8").trim();
-      if (text !== "") return Number(text);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("session_end after a stop signal", () => {
   test("LOOP-36 one SIGTERM: a session_end hook that ignores TERM and would run 600 s is killed within the exit grace; exit 143, session marked", async () => {
@@ -43,11 +32,11 @@ describe("session_end after a stop signal", () => {
     child.stderr.on("data", () => undefined);
     const done = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     child.stdin.end("");
-    const bashGroup = await waitForFile(bashPid);
+    const bashGroup = Number(await waitForText(bashPid));
     let endGroup = 0;
     try {
       child.kill("SIGTERM");
-      endGroup = await waitForFile(endPid);
+      endGroup = Number(await waitForText(endPid));
       // Only one signal: the agent must end on its own.
       expect(await done).toBe(143);
       expect(await waitGroupGone(endGroup)).toEqual([]);

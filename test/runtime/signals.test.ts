@@ -4,10 +4,10 @@
 // to PID 1), and that the session was marked (session_end record, stop reason interrupted).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, makeWorld, writeScript, type World } from "../support/cli.ts";
-import { killGroup, waitGroupGone } from "../support/procs.ts";
+import { killGroup, waitForText, waitGroupGone } from "../support/procs.ts";
 import { group, lastJson, logTo, readLog, recordsOf, ofType } from "../agent/support.ts";
 
 setDefaultTimeout(60_000);
@@ -30,17 +30,6 @@ function start(world: World, args: readonly string[]): Running {
   return { child, done };
 }
 
-/** Waits (no deadline of its own: the test timeout bounds it) for a file with content. */
-async function waitForFile(path: string): Promise<string> {
-  for (;;) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, "utf8").trim();
-      if (text !== "") return text;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 const RUN = ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"];
 
 describe("SIGTERM and SIGHUP stop agent run like Ctrl-C", () => {
@@ -60,7 +49,7 @@ describe("SIGTERM and SIGHUP stop agent run like Ctrl-C", () => {
         }),
       );
       const run = start(w, RUN);
-      const pgid = Number(await waitForFile(join(w.root, "pid")));
+      const pgid = Number(await waitForText(join(w.root, "pid")));
       try {
         run.child.kill(signal);
         const r = await run.done;
@@ -83,7 +72,7 @@ describe("SIGTERM and SIGHUP stop agent run like Ctrl-C", () => {
     const pidFile = join(w.root, "bash-pid");
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `sleep 300 & echo $$ > '${pidFile}'; sleep 300` } }] }, { text: "never" }]);
     const run = start(w, RUN);
-    const pgid = Number(await waitForFile(pidFile));
+    const pgid = Number(await waitForText(pidFile));
     try {
       run.child.kill("SIGTERM");
       const r = await run.done;
@@ -104,11 +93,11 @@ describe("SIGTERM and SIGHUP stop agent run like Ctrl-C", () => {
       JSON.stringify({ hooks: { lifecycle: { session_end: [group([`cat >/dev/null; echo $$ > '${join(w.root, "end-pid")}'; trap '' TERM; sleep 300`])] } } }),
     );
     const run = start(w, RUN);
-    const pgid = Number(await waitForFile(join(w.root, "pid")));
+    const pgid = Number(await waitForText(join(w.root, "pid")));
     let endPgid = 0;
     try {
       run.child.kill("SIGTERM");
-      endPgid = Number(await waitForFile(join(w.root, "end-pid")));
+      endPgid = Number(await waitForText(join(w.root, "end-pid")));
       run.child.kill("SIGTERM");
       const r = await run.done;
       expect(r.code).toBe(143);
@@ -124,7 +113,7 @@ describe("SIGTERM and SIGHUP stop agent run like Ctrl-C", () => {
     const w = makeWorld();
     w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { session_start: [group([`cat >/dev/null; echo $$ > '${join(w.root, "pid")}'; sleep 300`])] } } }));
     const run = start(w, ["hooks", "test", "session_start", "--trust"]);
-    const pgid = Number(await waitForFile(join(w.root, "pid")));
+    const pgid = Number(await waitForText(join(w.root, "pid")));
     try {
       run.child.kill("SIGTERM");
       const r = await run.done;
@@ -151,7 +140,7 @@ describe("SIGTERM in the interactive session", () => {
     child.stdout.on("data", () => undefined);
     const done = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     child.stdin.write("go\n");
-    const pgid = Number(await waitForFile(pidFile));
+    const pgid = Number(await waitForText(pidFile));
     try {
       child.kill("SIGTERM");
       expect(await done).toBe(143);

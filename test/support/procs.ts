@@ -108,3 +108,16 @@ export async function waitForFile(path: string, withinMs = 20_000): Promise<void
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** Like `waitForFile`, for a file the child writes a value into (a pid): resolves with its trimmed text once non-empty. */
+export async function waitForText(path: string, withinMs = 20_000): Promise<string> {
+  const end = Date.now() + withinMs;
+  for (;;) {
+    if (existsSync(path)) {
+      const text = readFileSync(path, "utf8").trim();
+      if (text !== "") return text;
+    }
+    if (Date.now() >= end) throw new Error(`${path} did not get a value within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
