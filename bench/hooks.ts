@@ -15,10 +15,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRuntime } from "../src/runtime/index.ts";
 import type { Runtime } from "../src/runtime/types.ts";
-import { loadConfig } from "../src/hooks/registry.ts";
+import { loadConfig } from "../src/config/load.ts";
 import { createHookEngine, type HookEngine } from "../src/hooks/engine.ts";
 import { EVENT_FIELD_DEFAULTS } from "../src/hooks/event-fields.ts";
-import type { CanonicalEvent } from "../src/hooks/events.ts";
+import type { CanonicalEvent } from "../src/util/events.ts";
 
 const RUNS = Number(process.argv[2] ?? 50);
 const WARMUP = 5;

@@ -7,7 +7,7 @@
  * of an older commit, run alternately with this one for a before/after table).
  */
 export {};
-const redactModule: typeof import("../src/hooks/redact.ts") = await import(process.env.REDACT_MODULE ?? "../src/hooks/redact.ts");
+const redactModule: typeof import("../src/hooks/secrets/redact.ts") = await import(process.env.REDACT_MODULE ?? "../src/hooks/secrets/redact.ts");
 const { redactPayload, redactText } = redactModule;
 
 const MIB = 1024 * 1024;

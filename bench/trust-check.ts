@@ -1,5 +1,5 @@
 /**
- * The spawn-time trust check (issue 9 item 4, src/hooks/trust-guard.ts): what re-checking every
+ * The spawn-time trust check (issue 9 item 4, src/trust/guard.ts): what re-checking every
  * pinned file costs before each project hook spawn, against spawning one no-op hook-dir script
  * directly (the baseline, measured in the same run, interleaved). Trees of 10, 100 and 1000 (the
  * bound) files of 2 KiB under `.agent/`; "warm" is the steady state (stats only, files older than
@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRuntime } from "../src/runtime/index.ts";
 import type { Runtime } from "../src/runtime/types.ts";
-import { scanAgentTree } from "../src/config/trust-material.ts";
-import { createTrustGuard } from "../src/hooks/trust-guard.ts";
+import { scanAgentTree } from "../src/trust/material.ts";
+import { createTrustGuard } from "../src/trust/guard.ts";
 
 const RUNS = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 51);
 const WARMUP = 5;

@@ -5,7 +5,7 @@
  * that the committed files equal this output (test/hooks/fixtures.test.ts), so edit the templates
  * here and run `bun scripts/gen-fixtures.ts`, never the JSONL by hand.
  *
- * Positive secret lines name in `kind` the detector rule (src/hooks/secret-rules.ts RULES id) that
+ * Positive secret lines name in `kind` the detector rule (src/hooks/secrets/rules.ts RULES id) that
  * must redact them; the expectation is written here from the rule's documented shape, never by
  * running the detector. Negative lines (`secret: null`) must come back byte-identical.
  */
@@ -23,7 +23,7 @@ export interface PreflightCase {
   id: string;
   cmd: string;
   expect: "accept" | "reject";
-  /** The rule a rejection names (src/hooks/preflight.ts PreflightRule). */
+  /** The rule a rejection names (src/hooks/shell/preflight.ts PreflightRule). */
   rule?: string;
   why: string;
   absolute_paths: boolean;

@@ -15,7 +15,7 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) printLin
 // re-execs the agent (same pid) without it, so no child reads it from /proc/<pid>/environ.
 // The user's config may name a key variable that looks like nothing (`api_key_env = "LLM_CRED"`):
 // those names are read first and handed over too.
-const { isCredentialEnv } = await import("./hooks/env.ts");
+const { isCredentialEnv } = await import("./hooks/shell/env.ts");
 // The runtime reads the environment live (`env()` adds the credentials held after the hand-over),
 // so the one built here serves the whole run.
 const { createRuntime } = await import("./runtime/index.ts");

@@ -16,7 +16,7 @@ import { toolJsonSchema, BUILTIN_TOOLS } from "../tools/index.ts";
 import { createHookEngine, type HookEngine } from "../hooks/engine.ts";
 import type { HookSpec } from "../hooks/types.ts";
 import { activeHooks } from "../hooks/agent-scope.ts";
-import { hiddenContextMessage } from "../hooks/context.ts";
+import { hiddenContextMessage } from "../hooks/merge/context.ts";
 import { SessionWriter, newSessionId, replayMessages } from "../session/store.ts";
 import { ClaudeTranscript } from "../session/transcript.ts";
 import { compactConversation } from "./compaction.ts";

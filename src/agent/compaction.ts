@@ -7,9 +7,9 @@
  * request skips the compaction with a warning and the session goes on uncompacted.
  */
 import type { Message, Provider, ToolDefinition } from "../providers/types.ts";
-import { hiddenContextMessage, joinContexts } from "../hooks/context.ts";
+import { hiddenContextMessage, joinContexts } from "../hooks/merge/context.ts";
 import { compactionSummaryMessage } from "../session/replay.ts";
-import type { StopKind } from "../hooks/merge.ts";
+import type { StopKind } from "../hooks/merge/merge.ts";
 import type { FireScope, SessionServices } from "./session-services.ts";
 
 /** The summarizing request's instructions; pre_compact context and custom instructions follow them. */

@@ -1,6 +1,6 @@
 /**
  * The variables a session carries for its children (issue 12 item 5): what session_start hooks
- * appended to `CLAUDE_ENV_FILE` / `AGENT_ENV_FILE` (parsed by src/hooks/env-file.ts), set on top of
+ * appended to `CLAUDE_ENV_FILE` / `AGENT_ENV_FILE` (parsed by src/hooks/shell/env-file.ts), set on top of
  * the stripped env (D18) of every later `bash` call and hook. Each session_start gets a fresh
  * private directory (0700) with an empty file (0600); once its hooks are done the file is read,
  * merged and removed. The whole set is written as a `session_env` record, so `--resume` restores
@@ -8,8 +8,8 @@
  */
 import type { Runtime } from "../runtime/types.ts";
 import type { SessionRecord } from "../session/records.ts";
-import { joinPath } from "../config/path-utils.ts";
-import { allowedSessionEnv, ENV_FILE_MAX_BYTES, parseEnvFile, SESSION_ENV_MAX_VARS } from "../hooks/env-file.ts";
+import { joinPath } from "../util/path-utils.ts";
+import { allowedSessionEnv, ENV_FILE_MAX_BYTES, parseEnvFile, SESSION_ENV_MAX_VARS } from "../hooks/shell/env-file.ts";
 
 export interface EnvFileSlot {
   readonly path: string;

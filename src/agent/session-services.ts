@@ -12,12 +12,14 @@ import { getTool } from "../tools/index.ts";
 import type { HookEventInput, PermissionRuleUpdate, EnvelopeContext } from "../hooks/dialects/types.ts";
 import type { HookEngine } from "../hooks/engine.ts";
 import { dispatchEvent, type EventOutcome, type HookRecord } from "../hooks/dispatch.ts";
-import { decisionOf, initialState } from "../hooks/merge.ts";
+import { decisionOf, initialState } from "../hooks/merge/merge.ts";
 import type { SessionWriter } from "../session/store.ts";
-import { applyPermissionUpdates, type RuleSet } from "../permissions/gate.ts";
+import { applyPermissionUpdates } from "../permissions/updates.ts";
+import type { RuleSet } from "../permissions/rules.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
-import type { AgentEvent, ChildRun, McpTools, PermissionAnswer, PermissionAsk } from "./types.ts";
+import type { AgentEvent, ChildRun, PermissionAnswer, PermissionAsk } from "./types.ts";
+import type { McpTools } from "../mcp/manager.ts";
 import type { BackgroundShells } from "../tools/background-shells.ts";
 import type { EnvFileSlot, SessionEnv } from "./session-env.ts";
 

@@ -13,7 +13,7 @@ import { providerForChild } from "../providers/index.ts";
 import { newSessionId, sessionPath } from "../session/store.ts";
 import { canonicalTool } from "../tools/names.ts";
 import type { ToolResult } from "../tools/types.ts";
-import type { StopKind } from "../hooks/merge.ts";
+import type { StopKind } from "../hooks/merge/merge.ts";
 import type { CallScope, SessionServices, TaskRunner } from "./session-services.ts";
 import { agentSystemPrompt, childCwd, taskRequest, type TaskRequest } from "./task-tool.ts";
 import type { AgentEvent, AgentSessionOptions, ChildRun, SessionResult, StopReason } from "./types.ts";

@@ -9,8 +9,8 @@ import { canonicalTool, isBuiltin } from "../tools/names.ts";
 import { validateToolInput } from "../tools/index.ts";
 import type { ToolResult } from "../tools/types.ts";
 import { decideGate, permissionSuggestions, permissionRequestInfo, nonInteractiveDenial } from "../permissions/gate.ts";
-import { joinContexts, appendHookContext } from "../hooks/context.ts";
-import type { StopKind } from "../hooks/merge.ts";
+import { joinContexts, appendHookContext } from "../hooks/merge/context.ts";
+import type { StopKind } from "../hooks/merge/merge.ts";
 import type { CallScope, SessionServices } from "./session-services.ts";
 import type { PermissionAnswer } from "./types.ts";
 

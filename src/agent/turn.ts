@@ -5,8 +5,8 @@
  * session itself: the AgentSession's `end()` does, when its driver decides.
  */
 import type { Message, Provider, ToolDefinition } from "../providers/types.ts";
-import { hiddenContextMessage } from "../hooks/context.ts";
-import type { ContextInjection } from "../hooks/merge.ts";
+import { hiddenContextMessage } from "../hooks/merge/context.ts";
+import type { ContextInjection } from "../hooks/merge/merge.ts";
 import { compactConversation, estimateContextTokens } from "./compaction.ts";
 import { groupToolCalls, mapConcurrent, MAX_CONCURRENT_TASKS } from "./subagent.ts";
 import { runToolCall, type ToolCallOutcome, type ToolCallRequest } from "./tool-call.ts";

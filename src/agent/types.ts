@@ -2,23 +2,15 @@
 import type { Runtime } from "../runtime/types.ts";
 import type { Provider } from "../providers/types.ts";
 import type { HookSpec } from "../hooks/types.ts";
-import type { RuleSet } from "../permissions/gate.ts";
+import type { RuleSet } from "../permissions/rules.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
 import type { SessionRecord } from "../session/records.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { EventOutcome } from "../hooks/dispatch.ts";
-import type { ToolDefinition } from "../providers/types.ts";
+import type { McpTools } from "../mcp/manager.ts";
 import type { McpToolName } from "../tools/names.ts";
 import type { ToolResult } from "../tools/types.ts";
 
-/** What a session needs of the MCP servers (src/mcp/manager.ts implements it). */
-export interface McpTools {
-  /** The current tool list; waits for server start-up to settle (bounded per server). */
-  toolDefinitions(): Promise<readonly ToolDefinition[]>;
-  /** `name` when a running server offers it now, else undefined. */
-  toolId(name: string): McpToolName | undefined;
-  call(name: McpToolName, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
-}
 
 export type StopReason = "completed" | "max_turns" | "hook_blocked" | "hook_failed" | "stop_block_cap" | "error" | "interrupted";
 

@@ -8,7 +8,7 @@
 import { locateConfig } from "../config/paths.ts";
 import { readSettingsFile } from "../config/settings.ts";
 import { formatWarning, WarningSink } from "../config/warnings.ts";
-import { AgentError } from "../errors.ts";
+import { AgentError } from "../util/errors.ts";
 import type { Runtime } from "../runtime/types.ts";
 
 /** Throws AgentError("config") naming every settings file that cannot be read, parsed, or is not an object. */

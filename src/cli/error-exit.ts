@@ -2,7 +2,7 @@
  * How an error that escaped a command becomes stderr text and an exit status. `src/main.ts` uses
  * it, and so does the tests' in-process runner (test/support/in-process.ts), so both agree.
  */
-import { AgentError } from "../errors.ts";
+import { AgentError } from "../util/errors.ts";
 
 /** Writes `agent: <message>` and returns the exit status: usage 2 (1 for `hooks test`), hook_blocked 3, interrupted 130, else 1. */
 export function reportCommandError(error: unknown, argv: readonly string[], writeStderr: (text: string) => void): number {

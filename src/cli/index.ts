@@ -3,7 +3,7 @@
  * loads only what it uses). Returns the exit status; `src/main.ts` exits with it.
  */
 import { cac } from "cac";
-import { AgentError } from "../errors.ts";
+import { AgentError } from "../util/errors.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
 
@@ -48,7 +48,7 @@ function listOption(options: Options, key: string): string[] {
 
 /** Extra sections of `agent hooks --help`: what each action does, the templates and the events. */
 async function hooksHelpSections(): Promise<{ title: string; body: string }[]> {
-  const [{ HOOK_TEMPLATES, TEMPLATE_SUMMARIES }, { CANONICAL_EVENTS }] = await Promise.all([import("../hooks/templates.ts"), import("../hooks/events.ts")]);
+  const [{ HOOK_TEMPLATES, TEMPLATE_SUMMARIES }, { CANONICAL_EVENTS }] = await Promise.all([import("../hooks/templates.ts"), import("../util/events.ts")]);
   const actions = [
     ["list [--json]", "every hook that would run here, with scope, form, dialect, event and source"],
     ["validate", "check every config file and hook without running anything (exit 1 on errors)"],
@@ -103,7 +103,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .example(`cd hooks-examples/demo && agent run --provider script --script script.json --trust --permission-mode accept-edits --allow 'bash(ls*)' "Show me around"`)
     .example(`agent run --provider openai --base-url http://127.0.0.1:11434 --model qwen2.5-coder "fix the tests"`)
     .action((prompt: string[], options: Options) => {
-      result = import("./run-command.ts").then((m) =>
+      result = import("./commands/run.ts").then((m) =>
         m.runRunCommand(runtime, io, {
           prompt: prompt.map(restoreDash),
           cwd: cwdOf(options),
@@ -152,13 +152,13 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
       const json = options.json === true;
       switch (action) {
         case "list":
-          result = import("./hooks-list.ts").then((m) => m.runHooksList(runtime, io, { cwd, json }));
+          result = import("./commands/hooks-list.ts").then((m) => m.runHooksList(runtime, io, { cwd, json }));
           return;
         case "validate":
-          result = import("./hooks-validate.ts").then((m) => m.runHooksValidate(runtime, io, { cwd }));
+          result = import("./commands/hooks-validate.ts").then((m) => m.runHooksValidate(runtime, io, { cwd }));
           return;
         case "test":
-          result = import("./hooks-test.ts").then((m) =>
+          result = import("./commands/hooks-test.ts").then((m) =>
             m.runHooksTest(runtime, io, {
               cwd,
               json,
@@ -178,13 +178,13 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
           );
           return;
         case "trust":
-          result = import("./hooks-trust.ts").then((m) => m.runHooksTrust(runtime, io, { cwd }));
+          result = import("./commands/hooks-trust.ts").then((m) => m.runHooksTrust(runtime, io, { cwd }));
           return;
         case "init":
-          result = import("./hooks-init.ts").then((m) => m.runHooksInit(runtime, io, { cwd, template: rest[0] }));
+          result = import("./commands/hooks-init.ts").then((m) => m.runHooksInit(runtime, io, { cwd, template: rest[0] }));
           return;
         case "import":
-          result = import("./hooks-import.ts").then((m) => m.runHooksImport(runtime, io, { cwd, from: stringOption(options, "from"), user: options.user === true, dryRun: options.dryRun === true }));
+          result = import("./commands/hooks-import.ts").then((m) => m.runHooksImport(runtime, io, { cwd, from: stringOption(options, "from"), user: options.user === true, dryRun: options.dryRun === true }));
           return;
         default:
           throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, trust, init or import" });
@@ -198,7 +198,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .example("agent config schema > agent-settings.schema.json")
     .action((action: string, options: Options) => {
       const cwd = cwdOf(options);
-      result = import("./config-commands.ts").then((m) => {
+      result = import("./commands/config.ts").then((m) => {
         switch (action) {
           case "path":
             return m.runConfigPath(runtime, io, { cwd });
@@ -217,7 +217,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .example("agent sessions list")
     .example("agent sessions show 20261130T082233-ab12cd")
     .action((action: string, id: string | undefined) => {
-      result = import("./sessions-command.ts").then((m) => m.runSessionsCommand(runtime, io, { action, id }));
+      result = import("./commands/sessions.ts").then((m) => m.runSessionsCommand(runtime, io, { action, id }));
     });
 
   cli
@@ -228,7 +228,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .example("agent mcp list")
     .example("agent mcp test github")
     .action((action: string, server: string | undefined, options: Options) => {
-      result = import("./mcp-command.ts").then((m) => m.runMcpCommand(runtime, io, { action, server, cwd: cwdOf(options), json: options.json === true, trust: options.trust === true }));
+      result = import("./commands/mcp.ts").then((m) => m.runMcpCommand(runtime, io, { action, server, cwd: cwdOf(options), json: options.json === true, trust: options.trust === true }));
     });
 
   cli
@@ -237,7 +237,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .option("--cwd <dir>", "Working directory")
     .example(`agent notify --title Build "tests passed"`)
     .action((message: string[], options: Options) => {
-      result = import("./notify-command.ts").then((m) =>
+      result = import("./commands/notify.ts").then((m) =>
         m.runNotifyCommand(runtime, io, { cwd: cwdOf(options), title: stringOption(options, "title"), message: message.join(" ") }),
       );
     });
@@ -295,7 +295,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
           fix: `in scripts and pipes use agent run "PROMPT", or agent run - to read the prompt from stdin; agent --help lists the commands`,
         });
       }
-      const m = await import("./interactive-command.ts");
+      const m = await import("./commands/interactive.ts");
       return await m.runInteractiveCommand(runtime, io, {
         cwd: cwdOf(parsedOptions),
         provider: stringOption(parsedOptions, "provider"),

@@ -5,12 +5,12 @@
  */
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
-import { AgentError } from "../errors.ts";
-import type { EffectiveSettings } from "../hooks/registry.ts";
+import { AgentError } from "../util/errors.ts";
+import type { EffectiveSettings } from "../config/load.ts";
 import { createProvider } from "../providers/index.ts";
 import type { Provider, ProviderId } from "../providers/types.ts";
 import { parseRules, type Rule } from "../permissions/rules.ts";
-import type { RuleSet } from "../permissions/gate.ts";
+import type { RuleSet } from "../permissions/rules.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/mode.ts";
 import { readSession, resolveSession } from "../session/store.ts";
 import type { SessionRecord } from "../session/records.ts";

@@ -5,10 +5,9 @@
  */
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
-import type { LoadedConfig } from "../hooks/registry.ts";
-import { trustDecision } from "../hooks/trust-decision.ts";
+import type { LoadedConfig } from "../config/load.ts";
+import { trustDecision } from "../trust/decision.ts";
 
-export { trustDecision, type TrustDecision } from "../hooks/trust-decision.ts";
 
 /** True when the project's hooks may run; otherwise prints the refusal and returns false. */
 export function requireTrust(runtime: Runtime, io: CliIO, loaded: LoadedConfig, options: { once: boolean }): boolean {

@@ -5,8 +5,8 @@
  */
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
-import { loadConfig } from "../hooks/registry.ts";
-import { repinRuleAdditions } from "../hooks/trust.ts";
+import { loadConfig } from "../config/load.ts";
+import { repinRuleAdditions } from "../trust/trust.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 
 export function repinAfterRuleWrite(runtime: Runtime, io: CliIO, options: { cwd: string; applied: ApplyPermissionUpdatesResult }): void {

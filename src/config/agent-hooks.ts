@@ -14,8 +14,8 @@ import type { LifecycleHookSpec, Scope } from "../hooks/types.ts";
 import { compileMatcher, loadLifecycle, type LifecycleOptions } from "./lifecycle.ts";
 import { frontmatterHooks } from "./frontmatter-hooks.ts";
 import { claudeHooksAsLifecycle } from "./claude-settings.ts";
-import { isRecord } from "./parse.ts";
-import { joinPath } from "./path-utils.ts";
+import { isRecord } from "../util/records.ts";
+import { joinPath } from "../util/path-utils.ts";
 import { WarningSink } from "./warnings.ts";
 
 // As in src/agent/task-tool.ts: an agent name is one path segment.

@@ -11,8 +11,8 @@
 import type { FileSystem } from "../runtime/types.ts";
 import type { LifecycleHookSpec, Scope } from "../hooks/types.ts";
 import { loadLifecycle, type LifecycleOptions } from "./lifecycle.ts";
-import { isRecord } from "./parse.ts";
-import { joinPath } from "./path-utils.ts";
+import { isRecord } from "../util/records.ts";
+import { joinPath } from "../util/path-utils.ts";
 import { readSettingsFile, type ParsedSettingsFile } from "./settings.ts";
 import type { SettingsFile } from "./paths.ts";
 import { WarningSink } from "./warnings.ts";

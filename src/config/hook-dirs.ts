@@ -7,15 +7,16 @@
  * a project switches off is never switched off silently (issue 9 item 7). Disabled hooks stay
  * listed but never replace anything (DIR-07).
  */
-import { canonicalEvent } from "../hooks/events.ts";
-import type { Dialect, DirHookSpec, Scope } from "../hooks/types.ts";
+import { canonicalEvent } from "../util/events.ts";
+import type { Dialect, DirHookSpec, HookDirShadow, Scope } from "../hooks/types.ts";
 import type { FileSystem } from "../runtime/types.ts";
 import { parseHookDirTimeout } from "./duration.ts";
-import { isRecord, parseJson } from "./parse.ts";
-import { joinPath, resolvePath } from "./path-utils.ts";
+import { parseJson } from "./parse.ts";
+import { isRecord } from "../util/records.ts";
+import { joinPath, resolvePath } from "../util/path-utils.ts";
 import { HOOK_JSON_KEYS, showValue } from "./schema.ts";
 import type { WarningSink } from "./warnings.ts";
-import { errorMessage } from "../errors.ts";
+import { errorMessage } from "../util/errors.ts";
 
 const VALID_EVENTS = ["pre_tool", "pre_tool_use", "before_tool", "PreToolUse", "post_tool", "post_tool_use", "after_tool", "PostToolUse"];
 
@@ -124,13 +125,6 @@ export function parseHookJson(options: { dir: string; dirName: string; scope: Sc
   };
 }
 
-/** A user hook dir that a project hook dir of the same name replaces. */
-export interface HookDirShadow {
-  readonly name: string;
-  readonly userRun: string;
-  readonly userFailClosed: boolean;
-  readonly projectSource: string;
-}
 
 export interface HookDirScan {
   readonly hooks: DirHookSpec[];

@@ -12,7 +12,7 @@
  *   `.codex/hooks.json` (Claude-shaped events, `timeout` in seconds); `notify` has no equivalent.
  */
 import { LIFECYCLE_COMMAND_FIELDS, LIFECYCLE_EVENT_KEYS } from "./schema.ts";
-import { isRecord } from "./parse.ts";
+import { isRecord } from "../util/records.ts";
 
 export type ImportSource = "claude" | "gemini" | "codex";
 export const IMPORT_SOURCES: readonly ImportSource[] = ["claude", "gemini", "codex"];

@@ -7,8 +7,9 @@
  * that does not parse names nothing here, and the real load reports it.
  */
 import type { FileSystem } from "../runtime/types.ts";
-import { joinPath } from "./path-utils.ts";
-import { isRecord, parseJson, parseToml } from "./parse.ts";
+import { joinPath } from "../util/path-utils.ts";
+import { parseJson, parseToml } from "./parse.ts";
+import { isRecord } from "../util/records.ts";
 import { agentHomeDir } from "./paths.ts";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -5,7 +5,7 @@
  * hook is skipped (an http hook never loads "half allowed").
  */
 import type { HttpHandler, LifecycleHandler, PayloadMode, Scope } from "../hooks/types.ts";
-import { urlAllowed } from "../hooks/http-allow.ts";
+import { urlAllowed } from "../hooks/handlers/http-allow.ts";
 import type { WarningSink } from "./warnings.ts";
 
 /** Claude Code's default for http and prompt hooks (a command's is 60 s). */

@@ -7,15 +7,15 @@
  * `async`, `once`, `statusMessage`, `type = "command"`), and its `http` and `prompt` handler
  * types (src/config/lifecycle-handlers.ts).
  */
-import { canonicalEvent, type CanonicalEvent } from "../hooks/events.ts";
+import { canonicalEvent, type CanonicalEvent } from "../util/events.ts";
 import type { Dialect, FailurePolicy, LifecycleHookSpec, Scope } from "../hooks/types.ts";
-import { isRecord } from "./parse.ts";
-import { basenamePath } from "./path-utils.ts";
+import { isRecord } from "../util/records.ts";
+import { basenamePath } from "../util/path-utils.ts";
 import { checkField, LIFECYCLE_COMMAND_FIELDS, LIFECYCLE_EVENT_KEYS, LIST_KEYS, showValue } from "./schema.ts";
 import type { ParsedSettingsFile } from "./settings.ts";
 import type { WarningSink } from "./warnings.ts";
 import { unknownKeyMessage } from "./closest-key.ts";
-import { errorMessage } from "../errors.ts";
+import { errorMessage } from "../util/errors.ts";
 import { HANDLER_TIMEOUT_DEFAULT_SECONDS, readHandler } from "./lifecycle-handlers.ts";
 
 export const LIFECYCLE_TIMEOUT_DEFAULT_SECONDS = 60;

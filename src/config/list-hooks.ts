@@ -4,10 +4,10 @@
  * A hook whose own or inherited value is invalid is not loaded (TOOL-03); `block` is rejected on
  * the after phases (TOOL-04, MERGE-31). `hooks.enabled: false` keeps the hooks listed as disabled.
  */
-import type { CanonicalEvent } from "../hooks/events.ts";
+import type { CanonicalEvent } from "../util/events.ts";
 import type { Dialect, FailurePolicy, ListHookSpec, ListPhase, PayloadMode } from "../hooks/types.ts";
 import { canonicalTool, MCP_PREFIX } from "../tools/names.ts";
-import { isRecord } from "./parse.ts";
+import { isRecord } from "../util/records.ts";
 import { checkField, LIST_ENTRY_FIELDS, LIST_KEYS, showValue } from "./schema.ts";
 import type { GlobalChain, ParsedSettingsFile } from "./settings.ts";
 import { DEFAULT_LIST_SETTINGS } from "./settings.ts";

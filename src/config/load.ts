@@ -4,7 +4,7 @@
  * commands in file load order, then list hooks), plus the merged settings and load warnings.
  * `loadConfig` never throws: every problem is a LoadWarning (D21).
  */
-import { loadHookDirs, type HookDirShadow } from "./hook-dirs.ts";
+import { loadHookDirs } from "./hook-dirs.ts";
 import { loadLifecycle } from "./lifecycle.ts";
 import { loadAgentHooks } from "./agent-hooks.ts";
 import { claudeSettingsEnabled, claudeSettingsFiles, loadClaudeHooks } from "./claude-settings.ts";
@@ -13,15 +13,13 @@ import { hookDirRoots, hooksOffByEnv, locateConfig } from "./paths.ts";
 import { mergeSettings, readSettingsFile, type EffectiveSettings } from "./settings.ts";
 import { WarningSink } from "./warnings.ts";
 import type { Runtime } from "../runtime/types.ts";
-import { createTrustGuard } from "../hooks/trust-guard.ts";
-import { buildTrustMaterial, type ProjectTrustMaterial } from "./trust-material.ts";
-import type { HookSpec, LoadWarning, Scope } from "../hooks/types.ts";
-import { readMcpServers, type McpServerSpec } from "../mcp/config.ts";
+import { createTrustGuard } from "../trust/guard.ts";
+import { buildTrustMaterial, type ProjectTrustMaterial } from "../trust/material.ts";
+import type { HookDirShadow, HookSpec, LoadWarning, Scope } from "../hooks/types.ts";
+import { readMcpServers, type McpServerSpec } from "./mcp-servers.ts";
 
 export type { EffectiveSettings } from "./settings.ts";
 
-export type { ProjectTrustMaterial } from "./trust-material.ts";
-export { canonicalSpec } from "./trust-material.ts";
 
 export interface LoadedConfig {
   /** `$AGENT_HOME` (default `~/.agent`). */

@@ -4,7 +4,7 @@
  */
 import type { Scope } from "../hooks/types.ts";
 import type { FileSystem } from "../runtime/types.ts";
-import { dirnamePath, joinPath, normalizePath, resolvePath } from "./path-utils.ts";
+import { dirnamePath, joinPath, normalizePath, resolvePath } from "../util/path-utils.ts";
 
 export interface SettingsFile {
   readonly path: string;

@@ -5,7 +5,7 @@
  * schema` (CLI-21). Messages name the bound, e.g. `61 is out of range 1..60`.
  */
 import * as v from "valibot";
-import { allEventNames } from "../hooks/events.ts";
+import { allEventNames } from "../util/events.ts";
 import { PERMISSION_MODES } from "../permissions/mode.ts";
 
 export function showValue(value: unknown): string {
@@ -116,7 +116,7 @@ export const LIFECYCLE_EVENT_KEYS: readonly string[] = allEventNames().filter((n
 
 export const OTHER_HOOK_FIELDS = {
   stop_block_cap: intRange(1),
-  /** User config only (issue 12 item 9): the URL patterns http hooks may POST to (src/hooks/http-allow.ts). */
+  /** User config only (issue 12 item 9): the URL patterns http hooks may POST to (src/hooks/handlers/http-allow.ts). */
   http_allow: v.array(stringField, (issue) => `${showValue(issue.input)} is not an array of URL patterns`),
 } as const;
 
@@ -157,7 +157,7 @@ export const PROVIDER_FIELDS = { base_url: stringField, model: stringField, api_
 
 const stringTable = v.record(v.string(), stringField, (issue) => `${showValue(issue.input)} is not a table of strings`);
 
-/** One `mcp_servers.<name>` entry (src/mcp/config.ts reads them); `${NAME}` in env/header values comes from the environment. */
+/** One `mcp_servers.<name>` entry (src/config/mcp-servers.ts reads them); `${NAME}` in env/header values comes from the environment. */
 export const MCP_SERVER_FIELDS = {
   command: nonBlankString,
   args: v.array(stringField, (issue) => `${showValue(issue.input)} is not an array of strings`),

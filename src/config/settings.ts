@@ -4,10 +4,11 @@
  * globals are tracked per scope (D26: a project's list settings reach project list hooks only).
  * Hook arrays and `hooks.lifecycle` are left to `list-hooks.ts` and `lifecycle.ts`.
  */
-import { canonicalEvent } from "../hooks/events.ts";
+import { canonicalEvent } from "../util/events.ts";
 import type { FailurePolicy, PayloadMode, Scope } from "../hooks/types.ts";
 import type { FileSystem } from "../runtime/types.ts";
-import { isRecord, parseJson, parseToml } from "./parse.ts";
+import { parseJson, parseToml } from "./parse.ts";
+import { isRecord } from "../util/records.ts";
 import type { SettingsFile } from "./paths.ts";
 import {
   booleanField,
@@ -23,8 +24,8 @@ import {
   stringField,
 } from "./schema.ts";
 import type { WarningSink } from "./warnings.ts";
-import { errorMessage } from "../errors.ts";
-import { allowPatternProblem } from "../hooks/http-allow.ts";
+import { errorMessage } from "../util/errors.ts";
+import { allowPatternProblem } from "../hooks/handlers/http-allow.ts";
 
 import type { PermissionMode } from "../permissions/mode.ts";
 export type { PermissionMode };

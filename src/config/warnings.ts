@@ -3,8 +3,8 @@
  * `agent hooks list`, `agent hooks validate` and `AGENT_DEBUG=1`.
  */
 import type { LoadWarning } from "../hooks/types.ts";
-import { escapeControls } from "./escape.ts";
-import { relativeInside } from "./path-utils.ts";
+import { escapeControls } from "../util/escape.ts";
+import { relativeInside } from "../util/path-utils.ts";
 
 /** Collects warnings in discovery order. */
 export class WarningSink {

@@ -5,7 +5,7 @@
  * the same secret redaction as the request field it came from. Never throws.
  */
 import type { FileSystem } from "../runtime/types.ts";
-import { isInside } from "../config/path-utils.ts";
+import { isInside } from "../util/path-utils.ts";
 import { isBuiltin, type ToolId, type ToolName } from "../tools/names.ts";
 
 export type AffectedPathKind = "read_target" | "write_target";

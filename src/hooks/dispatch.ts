@@ -1,17 +1,17 @@
 /**
  * Dispatch of one event: plan (select hooks, D13 order, D10, D24 readonly) → run (sequential, or
- * hook dirs concurrently in the post phase) → merge (src/hooks/merge.ts) → report (failure lines,
+ * hook dirs concurrently in the post phase) → merge (src/hooks/merge/merge.ts) → report (failure lines,
  * hook_lifecycle / hook_diagnostic / hook_context_injection records through sinks). Never throws.
  */
-import type { CanonicalEvent } from "./events.ts";
-import { TOOL_EVENTS } from "./events.ts";
+import type { CanonicalEvent } from "../util/events.ts";
+import { TOOL_EVENTS } from "../util/events.ts";
 import type { FailureCategory, HookSpec } from "./types.ts";
 import type { HookEventInput } from "./dialects/types.ts";
-import { executeHook, type ExecuteContext, type HookRun } from "./execute.ts";
-import { initialState, step, decisionOf, type MergeState, type MergeOptions, type FailureNote } from "./merge.ts";
+import { executeHook, type ExecuteContext, type HookRun } from "./handlers/command.ts";
+import { initialState, step, decisionOf, type MergeState, type MergeOptions, type FailureNote } from "./merge/merge.ts";
 import { hookMatches } from "./match.ts";
-import { redactText } from "./redact.ts";
-import { escapeControls } from "../config/escape.ts";
+import { redactText } from "./secrets/redact.ts";
+import { escapeControls } from "../util/escape.ts";
 import type { HookContextInjectionFields, HookDiagnosticFields, HookLifecycleFields, HOOK_PHASES, HOOK_POLICIES } from "../session/records.ts";
 
 export interface HookRow {

@@ -3,7 +3,7 @@
  * defaults `agent hooks test` uses (DESIGN.md: `source` startup, `reason` completed, `trigger`
  * manual, `notification_type` custom, `agent_name` general, everything else empty).
  */
-import type { CanonicalEvent } from "./events.ts";
+import type { CanonicalEvent } from "../util/events.ts";
 import type { EnvelopeContext } from "./dialects/types.ts";
 
 /** Envelope `context` of an event fired outside a session (`agent hooks test`, `agent notify`). */

@@ -5,8 +5,8 @@
  * name: a lifecycle regex as for any tool, a dir `match` or `include_tools`/`exclude_tools` entry
  * exactly or as a `*` glob (`mcp__github__*`). Other unknown names select nothing.
  */
-import type { CanonicalEvent } from "./events.ts";
-import { TOOL_EVENTS } from "./events.ts";
+import type { CanonicalEvent } from "../util/events.ts";
+import { TOOL_EVENTS } from "../util/events.ts";
 import type { DirHookSpec, HookSpec, LifecycleHookSpec, ListHookSpec } from "./types.ts";
 import { canonicalTool, isMcpToolName, toolIdOf, toolSpellings } from "../tools/names.ts";
 import { matchPattern } from "../permissions/rules.ts";

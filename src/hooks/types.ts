@@ -2,7 +2,7 @@
  * The hook registry's value types: one frozen spec per loaded hook, whatever form declared it.
  * Wire names (snake_case) never appear here; dialects translate.
  */
-import type { CanonicalEvent } from "./events.ts";
+import type { CanonicalEvent } from "../util/events.ts";
 
 export type Scope = "user" | "project";
 export type Form = "dir" | "lifecycle" | "list";
@@ -26,7 +26,7 @@ interface HookSpecBase {
   readonly timeoutMs: number;
   /**
    * Project hooks: run right before each spawn; a non-null result is the failure detail, and the hook
-   * does not run and fails closed (issue 9 item 4, src/hooks/trust-guard.ts). Never part of the digest.
+   * does not run and fails closed (issue 9 item 4, src/trust/guard.ts). Never part of the digest.
    */
   readonly trustCheck?: () => string | null;
   /** Declared in the front matter of agent definition NAME: active only inside that subagent (src/hooks/agent-scope.ts). */
@@ -49,8 +49,8 @@ export interface DirHookSpec extends HookSpecBase {
 
 /**
  * Claude Code's handler types beyond `command` (issue 12 item 9). `http` POSTs the claude payload
- * to an allowlisted URL (src/hooks/handler-http.ts); `prompt` asks the session's provider for a
- * `{"ok": …}` decision (src/hooks/handler-prompt.ts). Both replies decode as a command's stdout.
+ * to an allowlisted URL (src/hooks/handlers/http.ts); `prompt` asks the session's provider for a
+ * `{"ok": …}` decision (src/hooks/handlers/prompt.ts). Both replies decode as a command's stdout.
  */
 export interface HttpHandler {
   readonly type: "http";
@@ -132,3 +132,11 @@ export interface LoadWarning {
 
 /** Failure categories of seed 003, used by every form (D15). */
 export type FailureCategory = "exit" | "timeout" | "runner" | "stdin" | "output-limit";
+
+/** A user hook dir that a project hook dir of the same name replaces. */
+export interface HookDirShadow {
+  readonly name: string;
+  readonly userRun: string;
+  readonly userFailClosed: boolean;
+  readonly projectSource: string;
+}

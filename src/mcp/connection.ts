@@ -10,7 +10,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Runtime } from "../runtime/types.ts";
-import { expandEnvRefs, type McpServerSpec } from "./config.ts";
+import type { McpServerSpec } from "../config/mcp-servers.ts";
+import { expandEnvRefs } from "../util/env-refs.ts";
 import { RuntimeStdioTransport } from "./stdio-transport.ts";
 
 export type ServerState = "starting" | "ready" | "failed" | "exited" | "disabled" | "closed";

@@ -12,8 +12,7 @@ import type { Runtime } from "../runtime/types.ts";
 import type { ToolResult } from "../tools/types.ts";
 import { joinCapped, OUTPUT_MAX_BYTES } from "../tools/output.ts";
 import { isMcpToolName, MCP_PREFIX, mcpToolName, type McpToolName } from "../tools/names.ts";
-import type { McpTools } from "../agent/types.ts";
-import type { McpServerSpec } from "./config.ts";
+import type { McpServerSpec } from "../config/mcp-servers.ts";
 import { McpConnection, type ServerState } from "./connection.ts";
 
 const PROVIDER_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -44,6 +43,15 @@ export interface ServerStatus {
 interface Entry {
   readonly connection: McpConnection;
   readonly tool: McpTool;
+}
+
+/** What a session needs of the MCP servers; McpManager implements it. */
+export interface McpTools {
+  /** The current tool list; waits for server start-up to settle (bounded per server). */
+  toolDefinitions(): Promise<readonly ToolDefinition[]>;
+  /** `name` when a running server offers it now, else undefined. */
+  toolId(name: string): McpToolName | undefined;
+  call(name: McpToolName, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult>;
 }
 
 export class McpManager implements McpTools {

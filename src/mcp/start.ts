@@ -5,9 +5,9 @@
  */
 import pkg from "../../package.json" with { type: "json" };
 import type { Runtime } from "../runtime/types.ts";
-import { stripEnv } from "../hooks/env.ts";
+import { stripEnv } from "../hooks/shell/env.ts";
 import { PROVIDER_KEY_VARS } from "../hooks/engine.ts";
-import type { McpServerSpec } from "./config.ts";
+import type { McpServerSpec } from "../config/mcp-servers.ts";
 import { McpManager } from "./manager.ts";
 
 export function createMcpManager(runtime: Runtime, options: { readonly servers: readonly McpServerSpec[]; readonly cwd: string; readonly onNotice: (text: string) => void }): McpManager {

@@ -7,16 +7,8 @@
 import type { PermissionMode } from "./mode.ts";
 import type { PermissionRuleUpdate } from "./rule-update.ts";
 import { claudeToolName, isBuiltin, type ToolId, type ToolName } from "../tools/names.ts";
-import { findMatchingRule, formatRule, ruleSubject, type Rule } from "./rules.ts";
+import { findMatchingRule, formatRule, ruleSubject, type Rule, type RuleSet } from "./rules.ts";
 
-export { applyPermissionUpdates } from "./updates.ts";
-export type { ApplyPermissionUpdatesOptions, ApplyPermissionUpdatesResult } from "./updates.ts";
-
-export interface RuleSet {
-  readonly allow: readonly Rule[];
-  readonly ask: readonly Rule[];
-  readonly deny: readonly Rule[];
-}
 
 export interface GateInput {
   mode: PermissionMode;

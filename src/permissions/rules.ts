@@ -142,3 +142,10 @@ function indexOfLinear(haystack: string, needle: string, from: number, to: numbe
 export function formatRule(tool: ToolId, pattern: string | null): string {
   return pattern === null ? tool : `${tool}(${pattern})`;
 }
+
+/** The three rule lists of one scope (or of the merged view). */
+export interface RuleSet {
+  readonly allow: readonly Rule[];
+  readonly ask: readonly Rule[];
+  readonly deny: readonly Rule[];
+}

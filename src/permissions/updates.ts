@@ -9,8 +9,7 @@ import * as v from "valibot";
 import type { PermissionRuleUpdate } from "./rule-update.ts";
 import type { FileSystem } from "../runtime/types.ts";
 import { canonicalToolLoose, MCP_PREFIX } from "../tools/names.ts";
-import type { RuleSet } from "./gate.ts";
-import { formatRule, parseRule, type Rule } from "./rules.ts";
+import { formatRule, parseRule, type Rule, type RuleSet } from "./rules.ts";
 
 export interface ApplyPermissionUpdatesOptions {
   readonly runtime: { readonly fs: FileSystem };

@@ -12,7 +12,7 @@
 import * as v from "valibot";
 import type { Runtime } from "../runtime/types.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
-import { errorMessage } from "../errors.ts";
+import { errorMessage } from "../util/errors.ts";
 
 const ToolCallSchema = v.object({
   id: v.optional(v.string()),

@@ -6,7 +6,7 @@
 import { decodeSse, type SseEvent } from "./sse.ts";
 import { openStream, scrub, TransportError, type HttpRequest } from "./http.ts";
 import type { ProviderEvent } from "./types.ts";
-import { errorMessage } from "../errors.ts";
+import { errorMessage } from "../util/errors.ts";
 
 export interface WireDecoder {
   /** Events produced by one SSE event; a `done` or `error` among them ends the stream. */

@@ -6,7 +6,7 @@
  * TOOL-63, SEC-39). Wire names are snake_case here because this file is the session wire.
  */
 import * as v from "valibot";
-import { CANONICAL_EVENTS } from "../hooks/events.ts";
+import { CANONICAL_EVENTS } from "../util/events.ts";
 import { isMcpToolName, TOOL_NAMES, type McpToolName } from "../tools/names.ts";
 
 const Timestamp = v.pipe(v.string(), v.isoTimestamp());

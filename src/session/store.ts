@@ -14,7 +14,6 @@ import type { FileSystem } from "../runtime/types.ts";
 import { buildRecord, parseRecord, recordLine, type RecordFields, type RecordOf, type RecordType, type SessionRecord } from "./records.ts";
 
 export { replayMessages, compactionSummaryMessage } from "./replay.ts";
-export { formatSessionList, formatSessionShow } from "./format.ts";
 
 export interface SessionStoreRuntime {
   readonly fs: FileSystem;

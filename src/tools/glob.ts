@@ -8,7 +8,7 @@
 import type { ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { globInputSchema, type GlobInput } from "./schemas.ts";
 import { displayPath, resolveInWorkspace } from "./paths.ts";
-import { resolvePath } from "../config/path-utils.ts";
+import { resolvePath } from "../util/path-utils.ts";
 import { failure, joinCapped } from "./output.ts";
 import { compileGlob, splitGlobBase } from "./glob-match.ts";
 import { walkFiles } from "./walk.ts";

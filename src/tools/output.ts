@@ -1,5 +1,5 @@
 /** Output caps shared by the tools, so no tool result can flood the provider context. */
-import { errorMessage } from "../errors.ts";
+import { errorMessage } from "../util/errors.ts";
 
 export const OUTPUT_MAX_BYTES = 256 * 1024;
 export const LINE_MAX_CHARS = 2000;

@@ -2,10 +2,10 @@
  * Workspace confinement for tool paths. A path resolves against the agent cwd, then the real path of
  * its longest existing ancestor is taken (so a symlink anywhere on the way is followed) and must lie
  * inside the real workspace root. A dangling symlink is refused: where it points cannot be checked,
- * and writing through it could create a file outside. POSIX path arithmetic is config/path-utils.ts.
+ * and writing through it could create a file outside. POSIX path arithmetic is util/path-utils.ts.
  */
 import type { FileSystem } from "../runtime/types.ts";
-import { isInside, relativeInside, resolvePath } from "../config/path-utils.ts";
+import { isInside, relativeInside, resolvePath } from "../util/path-utils.ts";
 
 export type ResolvedPath = { ok: true; path: string } | { ok: false; message: string };
 

@@ -6,7 +6,7 @@
  * budget ends the walk at the next entry.
  */
 import type { FileSystem } from "../runtime/types.ts";
-import { isInside } from "../config/path-utils.ts";
+import { isInside } from "../util/path-utils.ts";
 import type { Pacer } from "./pacer.ts";
 
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);

@@ -3,7 +3,7 @@ import type { ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { defineTool } from "./define-tool.ts";
 import { writeInputSchema, type WriteInput } from "./schemas.ts";
 import { resolveInWorkspace } from "./paths.ts";
-import { dirnamePath } from "../config/path-utils.ts";
+import { dirnamePath } from "../util/path-utils.ts";
 import { describeError, failure, utf8Bytes } from "./output.ts";
 
 /** Past this size the old content is not kept for `details` (claude then gets originalFile null, no patch). */

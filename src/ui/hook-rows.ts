@@ -8,7 +8,7 @@
 import type { AgentEvent, SessionResult } from "../agent/types.ts";
 import type { RecordOf, SessionRecord } from "../session/records.ts";
 import { parseRecord } from "../session/records.ts";
-import { redactText } from "../hooks/redact.ts";
+import { redactText } from "../hooks/secrets/redact.ts";
 import type { Renderer } from "./renderer.ts";
 
 export interface HookRowSettings {

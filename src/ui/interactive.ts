@@ -14,9 +14,9 @@ import { createActivityRenderer, historyLines } from "./hook-rows.ts";
 import type { SessionRecord } from "../session/records.ts";
 import type { PromptIO } from "./prompt-io.ts";
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
-import { trustDecision } from "../hooks/trust-decision.ts";
+import { trustDecision } from "../trust/decision.ts";
 import { formatWarning } from "../config/warnings.ts";
-import { escapeControls } from "../config/escape.ts";
+import { escapeControls } from "../util/escape.ts";
 import { commandText, matcherText, policyText } from "../hooks/describe.ts";
 import { exitNow, watchStopSignals } from "../runtime/signals.ts";
 

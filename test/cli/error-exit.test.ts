@@ -2,7 +2,7 @@
 // in-process runner share: the stderr line and the status of each AgentError code.
 import { describe, expect, test } from "bun:test";
 import { reportCommandError } from "../../src/cli/error-exit.ts";
-import { AgentError, type ErrorCode } from "../../src/errors.ts";
+import { AgentError, type ErrorCode } from "../../src/util/errors.ts";
 
 function report(error: unknown, argv: readonly string[] = ["run"]): { code: number; stderr: string } {
   let stderr = "";

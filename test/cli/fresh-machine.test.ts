@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CANONICAL_EVENTS } from "../../src/hooks/events.ts";
+import { CANONICAL_EVENTS } from "../../src/util/events.ts";
 import { HOOK_TEMPLATES } from "../../src/hooks/templates.ts";
 import { makeWorld, readJsonl, runCli, sessionFileOf, sessionIdOfName, writeScript, type World } from "../support/cli.ts";
 

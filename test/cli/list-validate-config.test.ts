@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { runConfigSchema, runConfigShow } from "../../src/cli/config-commands.ts";
-import { runHooksList } from "../../src/cli/hooks-list.ts";
-import { runHooksValidate } from "../../src/cli/hooks-validate.ts";
+import { runConfigSchema, runConfigShow } from "../../src/cli/commands/config.ts";
+import { runHooksList } from "../../src/cli/commands/hooks-list.ts";
+import { runHooksValidate } from "../../src/cli/commands/hooks-validate.ts";
 import { captureIO, sandbox, SCRIPT, type Sandbox } from "../config/fixture.ts";
 
 /** CLI-01's setup: user hook dir `guard`, user lifecycle group, project before_tool hook `audit`. */

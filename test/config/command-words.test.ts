@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { checkCommandTargets, referencedFiles, tokenizeCommand } from "../../src/hooks/command-words.ts";
+import { checkCommandTargets, referencedFiles, tokenizeCommand } from "../../src/hooks/shell/command-words.ts";
 import { sandbox, SCRIPT } from "./fixture.ts";
 
 describe("command words", () => {

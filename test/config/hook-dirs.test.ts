@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { loadConfig } from "../../src/hooks/registry.ts";
+import { loadConfig } from "../../src/config/load.ts";
 import type { DirHookSpec, HookSpec } from "../../src/hooks/types.ts";
 import { sandbox, SCRIPT, type Sandbox } from "./fixture.ts";
 

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { closestKey, editDistance, unknownKeyMessage } from "../../src/config/closest-key.ts";
-import { loadConfig } from "../../src/hooks/registry.ts";
+import { loadConfig } from "../../src/config/load.ts";
 import type { HookSpec, LifecycleHookSpec } from "../../src/hooks/types.ts";
 import { sandbox } from "./fixture.ts";
 

@@ -2,9 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { hooksOffByEnv } from "../../src/config/paths.ts";
-import { normalizePath, resolvePath } from "../../src/config/path-utils.ts";
-import { loadConfig } from "../../src/hooks/registry.ts";
-import { runConfigPath } from "../../src/cli/config-commands.ts";
+import { normalizePath, resolvePath } from "../../src/util/path-utils.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import { runConfigPath } from "../../src/cli/commands/config.ts";
 import { captureIO, sandbox, SCRIPT } from "./fixture.ts";
 
 describe("project root and scopes (D26)", () => {

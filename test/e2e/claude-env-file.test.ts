@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, runCli, sessionFileOf, type World } from "../support/cli.ts";
 import { RUN, delivered, lastJson, lines, ofType, sessionRecords } from "./helpers.ts";
-import { parseEnvFile } from "../../src/hooks/env-file.ts";
+import { parseEnvFile } from "../../src/hooks/shell/env-file.ts";
 
 setDefaultTimeout(90_000);
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { encodeActionRequest } from "../../src/hooks/dialects/action.ts";
 import { encodeClaudePayload } from "../../src/hooks/dialects/claude.ts";
 import type { HookEventInput, ToolResultInfo } from "../../src/hooks/dialects/types.ts";
-import type { CanonicalEvent } from "../../src/hooks/events.ts";
+import type { CanonicalEvent } from "../../src/util/events.ts";
 import type { DirHookSpec, LifecycleHookSpec } from "../../src/hooks/types.ts";
 import type { ToolName } from "../../src/tools/names.ts";
 

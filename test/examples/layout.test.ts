@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { preflight } from "../../src/hooks/preflight.ts";
+import { preflight } from "../../src/hooks/shell/preflight.ts";
 import { EXAMPLES } from "./helpers.ts";
 
 const EXAMPLE_NAMES = [

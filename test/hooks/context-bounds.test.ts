@@ -9,7 +9,7 @@ import {
   hiddenContextMessage,
   joinContexts,
   neutralizeContext,
-} from "../../src/hooks/context.ts";
+} from "../../src/hooks/merge/context.ts";
 
 const bytes = (text: string): number => new TextEncoder().encode(text).length;
 

@@ -6,7 +6,7 @@ import {
   hiddenContextMessage,
   joinContexts,
   neutralizeContext,
-} from "../../src/hooks/context.ts";
+} from "../../src/hooks/merge/context.ts";
 
 const enc = new TextEncoder();
 const bytes = (text: string) => enc.encode(text).length;

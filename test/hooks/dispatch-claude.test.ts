@@ -6,7 +6,7 @@ import { describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld } from "../support/cli.ts";
-import { appendHookContext, joinContexts } from "../../src/hooks/context.ts";
+import { appendHookContext, joinContexts } from "../../src/hooks/merge/context.ts";
 import { fire, hookDir, toml, type FireOptions } from "./harness.ts";
 import { BASH, claude, decided, lifecycle, post } from "./dispatch-helpers.ts";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test, setDefaultTimeout } from "bun:test";
 import { makeWorld } from "../support/cli.ts";
-import { loadConfig } from "../../src/hooks/registry.ts";
+import { loadConfig } from "../../src/config/load.ts";
 import { createHookEngine } from "../../src/hooks/engine.ts";
 import { dispatchEvent, settleAsyncHooks } from "../../src/hooks/dispatch.ts";
 import { STANDALONE_ENVELOPE_CONTEXT } from "../../src/hooks/event-fields.ts";

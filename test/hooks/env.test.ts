@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { buildHookEnv, INJECTED_ENV_NAMES, stripEnv } from "../../src/hooks/env.ts";
+import { buildHookEnv, INJECTED_ENV_NAMES, stripEnv } from "../../src/hooks/shell/env.ts";
 
 const SECRET_NAMES = [
   "OPENAI_API_KEY", "anthropic_api_key", "APP_SECRET", "GITHUB_TOKEN", "DB_PASSWORD", "SMTP_PASSWD",

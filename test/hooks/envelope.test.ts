@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createEnvelopeDialect, parseContextItems } from "../../src/hooks/dialects/envelope.ts";
 import type { ContextItemsStatus, EncodeOptions, HookEventInput, ProcessRun } from "../../src/hooks/dialects/types.ts";
-import { cleanStaleSpills, cleanupSpill, createSpiller, SPILL_DIR_NAME } from "../../src/hooks/payload.ts";
+import { cleanStaleSpills, cleanupSpill, createSpiller, SPILL_DIR_NAME } from "../../src/hooks/spill.ts";
 import type { ListHookSpec, ListPhase } from "../../src/hooks/types.ts";
 import { createRuntime } from "../../src/runtime/index.ts";
 import type { FileSystem } from "../../src/runtime/types.ts";

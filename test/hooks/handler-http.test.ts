@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { makeWorld, type World } from "../support/cli.ts";
 import { startHookServer, type HookServer } from "../support/hook-server.ts";
 import { fire, toml } from "./harness.ts";
-import { loadConfig } from "../../src/hooks/registry.ts";
+import { loadConfig } from "../../src/config/load.ts";
 import { runtimeFor } from "./harness.ts";
-import { normalUrl, urlAllowed } from "../../src/hooks/http-allow.ts";
+import { normalUrl, urlAllowed } from "../../src/hooks/handlers/http-allow.ts";
 
 setDefaultTimeout(60_000);
 

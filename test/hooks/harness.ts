@@ -9,15 +9,15 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRuntime } from "../../src/runtime/index.ts";
 import type { Runtime } from "../../src/runtime/types.ts";
-import { loadConfig } from "../../src/hooks/registry.ts";
+import { loadConfig } from "../../src/config/load.ts";
 import { createHookEngine } from "../../src/hooks/engine.ts";
 import type { EventOutcome, HookRecord } from "../../src/hooks/dispatch.ts";
-import type { CanonicalEvent } from "../../src/hooks/events.ts";
+import type { CanonicalEvent } from "../../src/util/events.ts";
 import type { ToolName } from "../../src/tools/names.ts";
 import type { PermissionMode, ToolResultInfo } from "../../src/hooks/dialects/types.ts";
 import type { LoadWarning } from "../../src/hooks/types.ts";
 import { EVENT_FIELD_DEFAULTS } from "../../src/hooks/event-fields.ts";
-import { joinContexts } from "../../src/hooks/context.ts";
+import { joinContexts } from "../../src/hooks/merge/context.ts";
 import { runCli, type CliResult, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { CanonicalEvent } from "../../src/hooks/events.ts";
+import type { CanonicalEvent } from "../../src/util/events.ts";
 import { compileMatcher } from "../../src/config/lifecycle.ts";
 import { dirMatches, hookMatches, lifecycleMatches, listMatches } from "../../src/hooks/match.ts";
 import type { DirHookSpec, LifecycleHookSpec, ListHookSpec, ListPhase } from "../../src/hooks/types.ts";

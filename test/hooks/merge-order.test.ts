@@ -7,7 +7,7 @@ import { describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, type World } from "../support/cli.ts";
-import { appendHookContext } from "../../src/hooks/context.ts";
+import { appendHookContext } from "../../src/hooks/merge/context.ts";
 import { expectNoOverlap, fire, span, hookDir, hooksTestInProcess, intervals, listHooks, logLines, script, toml } from "./harness.ts";
 
 // Real processes on 2 shared cores: generous per-test bounds (no timed assertions rely on them).

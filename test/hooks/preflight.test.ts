@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { preflight } from "../../src/hooks/preflight.ts";
+import { preflight } from "../../src/hooks/shell/preflight.ts";
 import { preflightMisses } from "../support/corpus-checks.ts";
 import { preflightFixture } from "../support/fixtures.ts";
 

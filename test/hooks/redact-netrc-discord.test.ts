@@ -4,8 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RULES, redactText } from "../../src/hooks/redact.ts";
-import { findSecrets } from "../../src/hooks/secret-rules.ts";
+import { RULES, redactText } from "../../src/hooks/secrets/redact.ts";
+import { findSecrets } from "../../src/hooks/secrets/rules.ts";
 import { affectedPaths } from "../../src/hooks/affected-paths.ts";
 import { createRuntime } from "../../src/runtime/index.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { isCredentialKey, redactPayload, redactText, RULES } from "../../src/hooks/redact.ts";
+import { isCredentialKey, redactPayload, redactText, RULES } from "../../src/hooks/secrets/redact.ts";
 import { bareMisses, insertionMisses, negativesOf, positivesOf, redactionMisses, spanMisses } from "../support/corpus-checks.ts";
 import { secretsFixture } from "../support/fixtures.ts";
 

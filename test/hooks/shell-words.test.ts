@@ -4,9 +4,9 @@
 // test/security/preflight-quoting.test.ts).
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { lexShell, wordRaw, wordValue } from "../../src/hooks/shell-words.ts";
-import { preflight, type PreflightRule } from "../../src/hooks/preflight.ts";
-import { tokenizeCommand } from "../../src/hooks/command-words.ts";
+import { lexShell, wordRaw, wordValue } from "../../src/hooks/shell/shell-words.ts";
+import { preflight, type PreflightRule } from "../../src/hooks/shell/preflight.ts";
+import { tokenizeCommand } from "../../src/hooks/shell/command-words.ts";
 
 /** The words bash builds from `words` (no expansion happens in these cases). */
 function bashWords(words: string): string[] {

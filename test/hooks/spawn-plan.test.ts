@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { planDirSpawn, planShellSpawn, powerShellQuote, substituteProjectDir } from "../../src/hooks/spawn-plan.ts";
+import { planDirSpawn, planShellSpawn, powerShellQuote, substituteProjectDir } from "../../src/hooks/shell/spawn-plan.ts";
 import type { DirHookSpec } from "../../src/hooks/types.ts";
 import { createRuntime } from "../../src/runtime/index.ts";
 import type { FileStat, FileSystem, PlatformFacts } from "../../src/runtime/types.ts";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config/load.ts";
-import { checkTrust, EMPTY_MATERIAL, pinTrust } from "../../src/hooks/trust.ts";
+import { checkTrust, EMPTY_MATERIAL, pinTrust } from "../../src/trust/trust.ts";
 import { formatWarning } from "../../src/config/warnings.ts";
 import { sandbox } from "../config/fixture.ts";
 

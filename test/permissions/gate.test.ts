@@ -4,8 +4,8 @@ import {
   nonInteractiveDenial,
   permissionRequestInfo,
   permissionSuggestions,
-  type RuleSet,
 } from "../../src/permissions/gate.ts";
+import type { RuleSet } from "../../src/permissions/rules.ts";
 import type { PermissionMode as Mode } from "../../src/permissions/mode.ts";
 import { CLAUDE_PERMISSION_MODES } from "../../src/hooks/dialects/claude.ts";
 import { parseRules } from "../../src/permissions/rules.ts";

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyPermissionUpdates, decideGate, EMPTY_RULES } from "../../src/permissions/gate.ts";
+import { decideGate, EMPTY_RULES } from "../../src/permissions/gate.ts";
+import { applyPermissionUpdates } from "../../src/permissions/updates.ts";
 import type { PermissionRuleUpdate } from "../../src/hooks/dialects/types.ts";
 import { createRuntime } from "../../src/runtime/index.ts";
 

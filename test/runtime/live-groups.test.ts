@@ -9,7 +9,7 @@ import { createRuntime } from "../../src/runtime/index.ts";
 import { liveGroups, ProcessGroups } from "../../src/runtime/process-groups.ts";
 import { CappedSink, runInGroup } from "../../src/runtime/run-group.ts";
 import { bashTool } from "../../src/tools/bash.ts";
-import { runProcess } from "../../src/hooks/runner.ts";
+import { runProcess } from "../../src/hooks/handlers/runner.ts";
 import { killGroup, liveGroupPids, waitGroupGone } from "../support/procs.ts";
 import { makeContext } from "../tools/helpers.ts";
 

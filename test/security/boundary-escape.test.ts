@@ -4,7 +4,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { escapeControls } from "../../src/config/escape.ts";
+import { escapeControls } from "../../src/util/escape.ts";
 import { makeWorld, writeScript } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { RUN } from "./helpers.ts";

@@ -5,7 +5,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT_TREE_BOUNDS } from "../../src/config/trust-material.ts";
+import { AGENT_TREE_BOUNDS } from "../../src/trust/material.ts";
 import { makeWorld, writeScript, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { RUN, trustInProcess } from "./helpers.ts";

@@ -3,7 +3,7 @@
 // password or a key in their userinfo, Slack/Discord webhooks, AccountKey=/Password= strings),
 // plus every configured `api_key_env`; ordinary look-alikes pass.
 import { describe, expect, test } from "bun:test";
-import { isCredentialEnv, isSecretEnvValue, stripEnv } from "../../src/hooks/env.ts";
+import { isCredentialEnv, isSecretEnvValue, stripEnv } from "../../src/hooks/shell/env.ts";
 import { providerKeyVarsFor, PROVIDER_KEY_VARS } from "../../src/hooks/engine.ts";
 
 describe("credential names and value shapes (D18 extended)", () => {

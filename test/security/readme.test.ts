@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { RULES } from "../../src/hooks/redact.ts";
+import { RULES } from "../../src/hooks/secrets/redact.ts";
 import { REPO } from "../support/cli.ts";
 
 const escape = (text: string): string => text.replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, runCli, writeScript } from "../support/cli.ts";
 import { runScript } from "../agent/support.ts";
-import { preflight } from "../../src/hooks/preflight.ts";
+import { preflight } from "../../src/hooks/shell/preflight.ts";
 
 const failureLines = (stderr: string): string[] => stderr.split("\n").filter((line) => line.startsWith("agent: hook "));
 

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync,
 import { join } from "node:path";
 import { createRuntime } from "../../src/runtime/index.ts";
 import type { FileSystem } from "../../src/runtime/types.ts";
-import { claimSpillRoot, cleanStaleSpills, createSpiller, SPILL_DIR_NAME } from "../../src/hooks/payload.ts";
+import { claimSpillRoot, cleanStaleSpills, createSpiller, SPILL_DIR_NAME } from "../../src/hooks/spill.ts";
 import { makeWorld, writeScript, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 

@@ -4,11 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRuntime } from "../../src/runtime/index.ts";
 import type { FileSystem } from "../../src/runtime/types.ts";
+import { formatSessionList, formatSessionShow } from "../../src/session/format.ts";
 import {
   findSession,
-  formatSessionList,
   latestSessionOf,
-  formatSessionShow,
   listSessions,
   newSessionId,
   readSession,

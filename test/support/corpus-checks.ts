@@ -3,8 +3,8 @@
  * tests assert `[]` over test/fixtures/, and scripts/check-shared-corpora.ts runs the same checks
  * over ../shared/corpora. Pure: they call the detector and the preflight, nothing else.
  */
-import { redactText, RULES } from "../../src/hooks/redact.ts";
-import { preflight } from "../../src/hooks/preflight.ts";
+import { redactText, RULES } from "../../src/hooks/secrets/redact.ts";
+import { preflight } from "../../src/hooks/shell/preflight.ts";
 import type { PreflightLine, SecretLine } from "./fixtures.ts";
 
 type Positive = SecretLine & { secret: string };

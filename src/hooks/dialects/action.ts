@@ -6,7 +6,7 @@
  * Pure: no spawning, caps or failure policy here (those belong to the form and to dispatch).
  */
 import * as v from "valibot";
-import type { CanonicalEvent } from "../events.ts";
+import type { CanonicalEvent } from "../../util/events.ts";
 import type { HookSpec } from "../types.ts";
 import type { Dialect, EncodedRequest, EncodeOptions, HookEventInput, HookReply, ProcessRun } from "./types.ts";
 

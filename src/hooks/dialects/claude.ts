@@ -7,11 +7,11 @@
  * Pure: no spawning, caps or failure policy here (those belong to the form and to dispatch).
  */
 import * as v from "valibot";
-import { CLAUDE_EVENT_NAMES, EVENT_ALIASES, TOOL_EVENTS, type CanonicalEvent } from "../events.ts";
+import { CLAUDE_EVENT_NAMES, EVENT_ALIASES, TOOL_EVENTS, type CanonicalEvent } from "../../util/events.ts";
 import { claudeToolName } from "../../tools/names.ts";
 import { claudeTranscriptPath } from "../../session/transcript.ts";
 import type { HookSpec } from "../types.ts";
-import { cutUtf8 } from "../context.ts";
+import { cutUtf8 } from "../merge/context.ts";
 import { decodeText } from "./action.ts";
 import { claudeToolResponse } from "./claude-tool-response.ts";
 import type {

@@ -9,7 +9,7 @@ import * as v from "valibot";
 import type { FileSystem } from "../../runtime/types.ts";
 import type { ListHookSpec, HookSpec } from "../types.ts";
 import { buildEnvelope } from "../payload.ts";
-import { utf8Length } from "../redact.ts";
+import { utf8Length } from "../secrets/redact.ts";
 import type { ContextItemsStatus, Dialect, EncodedRequest, HookReply, ProcessRun } from "./types.ts";
 
 export interface ContextItemsResult {

@@ -4,7 +4,7 @@
  * into a dialect-neutral `HookReply`. Spawning, timeouts, caps and failure policies belong to the
  * form (D22) and to dispatch, never to a dialect.
  */
-import type { CanonicalEvent } from "../events.ts";
+import type { CanonicalEvent } from "../../util/events.ts";
 import type { ToolId } from "../../tools/names.ts";
 import type { ToolDetails } from "../../tools/types.ts";
 import type { ExitStatus } from "../../runtime/types.ts";

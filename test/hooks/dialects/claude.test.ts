@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { claudeDialect, encodeClaudePayload } from "../../../src/hooks/dialects/claude.ts";
 import type { HookEventInput, ProcessRun } from "../../../src/hooks/dialects/types.ts";
 import type { DirHookSpec, LifecycleHookSpec } from "../../../src/hooks/types.ts";
-import type { CanonicalEvent } from "../../../src/hooks/events.ts";
+import type { CanonicalEvent } from "../../../src/util/events.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

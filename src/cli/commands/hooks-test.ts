@@ -1,0 +1,227 @@
+/**
+ * `agent hooks test EVENT …`: fires one synthetic event through the same engine a session uses
+ * (discovery, trust, preflight, redaction, spawn, merge) and prints the merged outcome.
+ * Exit 2 for deny/block, 0 otherwise, 1 on bad arguments or untrusted project hooks. A provider
+ * (`--provider`, `--script`, or the configured one) is used only when a prompt hook runs.
+ */
+import * as v from "valibot";
+import type { Runtime } from "../../runtime/types.ts";
+import type { CliIO } from "../io.ts";
+import { AgentError } from "../../util/errors.ts";
+import { canonicalEvent, CANONICAL_EVENTS, TOOL_EVENTS, type CanonicalEvent } from "../../util/events.ts";
+import { toolIdOf, type ToolId } from "../../tools/names.ts";
+import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../../hooks/event-fields.ts";
+import { loadConfig } from "../../config/load.ts";
+import { requireParsableConfig } from "../config-gate.ts";
+import { createHookEngine, providerKeyVarsFor } from "../../hooks/engine.ts";
+import { activeHooks } from "../../hooks/agent-scope.ts";
+import { joinContexts } from "../../hooks/merge/context.ts";
+import { requireTrust } from "../trust-gate.ts";
+import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
+import { jsonErrorPosition } from "../../config/json-position.ts";
+import type { HookEventInput, ToolResultInfo } from "../../hooks/dialects/types.ts";
+import type { Provider } from "../../providers/types.ts";
+import { buildProvider } from "../session-setup.ts";
+
+export interface HooksTestOptions {
+  readonly cwd: string;
+  readonly json: boolean;
+  readonly event: string | undefined;
+  readonly extra: readonly string[];
+  readonly tool: string | undefined;
+  readonly input: string | undefined;
+  readonly result: string | undefined;
+  readonly prompt: string | undefined;
+  readonly fields: readonly string[];
+  readonly trust: boolean;
+  /** Prompt hooks' provider (issue 12 item 9); needed only when a prompt hook matches. */
+  readonly provider?: string | undefined;
+  readonly script?: string | undefined;
+  readonly model?: string | undefined;
+  readonly baseUrl?: string | undefined;
+}
+
+const ResultSchema = v.object({
+  success: v.boolean(),
+  content: v.string(),
+  metadata: v.optional(v.record(v.string(), v.unknown())),
+});
+
+function readJsonArgument(runtime: Runtime, flag: string, raw: string, cwd: string): unknown {
+  let text = raw;
+  if (raw.startsWith("@")) {
+    const path = raw.slice(1).startsWith("/") ? raw.slice(1) : `${cwd}/${raw.slice(1)}`;
+    const content = runtime.fs.readText(path);
+    if (content === undefined) throw new AgentError("usage", `${flag}: cannot read ${path}`, { fix: "check the path after @" });
+    text = content;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = jsonErrorPosition(text);
+    throw new AgentError("usage", `${flag}: invalid JSON${position ? ` at ${position}` : ""}: ${message}`, { fix: `pass a JSON value or @file, e.g. ${flag} '{"command":"ls"}'` });
+  }
+}
+
+function parseEvent(name: string | undefined): CanonicalEvent {
+  if (name === undefined) throw new AgentError("usage", "missing EVENT", { fix: `use one of ${CANONICAL_EVENTS.join(", ")}` });
+  const event = canonicalEvent(name);
+  if (event === undefined) throw new AgentError("usage", `unknown event "${name}"`, { fix: `use one of ${CANONICAL_EVENTS.join(", ")} (or an alias such as PreToolUse)` });
+  return event;
+}
+
+function parseFields(event: CanonicalEvent, pairs: readonly string[]): Record<string, unknown> {
+  const allowed = EVENT_FIELD_DEFAULTS[event];
+  const fields: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new AgentError("usage", `--field ${pair}: expected KEY=JSON`, { fix: `e.g. --field source='"resume"'` });
+    const key = pair.slice(0, eq);
+    if (!(key in allowed)) {
+      const names = Object.keys(allowed);
+      throw new AgentError("usage", `--field ${key}: ${event} has no field "${key}"`, { fix: names.length > 0 ? `fields of ${event}: ${names.join(", ")}` : `${event} takes no --field` });
+    }
+    try {
+      fields[key] = JSON.parse(pair.slice(eq + 1));
+    } catch {
+      throw new AgentError("usage", `--field ${key}: value is not JSON`, { fix: `quote strings as JSON, e.g. --field ${key}='"text"'` });
+    }
+  }
+  return fields;
+}
+
+export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTestOptions): Promise<number> {
+  if (options.extra.length > 0) throw new AgentError("usage", `unexpected argument "${options.extra[0]}"`, { fix: "agent hooks test EVENT [--tool NAME] [--input JSON] …" });
+  const named = parseEvent(options.event);
+  const isToolEvent = TOOL_EVENTS.has(named);
+  let tool: ToolId | undefined;
+  if (options.tool !== undefined) {
+    if (!isToolEvent) throw new AgentError("usage", `--tool is only for tool events, not ${named}`, { fix: "use pre_tool, post_tool, post_tool_failure or permission_request" });
+    // An MCP tool name needs no running server: hooks only see the name and input.
+    tool = toolIdOf(options.tool);
+    if (tool === undefined) throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, { fix: "use read, write, edit, bash, grep, glob, task, bash_output, kill_shell or an MCP tool mcp__<server>__<tool>" });
+  } else if (isToolEvent) {
+    throw new AgentError("usage", `${named} needs --tool`, { fix: "e.g. --tool bash" });
+  }
+  const rawInput = options.input === undefined ? {} : readJsonArgument(runtime, "--input", options.input, options.cwd);
+  const parsedInput = v.safeParse(v.record(v.string(), v.unknown()), rawInput);
+  if (!parsedInput.success) throw new AgentError("usage", "--input: must be a JSON object", { fix: `e.g. --input '{"command":"ls"}'` });
+  const toolInput: Record<string, unknown> = parsedInput.output;
+
+  let result: ToolResultInfo | undefined;
+  if (named === "post_tool" || named === "post_tool_failure") {
+    const raw = options.result === undefined ? { success: named === "post_tool", content: "" } : readJsonArgument(runtime, "--result", options.result, options.cwd);
+    const parsed = v.safeParse(ResultSchema, raw);
+    if (!parsed.success) {
+      const issue = parsed.issues[0];
+      const path = issue ? (v.getDotPath(issue) ?? "") : "";
+      throw new AgentError("usage", `--result: ${path ? `field ${path}: ` : ""}${issue?.message ?? "invalid"}`, { fix: `e.g. --result '{"success":true,"content":"ok"}'` });
+    }
+    if (named === "post_tool_failure" && parsed.output.success) throw new AgentError("usage", "--result: post_tool_failure needs \"success\": false");
+    result = parsed.output;
+  } else if (options.result !== undefined) {
+    throw new AgentError("usage", `--result is only for post_tool and post_tool_failure, not ${named}`);
+  }
+  const event: CanonicalEvent = named === "post_tool_failure" ? "post_tool" : named;
+
+  const fields: Record<string, unknown> = { ...EVENT_FIELD_DEFAULTS[named], ...parseFields(named, options.fields) };
+  if (options.prompt !== undefined) {
+    if (!("prompt" in fields)) throw new AgentError("usage", `--prompt is only for user_prompt_submit, not ${named}`);
+    fields.prompt = options.prompt;
+  }
+
+  requireParsableConfig(runtime, options.cwd); // a config that does not parse is never half-applied
+  const loaded = loadConfig(runtime, { cwd: options.cwd });
+  // As a top-level session would: agent front-matter hooks only where they fire in the parent.
+  const hooks = loaded.hooksOff ? [] : activeHooks(loaded.hooks, undefined);
+  if (!loaded.hooksOff && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
+  const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
+  if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
+
+  const failureLines: string[] = [];
+  const flags = { provider: options.provider, model: options.model, baseUrl: options.baseUrl, script: options.script, cwd: options.cwd };
+  const providerNamed = options.provider !== undefined || options.script !== undefined;
+  // Bad provider flags are a usage error at once; without flags the configured provider is built
+  // only when a prompt hook actually runs, so testing other hooks never needs a model or a key.
+  let provider: Provider | string | undefined = providerNamed ? buildProvider(runtime, loaded.settings, flags) : undefined;
+  const promptProvider = (): Provider | string => {
+    if (provider !== undefined) return provider;
+    if (loaded.settings.provider === undefined) {
+      provider = "a prompt hook matched but no provider is set: pass --provider script --script FILE (replies in its \"hooks\" table) or --provider openai|anthropic";
+      return provider;
+    }
+    try {
+      provider = buildProvider(runtime, loaded.settings, flags);
+    } catch (error) {
+      provider = error instanceof Error ? error.message : String(error);
+    }
+    return provider;
+  };
+  const engine = createHookEngine(runtime, {
+    promptProvider,
+    hooks,
+    readonlyMode: false,
+    quietSuccessOutput: loaded.settings.hooks.quietSuccessOutput,
+    providerKeyVars: providerKeyVarsFor(loaded.settings.providers),
+    sinks: { failureLine: (line) => failureLines.push(line) },
+  });
+  const input: Omit<HookEventInput, "strippedEnvValues"> = {
+    event,
+    sessionId: `hooks-test-${runtime.randomId(4)}`,
+    transcriptPath: null,
+    cwd: options.cwd,
+    projectDir: loaded.projectRoot,
+    permissionMode: "default",
+    ...(tool ? { tool: { name: tool, callId: "call_test", input: toolInput } } : {}),
+    ...(result ? { result } : {}),
+    fields,
+    context: STANDALONE_ENVELOPE_CONTEXT,
+  };
+  const fired = await engine.fire(input);
+  await engine.close();
+  // Async hooks (D15) have ended by now: their rows follow the others.
+  const outcome = { ...fired, rows: [...fired.rows, ...(await fired.asyncRows)] };
+  for (const line of failureLines) io.err(`${line}\n`);
+  // Non-fatal hook warnings (D9's ignored hookSpecificOutput, …) reach stderr as in a session.
+  for (const warning of outcome.state.warnings) io.err(`agent: ${warning}\n`);
+
+  const state = outcome.state;
+  const context = joinContexts([...state.contexts, ...state.hidden]);
+  const contextItems = state.injections.filter((i) => i.status === "success").flatMap((i) => i.items.map((item) => ({ role: item.role, content: item.content })));
+  const summary = {
+    event: named,
+    tool: tool ?? null,
+    decision: outcome.decision,
+    reason: outcome.reason,
+    input: tool ? (state.toolInput ?? toolInput) : null,
+    // user_prompt_submit: the prompt the model would get (rewritten or not); null elsewhere.
+    prompt: named === "user_prompt_submit" ? (state.prompt ?? (typeof fields.prompt === "string" ? fields.prompt : "")) : null,
+    context,
+    output: state.output ?? null,
+    context_items: contextItems,
+    system_messages: state.systemMessages,
+    hooks: outcome.rows,
+  };
+  if (options.json) {
+    io.out(`${JSON.stringify(summary)}\n`);
+  } else {
+    const head = `${named}${tool ? ` ${tool}` : ""}: ${outcome.decision}${outcome.reason ? `: ${outcome.reason}` : ""}`;
+    const lines = [head];
+    if (state.prompt !== undefined) {
+      const before = typeof fields.prompt === "string" ? fields.prompt : "";
+      lines.push("prompt rewritten:", ...before.split("\n").map((line) => `- ${line}`), ...state.prompt.split("\n").map((line) => `+ ${line}`));
+    }
+    if (context) lines.push(`context: ${context}`);
+    if (state.output !== undefined) lines.push(`output: ${state.output}`);
+    for (const message of state.systemMessages) lines.push(`system message: ${message}`);
+    for (const info of state.infos) lines.push(`info: ${info}`);
+    for (const item of contextItems) lines.push(`context item (${item.role}): ${item.content}`);
+    if (outcome.rows.length === 0) lines.push(loaded.hooksOff ? `hooks disabled (${loaded.hooksOff})` : "no hook matched");
+    for (const row of outcome.rows) {
+      lines.push(`  ${row.label}  ${row.scope}  ${row.form}  ${row.dialect}  ${row.status}${row.category ? ` (${row.category})` : ""}  ${row.elapsed_ms}ms`);
+    }
+    io.out(`${lines.join("\n")}\n`);
+  }
+  return outcome.decision === "deny" || outcome.decision === "block" ? 2 : 0;
+}

@@ -1,0 +1,80 @@
+/**
+ * `agent hooks validate` (D21, CLI-13/14/15/16): every config and hook.json problem plus static
+ * checks of what the hooks would run (targets, interpreters, preflight), sorted into errors (exit 1)
+ * and warnings (exit 0 when alone). Spawns nothing, trusted or not.
+ */
+import { escapeControls } from "../../util/escape.ts";
+import { formatWarning } from "../../config/warnings.ts";
+import { hooksOffByEnv } from "../../config/paths.ts";
+import { checkCommandTargets, checkRunTarget } from "../../hooks/shell/command-words.ts";
+import { preflight } from "../../hooks/shell/preflight.ts";
+import { loadConfig } from "../../config/load.ts";
+import type { LoadWarning } from "../../hooks/types.ts";
+import type { Runtime } from "../../runtime/types.ts";
+import { subreaperStatus } from "../../runtime/subreaper.ts";
+import type { CliIO } from "../io.ts";
+
+export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { cwd: string }): Promise<number> {
+  const loaded = loadConfig(runtime, { cwd: options.cwd, ignoreHooksOff: true });
+  const env = runtime.env();
+  const problems: LoadWarning[] = [...loaded.warnings];
+  const add = (file: string, field: string, message: string): void => {
+    problems.push({ severity: "error", file, field, message });
+  };
+  let needsShell = false;
+  for (const spec of loaded.hooks) {
+    if (spec.disabled) continue;
+    if (spec.form === "dir") {
+      const problem = checkRunTarget(runtime.fs, spec.run);
+      if (problem) add(spec.source, "run", problem);
+      continue;
+    }
+    // http and prompt hooks (issue 12 item 9) spawn nothing; their URL was checked at load time.
+    if (spec.form === "lifecycle" && spec.handler !== undefined) continue;
+    needsShell = true;
+    const field = `${spec.field}.command`;
+    if (spec.form === "list") {
+      const verdict = preflight(spec.command, { absolutePaths: spec.absolutePaths });
+      if (!verdict.ok) {
+        // A rejected command never spawns, so its targets do not matter.
+        add(spec.source, field, `rejected by preflight (${verdict.rule})`);
+        continue;
+      }
+    }
+    if (runtime.platform.os !== "win32") {
+      const pathValue = env.PATH;
+      for (const problem of checkCommandTargets(runtime, spec.command, { projectDir: loaded.projectRoot, cwd: loaded.cwd, ...(pathValue !== undefined ? { pathValue } : {}) })) {
+        add(spec.source, field, problem);
+      }
+    }
+  }
+  if (needsShell && runtime.platform.os === "win32" && runtime.which("pwsh") === null && runtime.which("powershell.exe") === null) {
+    add(loaded.home, "", "PowerShell not found (tried pwsh, powershell.exe)");
+  }
+
+  const places = { projectRoot: loaded.projectRoot, userHome: env.HOME ?? runtime.platform.homedir };
+  const errors = problems.filter((p) => p.severity === "error");
+  const warnings = problems.filter((p) => p.severity === "warning");
+  const lines: string[] = [];
+  if (loaded.hooksOff === null && hooksOffByEnv(env)) {
+    lines.push("note: hooks are disabled (AGENT_HOOKS=off); validating anyway");
+  }
+  const reaper = subreaperStatus();
+  if (loaded.hooks.length > 0 && !reaper.active) {
+    // Issue 9 item 11: say where a `setsid` escape from a hook's group cannot be cleaned up.
+    lines.push(`note: a hook's descendant that leaves its process group (setsid) is not killed when the agent exits here: ${reaper.reason}`);
+  }
+  for (const problem of errors) lines.push(`error: ${formatWarning(problem, places)}`);
+  for (const problem of warnings) lines.push(`warning: ${formatWarning(problem, places)}`);
+  const fileCount = loaded.files.filter((file) => file.present).length + loaded.manifests.length;
+  const hookCount = loaded.hooks.length;
+  const counts = `${hookCount} hook${hookCount === 1 ? "" : "s"} in ${fileCount} file${fileCount === 1 ? "" : "s"}`;
+  if (errors.length > 0) {
+    lines.push(`${errors.length} error${errors.length === 1 ? "" : "s"}, ${warnings.length} warning${warnings.length === 1 ? "" : "s"} (${counts})`);
+    io.out(`${lines.map(escapeControls).join("\n")}\n`);
+    return 1;
+  }
+  lines.push(`ok: ${counts}${warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? "" : "s"})` : ""}`);
+  io.out(`${lines.map(escapeControls).join("\n")}\n`);
+  return 0;
+}

@@ -1,0 +1,115 @@
+/**
+ * `agent` with no command: the interactive session. Loads config, asks before trusting an untrusted
+ * or changed project (SEC-41: yes pins trust, no exits 1 before any hook or provider request),
+ * builds the provider, then hands over to the line UI (src/ui/interactive.ts). Exit codes as `agent run`.
+ */
+import type { Runtime } from "../../runtime/types.ts";
+import { hooksOffByEnv } from "../../config/paths.ts";
+import type { CliIO } from "../io.ts";
+import { loadConfig } from "../../config/load.ts";
+import { formatWarning } from "../../config/warnings.ts";
+import { pinTrust } from "../../trust/trust.ts";
+import { trustDecision } from "../../trust/decision.ts";
+import { repinAfterRuleWrite } from "../trust-repin.ts";
+import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
+import { providerKeyVarsFor } from "../../hooks/engine.ts";
+import { createMcpManager } from "../../mcp/start.ts";
+import { createPromptIO } from "../../ui/prompt-io.ts";
+import { runInteractive } from "../../ui/interactive.ts";
+import { exitCodeForStop } from "../exit-codes.ts";
+import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "../session-setup.ts";
+import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
+import { latestSessionOf } from "../../session/store.ts";
+import { AgentError } from "../../util/errors.ts";
+
+export interface InteractiveCommandOptions {
+  readonly cwd: string;
+  readonly provider: string | undefined;
+  readonly model: string | undefined;
+  readonly baseUrl: string | undefined;
+  readonly script: string | undefined;
+  readonly permissionMode: string | undefined;
+  /** `agent --resume ID`: continue that session; its history is shown from the JSONL (TOOL-64, TOOL-65). */
+  readonly resume?: string | undefined;
+  /** `agent --continue`: the newest session of this project. */
+  readonly continue?: boolean;
+}
+
+const DEFAULT_IDLE_MS = 60_000;
+
+export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options: InteractiveCommandOptions): Promise<number> {
+  const permissionFlag = parsePermissionMode(options.permissionMode);
+  if (options.resume !== undefined && options.continue === true) throw new AgentError("usage", "--resume and --continue cannot be combined");
+  requireParsableConfig(runtime, options.cwd);
+  const env = runtime.env();
+  const hooksOff = hooksOffByEnv(env);
+  const idleRaw = env.AGENT_IDLE_PROMPT_MS ?? "";
+  const idleMs = /^\d+$/.test(idleRaw) ? Number(idleRaw) : DEFAULT_IDLE_MS;
+  const input = createPromptIO(io);
+  let handedOver = false;
+  try {
+    let loaded = loadConfig(runtime, { cwd: options.cwd });
+    if (hooksOff) io.err("agent: hooks disabled (AGENT_HOOKS=off)\n");
+    else if (loaded.warnings.length > 0) io.err(`agent: ${loaded.warnings.length} hook load warning(s); /hooks lists them\n`);
+    for (const w of (env.AGENT_DEBUG ?? "") === "1" ? loaded.warnings : []) io.err(`agent: hook load warning: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
+
+    // SEC-41: ask before anything of the project runs; the answer is read from the terminal. With
+    // hooks off the project's request-routing settings still need trust (issue 9 item 1).
+    const decision = trustDecision(runtime, loaded);
+    if (!decision.ok) {
+      io.err(`${decision.message}\n`);
+      if (!decision.askable) return 1;
+      const answer = ((await input.read("trust this project and run its hooks? [y/N] ")) ?? "").trim().toLowerCase();
+      if (answer !== "y" && answer !== "yes") {
+        io.err("agent: project not trusted; nothing ran\n");
+        return 1;
+      }
+      pinTrust(runtime, loaded.home, loaded.projectRoot, decision.material);
+      io.err("agent: project trusted\n");
+      loaded = loadConfig(runtime, { cwd: options.cwd });
+    }
+    const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform);
+    if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
+
+    const resumeId = options.resume ?? (options.continue === true ? latestSessionOf(runtime, loaded.home, loaded.projectRoot)?.id : undefined);
+    if (options.continue === true && resumeId === undefined) throw new AgentError("config", `--continue: no earlier session in ${loaded.projectRoot}`, { fix: "agent sessions list shows every session; use --resume ID for one of another project" });
+    const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
+    const settings = loaded.settings;
+    requireScriptFile(settings.provider, options);
+    const provider = buildProvider(runtime, settings, options);
+
+    const permissionMode = permissionFlag ?? settings.permissions.mode;
+    const rules = configuredRules(io, settings);
+
+    handedOver = true;
+    // MCP servers start in the background, as in `agent run`; the first provider request waits for them.
+    const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
+    void mcp?.start();
+    const result = await runInteractive(runtime, io, input, {
+      loaded,
+      hooksOff,
+      idleMs,
+      ...(resume !== undefined ? { resume } : {}),
+      agent: {
+        runtime,
+        provider,
+        hooks: hooksOff ? [] : loaded.hooks,
+        home: loaded.home,
+        cwd: options.cwd,
+        projectDir: loaded.projectRoot,
+        permissionMode,
+        rules,
+        ...(settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
+        stopBlockCap: settings.hooks.stopBlockCap,
+        quietSuccessOutput: settings.hooks.quietSuccessOutput,
+        providerKeyVars: providerKeyVarsFor(settings.providers),
+        persist: true,
+        ...(mcp ? { mcp } : {}),
+        onProjectSettingsWritten: (applied) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
+      },
+    }).finally(() => mcp?.close());
+    return exitCodeForStop(result.stopReason);
+  } finally {
+    if (!handedOver) input.close();
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * `agent run`: one non-interactive session. Validates flags (exit 2 before anything runs), loads
+ * config and hooks, enforces project trust, builds the provider, runs the loop and renders its
+ * events as text, json or stream-json. Exit: 0 ok, 1 error or max turns, 2 usage, 3 hook ended the
+ * session, 130 interrupted.
+ */
+import type { Runtime } from "../../runtime/types.ts";
+import { hooksOffByEnv } from "../../config/paths.ts";
+import type { CliIO } from "../io.ts";
+import { AgentError } from "../../util/errors.ts";
+import { loadConfig } from "../../config/load.ts";
+import { formatWarning } from "../../config/warnings.ts";
+import { isProjectTrusted, requireTrust } from "../trust-gate.ts";
+import { parseRules } from "../../permissions/rules.ts";
+import { latestSessionOf } from "../../session/store.ts";
+import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
+import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "../session-setup.ts";
+import { AgentSession } from "../../agent/agent-session.ts";
+import type { EventStream } from "../../agent/event-queue.ts";
+import { createRenderer } from "../../ui/renderer.ts";
+import { repinAfterRuleWrite } from "../trust-repin.ts";
+import { providerKeyVarsFor } from "../../hooks/engine.ts";
+import { STOP_SIGNALS, watchStopSignals } from "../../runtime/signals.ts";
+import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
+import { exitCodeForStop } from "../exit-codes.ts";
+import { createMcpManager } from "../../mcp/start.ts";
+import { escapeJsonText } from "../../util/escape.ts";
+
+export interface RunOptions {
+  readonly prompt: readonly string[];
+  readonly cwd: string;
+  readonly provider: string | undefined;
+  readonly model: string | undefined;
+  readonly baseUrl: string | undefined;
+  readonly script: string | undefined;
+  readonly outputFormat: string;
+  readonly maxTurns: string | undefined;
+  readonly maxContextTokens: string | undefined;
+  readonly allow: readonly string[];
+  readonly permissionMode: string | undefined;
+  readonly resume: string | undefined;
+  readonly continue: boolean;
+  readonly trust: boolean;
+  readonly hooks: boolean;
+  readonly session: boolean;
+}
+
+const FORMATS = ["text", "json", "stream-json"] as const;
+
+function positiveInt(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new AgentError("usage", `${flag}: "${raw}" is not a positive integer`, { fix: `e.g. ${flag} 10` });
+  return Number(raw);
+}
+
+export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOptions): Promise<number> {
+  // Every flag is checked before any hook can run (LOOP-35).
+  const format = FORMATS.find((f) => f === options.outputFormat);
+  if (format === undefined) throw new AgentError("usage", `--output-format: "${options.outputFormat}" is not one of ${FORMATS.join(", ")}`);
+  const permissionFlag = parsePermissionMode(options.permissionMode);
+  const maxTurns = positiveInt("--max-turns", options.maxTurns);
+  const maxContextTokens = positiveInt("--max-context-tokens", options.maxContextTokens);
+  const allowParsed = parseRules(options.allow);
+  if (allowParsed.errors.length > 0) throw new AgentError("usage", `--allow: ${allowParsed.errors[0]}`, { fix: "e.g. --allow 'bash(git status*)'" });
+  if (options.resume !== undefined && options.continue) throw new AgentError("usage", "--resume and --continue cannot be combined");
+  requireParsableConfig(runtime, options.cwd);
+
+  const env = runtime.env();
+  const offByEnv = hooksOffByEnv(env);
+  const hooksOff = !options.hooks ? "--no-hooks" : offByEnv ? "AGENT_HOOKS=off" : null;
+  const loaded = loadConfig(runtime, { cwd: options.cwd, ...(hooksOff === "--no-hooks" ? { noHooks: true } : {}) });
+  if (hooksOff !== null) {
+    io.err(`agent: hooks disabled (${hooksOff})\n`);
+  } else if (loaded.warnings.length > 0) {
+    if ((env.AGENT_DEBUG ?? "") === "1") {
+      for (const w of loaded.warnings) io.err(`agent: ${w.severity === "error" ? "hook load error" : "hook load warning"}: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
+    } else {
+      const n = loaded.warnings.length;
+      io.err(n === 1 ? "agent: 1 hook load warning (set AGENT_DEBUG=1 or run agent hooks list to see it)\n" : `agent: ${n} hook load warnings (set AGENT_DEBUG=1 or run agent hooks list to see them)\n`);
+    }
+  }
+  // With hooks off the gate still covers the project's request-routing settings (issue 9 item 1).
+  if (!requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
+  // Only a persisted trust is re-pinned after the agent writes a project rule (D17): `--trust` is for
+  // one run and must not turn into lasting trust of everything else the project ships.
+  const trustPersisted = hooksOff === null && isProjectTrusted(runtime, loaded);
+  const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
+  if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
+
+  let prompt = options.prompt.join(" ");
+  if (prompt === "-") prompt = (await runtime.readStdin()).replace(/\n$/, "");
+  if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or - to read it from stdin)` });
+
+  const settings = loaded.settings;
+  requireScriptFile(settings.provider, options);
+  const provider = buildProvider(runtime, settings, options);
+
+  const permissionMode = permissionFlag ?? settings.permissions.mode;
+  const rules = configuredRules(io, settings, allowParsed.rules);
+
+  const resumeId = options.resume ?? (options.continue ? latestSessionOf(runtime, loaded.home, loaded.projectRoot)?.id : undefined);
+  if (options.continue && resumeId === undefined) throw new AgentError("config", `--continue: no earlier session in ${loaded.projectRoot}`, { fix: "agent sessions list shows every session; use --resume ID for one of another project" });
+  const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
+
+  const controller = new AbortController();
+  const renderer = createRenderer(runtime, io, { format });
+  // Ctrl-C, SIGTERM and SIGHUP: stop the session (session_end runs, stop reason interrupted) and
+  // kill every hook and bash group; a second one exits at once (main.ts maps TERM/HUP to 143/129).
+  const offSignal = watchStopSignals(runtime, STOP_SIGNALS, () => {
+    renderer.interrupted?.();
+    controller.abort();
+  });
+  // MCP servers start now, in the background; the first provider request waits for them (bounded per
+  // server). Their groups are in the runtime's live-group registry, so signals and exits reach them.
+  const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
+  void mcp?.start();
+  try {
+    const session = new AgentSession({
+      runtime,
+      provider,
+      hooks: hooksOff !== null ? [] : loaded.hooks,
+      home: loaded.home,
+      cwd: options.cwd,
+      projectDir: loaded.projectRoot,
+      permissionMode,
+      rules,
+      ...(maxTurns !== undefined ? { maxTurns } : {}),
+      ...(maxContextTokens !== undefined ? { maxContextTokens } : settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
+      stopBlockCap: settings.hooks.stopBlockCap,
+      quietSuccessOutput: settings.hooks.quietSuccessOutput,
+      providerKeyVars: providerKeyVarsFor(settings.providers),
+      persist: options.session,
+      ...(format === "stream-json" ? { onLine: (line: string) => io.out(escapeJsonText(line)) } : {}),
+      ...(resume ? { resume } : {}),
+      signal: controller.signal,
+      ...(mcp ? { mcp } : {}),
+      onProjectSettingsWritten: (applied) => {
+        if (trustPersisted) repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied });
+      },
+    });
+    const render = async <R>(stream: EventStream<R>): Promise<R> => {
+      for await (const event of stream) renderer.event(event);
+      return stream.result;
+    };
+    // One prompt, one turn; whatever ended the turn ends the session.
+    const stop = (await render(session.start())) ?? (await render(session.prompt(prompt)));
+    const result = await render(session.end({ stop }));
+    offSignal();
+    renderer.finish(result);
+    return exitCodeForStop(result.stopReason);
+  } finally {
+    await mcp?.close();
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Runs ONE hook for one event: preflight → spawn plan → encode → run → decode. Pure stages around a
+ * single process run; never throws. The result says what the hook replied and how it ended; the
+ * failure policy is applied later by the merge (src/hooks/merge/merge.ts), which knows the event.
+ */
+import type { Runtime } from "../../runtime/types.ts";
+import type { HookSpec, FailureCategory, LifecycleHookSpec } from "../types.ts";
+import type { HookEventInput, HookReply, ProcessRun } from "../dialects/types.ts";
+import type { Dialect } from "../dialects/types.ts";
+import { cleanupSpill } from "../spill.ts";
+import { preflight } from "../shell/preflight.ts";
+import { planDirSpawn, planShellSpawn } from "../shell/spawn-plan.ts";
+import { runProcess, type ProcessGroups } from "./runner.ts";
+import { buildHookEnv } from "../shell/env.ts";
+import type { Provider } from "../../providers/types.ts";
+import { runHttpHook } from "./http.ts";
+import { runPromptHook } from "./prompt.ts";
+
+/** Per-form stream caps (D3 hook dirs truncate; lifecycle 1 MiB output-limit; lists their own caps, D14). */
+export const DIR_STREAM_CAP_BYTES = 1024 * 1024;
+export const LIFECYCLE_STREAM_CAP_BYTES = 1024 * 1024;
+
+export interface ExecuteContext {
+  readonly runtime: Runtime;
+  /** Environment after D18 stripping; dialect names are added per hook. */
+  readonly baseEnv: Readonly<Record<string, string>>;
+  readonly spill?: (bytes: Uint8Array) => { path: string; dir: string } | null;
+  /** Cancels running hooks (SIGINT, or the async grace at exit). */
+  readonly signal?: AbortSignal;
+  /** Tracks every live hook process group so an immediate exit can kill them (LOOP-36). */
+  readonly groups?: ProcessGroups;
+  /** The dialect of a hook (src/hooks/dialects/index.ts `createDialects`). */
+  readonly dialectFor: (spec: HookSpec) => Dialect;
+  /** http hooks' fetch (default: the global one). */
+  readonly fetch?: typeof fetch;
+  /** The provider prompt hooks ask, or why there is none; called only when a prompt hook runs. */
+  readonly promptProvider?: () => Provider | string;
+}
+
+export interface HookRun {
+  readonly spec: HookSpec;
+  /** Index used for `hook.index` and `hook_index` (D25). */
+  readonly hookIndex: number;
+  readonly reply: HookReply;
+  readonly status: "success" | "failed";
+  readonly category: FailureCategory | null;
+  readonly elapsedMs: number;
+  /** First stderr line of the hook, for hook-dir failure lines only (SEC-20 sanitises it). */
+  readonly stderrFirstLine: string;
+  /** stdout or stderr went past a truncating cap (D3): a diagnostic, not a failure. */
+  readonly truncated: { readonly stdout: boolean; readonly stderr: boolean };
+}
+
+function failedReply(category: FailureCategory, detail: string): HookReply {
+  return { context: [], hiddenContext: [], suppressOutput: false, warnings: [], failure: { category, detail } };
+}
+
+function firstStderrLine(bytes: Uint8Array): string {
+  const text = new TextDecoder().decode(bytes.subarray(0, 4096));
+  return text.split(/\r?\n/).find((line) => line.trim().length > 0) ?? "";
+}
+
+/** Runs one hook to completion (or failure). Never throws. */
+export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: HookEventInput, hookIndex: number): Promise<HookRun> {
+  const started = ctx.runtime.now();
+  const finish = (reply: HookReply, extra: Partial<Pick<HookRun, "stderrFirstLine" | "truncated">> = {}): HookRun => ({
+    spec,
+    hookIndex,
+    reply,
+    status: reply.failure ? "failed" : "success",
+    category: reply.failure?.category ?? null,
+    elapsedMs: Math.max(0, Math.round(ctx.runtime.now() - started)),
+    stderrFirstLine: extra.stderrFirstLine ?? "",
+    truncated: extra.truncated ?? { stdout: false, stderr: false },
+  });
+
+  // A trusted project's files must still be the trusted bytes at the moment of the spawn (issue 9 item 4).
+  const changed = spec.trustCheck?.() ?? null;
+  if (changed !== null) return finish({ ...failedReply("runner", changed), failure: { category: "runner", detail: changed, closed: true } });
+
+  if (spec.form === "list") {
+    const verdict = preflight(spec.command, { absolutePaths: spec.absolutePaths });
+    if (!verdict.ok) return finish(failedReply("runner", `preflight: ${verdict.detail}`));
+  }
+
+  if (spec.form === "lifecycle" && spec.handler !== undefined) return finish(await runHandler(ctx, spec, input, hookIndex));
+
+  const which = (command: string): string | null => ctx.runtime.which(command, ctx.baseEnv.PATH);
+  const plan =
+    spec.form === "dir"
+      ? planDirSpawn(ctx.runtime.fs, ctx.runtime.platform, which, spec)
+      : planShellSpawn(ctx.runtime.platform, which, spec.form, spec.command, input.cwd, input.projectDir);
+  if (!plan.ok) return finish(failedReply("runner", plan.detail));
+
+  let encoded;
+  try {
+    encoded = ctx.dialectFor(spec).encode(spec, input, {
+      hookIndex,
+      timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+      ...(ctx.spill ? { spill: ctx.spill } : {}),
+    });
+  } catch (error) {
+    return finish(failedReply("stdin", `could not build the payload: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  const env = {
+    ...buildHookEnv(ctx.baseEnv, spec.dialect, {
+      event: spec.event,
+      sessionId: input.sessionId,
+      cwd: input.cwd,
+      projectDir: input.projectDir,
+      transcriptPath: input.transcriptPath,
+      envFile: input.event === "session_start" ? (input.envFile ?? null) : null,
+      pluginRoot: spec.form === "dir" ? spec.dir : null,
+    }),
+    ...encoded.env,
+  };
+  const caps =
+    spec.form === "list"
+      ? { stdoutCapBytes: spec.stdoutMaxBytes, stderrCapBytes: spec.stderrMaxBytes, overflow: "fail" as const }
+      : spec.form === "lifecycle"
+        ? { stdoutCapBytes: LIFECYCLE_STREAM_CAP_BYTES, stderrCapBytes: LIFECYCLE_STREAM_CAP_BYTES, overflow: "fail" as const }
+        : { stdoutCapBytes: DIR_STREAM_CAP_BYTES, stderrCapBytes: DIR_STREAM_CAP_BYTES, overflow: "truncate" as const };
+
+  const result = await runProcess(ctx.runtime, {
+    argv: plan.argv,
+    cwd: plan.cwd,
+    env,
+    stdin: encoded.stdin,
+    timeoutMs: spec.timeoutMs,
+    shellForm: spec.form !== "dir",
+    ...caps,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.groups ? { groups: ctx.groups } : {}),
+  });
+  // The spill file and its directory go once the hook has exited (D14); a leftover is swept at start-up.
+  if (encoded.cleanup.length > 0) cleanupSpill(ctx.runtime.fs, encoded.cleanup);
+
+  const run: ProcessRun = {
+    kind: result.kind,
+    exit: result.exit,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    detail: result.detail,
+  };
+  let reply: HookReply;
+  try {
+    reply = ctx.dialectFor(spec).decode(spec, input, run);
+  } catch (error) {
+    reply = failedReply("exit", `could not decode the reply: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return finish(reply, { stderrFirstLine: spec.form === "dir" ? firstStderrLine(result.stderr) : "", truncated: result.truncated });
+}
+
+/** An http or prompt lifecycle hook (issue 12 item 9): the same encode and decode, no process. */
+async function runHandler(ctx: ExecuteContext, spec: LifecycleHookSpec, input: HookEventInput, hookIndex: number): Promise<HookReply> {
+  const handler = spec.handler;
+  if (handler === undefined) return failedReply("runner", "not an http or prompt hook");
+  let stdin: Uint8Array;
+  try {
+    // No spill: the payload goes whole over the wire (or into the prompt), never to a file.
+    stdin = ctx.dialectFor(spec).encode(spec, input, { hookIndex, timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, "Z") }).stdin;
+  } catch (error) {
+    return failedReply("stdin", `could not build the payload: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const outcome =
+    handler.type === "http"
+      ? await runHttpHook({
+          spec,
+          handler,
+          stdin,
+          strippedEnvValues: input.strippedEnvValues,
+          fullEnv: ctx.runtime.env(),
+          hookEnv: ctx.baseEnv,
+          fetch: ctx.fetch ?? globalThis.fetch.bind(globalThis),
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        })
+      : await runPromptHook({
+          spec,
+          handler,
+          stdin,
+          provider: ctx.promptProvider?.() ?? "prompt hooks need a provider (agent hooks test: pass --provider, e.g. --provider script --script FILE)",
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
+  if (!outcome.ok) return failedReply(outcome.category, outcome.detail);
+  try {
+    return ctx.dialectFor(spec).decode(spec, input, outcome.run);
+  } catch (error) {
+    return failedReply("exit", `could not decode the reply: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

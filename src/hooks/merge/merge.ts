@@ -1,0 +1,356 @@
+/**
+ * Pure merge of hook runs into one event outcome (D2, D6, D7, D8, D11, D13, D19, D21).
+ * `step` folds one finished run into the state and says whether the chain must stop; it returns a
+ * new state and never mutates its inputs. The failure policy of the hook's form is applied here.
+ */
+import type { CanonicalEvent } from "../../util/events.ts";
+import type { HookRun } from "../handlers/command.ts";
+import type { HookSpec } from "../types.ts";
+import type { ContextItemsStatus, PermissionRuleUpdate } from "../dialects/types.ts";
+import type { ToolId } from "../../tools/names.ts";
+import type { HookReply } from "../dialects/types.ts";
+import { boundReason } from "./context.ts";
+import { escapeControls } from "../../util/escape.ts";
+import { OUTPUT_MAX_BYTES } from "../../tools/output.ts";
+
+export const LIST_BLOCK_MESSAGE = "Tool call blocked by local hook policy.";
+
+export interface FailureNote {
+  readonly spec: HookSpec;
+  readonly hookIndex: number;
+  readonly category: string;
+  readonly detail: string;
+  /** D21 outcome words: `tool ran anyway`, `tool blocked`, `result kept`, `session stopped`, `continued`, `blocked`, `ignored (async)`. */
+  readonly outcome: string;
+  /** False under policy `ignore`: recorded, never printed. */
+  readonly loud: boolean;
+  readonly stderrFirstLine: string;
+}
+
+export interface ContextInjection {
+  readonly spec: HookSpec;
+  readonly hookIndex: number;
+  readonly status: ContextItemsStatus;
+  readonly items: readonly { role: "user"; content: string }[];
+  readonly byteCount: number;
+}
+
+export interface MergeState {
+  readonly event: CanonicalEvent;
+  readonly tool: ToolId | undefined;
+  readonly toolInput: Readonly<Record<string, unknown>> | undefined;
+  /** user_prompt_submit: the prompt as rewritten by the hooks so far (undefined: unchanged). */
+  readonly prompt: string | undefined;
+  /** pre_tool / permission_request: `deny` stops; `ask` and explicit `allow` are remembered. */
+  readonly denied: { readonly reason: string; readonly modelReason: string } | undefined;
+  readonly asked: boolean;
+  readonly allowed: boolean;
+  /** Blocking events other than pre_tool (user_prompt_submit, stop, pre_compact, subagent_*). */
+  readonly blocked: { readonly reason: string } | undefined;
+  /** post_tool stops of hook dirs (stop: true, exit 2, fail_closed failure), in declared order. */
+  readonly stops: readonly string[];
+  /**
+   * `continue: false` or a `fail` policy failure: the session/turn ends once the event is merged,
+   * with `kind` as its stop reason (normalised here, so no caller folds kinds again).
+   */
+  readonly stopSession: { readonly reason: string; readonly kind: StopKind } | undefined;
+  readonly contexts: readonly string[];
+  readonly hidden: readonly string[];
+  readonly output: string | undefined;
+  readonly systemMessages: readonly string[];
+  readonly infos: readonly string[];
+  readonly permission:
+    | {
+        readonly behavior: "allow" | "deny";
+        readonly message?: string;
+        readonly updatedInput?: Readonly<Record<string, unknown>>;
+        readonly updatedPermissions: readonly PermissionRuleUpdate[];
+        readonly interrupt: boolean;
+      }
+    | undefined;
+  readonly notification: { readonly suppress: boolean; readonly title?: string; readonly message?: string };
+  readonly injections: readonly ContextInjection[];
+  readonly failures: readonly FailureNote[];
+  readonly warnings: readonly string[];
+  readonly diagnostics: readonly { readonly spec: HookSpec; readonly hookIndex: number; readonly message: string }[];
+}
+
+/**
+ * How a hook ends the session: `hook_failed` for a failure under policy `fail` (D23), `completed`
+ * for `continue: false` on `stop` (the drafted reply stands, D8, LIFE-61), else `hook_blocked`
+ * (`continue: false` anywhere else, a permission `interrupt`; subagent_stop ends the parent's turn).
+ */
+export type StopKind = "hook_blocked" | "hook_failed" | "completed";
+
+export interface MergeOptions {
+  /** `hooks.lifecycle.quiet_success_output` (LIFE-44). */
+  readonly quietSuccessOutput: boolean;
+  /** Validates a replaced tool input (D8); returns the error path or null when valid. */
+  readonly validateInput: (tool: ToolId | undefined, input: Readonly<Record<string, unknown>>) => string | null;
+}
+
+export function initialState(event: CanonicalEvent, tool?: ToolId, toolInput?: Readonly<Record<string, unknown>>): MergeState {
+  return {
+    event,
+    tool,
+    toolInput,
+    prompt: undefined,
+    denied: undefined,
+    asked: false,
+    allowed: false,
+    blocked: undefined,
+    stops: [],
+    stopSession: undefined,
+    contexts: [],
+    hidden: [],
+    output: undefined,
+    systemMessages: [],
+    infos: [],
+    permission: undefined,
+    notification: { suppress: false },
+    injections: [],
+    failures: [],
+    warnings: [],
+    diagnostics: [],
+  };
+}
+
+const PRE_EVENTS: ReadonlySet<CanonicalEvent> = new Set(["pre_tool", "permission_request"]);
+const POST_EVENTS: ReadonlySet<CanonicalEvent> = new Set(["post_tool", "post_tool_failure"]);
+const BLOCKING_EVENTS: ReadonlySet<CanonicalEvent> = new Set([
+  "user_prompt_submit",
+  "stop",
+  "pre_compact",
+  "subagent_start",
+  "subagent_stop",
+]);
+
+function outcomeWords(event: CanonicalEvent, effect: "open" | "block" | "fail"): string {
+  if (PRE_EVENTS.has(event)) return effect === "open" ? "tool ran anyway" : "tool blocked";
+  if (POST_EVENTS.has(event)) return effect === "open" ? "result kept" : "session stopped";
+  if (effect === "open") return "continued";
+  return effect === "fail" ? "session stopped" : "blocked";
+}
+
+function policyOf(spec: HookSpec): "ignore" | "warn" | "block" | "fail" | "fail_closed" | "fail_open" {
+  if (spec.form === "dir") return spec.failClosed ? "fail_closed" : "fail_open";
+  return spec.failurePolicy;
+}
+
+/** A label in a reason the terminal prints: escaped like all config text (issue 9 item 2). */
+function labelOf(spec: HookSpec): string {
+  return escapeControls(spec.label);
+}
+
+/** Applies the form's failure policy (D2, D21, D23, seed 003). */
+function applyFailure(state: MergeState, run: HookRun, category: string, detail: string): { state: MergeState; halt: boolean } {
+  const { spec } = run;
+  // A changed trusted file fails closed whatever the policy: the session stops (issue 9 item 4).
+  const policy = run.reply.failure?.closed ? "fail" : policyOf(spec);
+  const event = state.event;
+  const note = (outcome: string, loud = true): FailureNote => ({
+    spec,
+    hookIndex: run.hookIndex,
+    category,
+    detail,
+    outcome,
+    loud,
+    stderrFirstLine: run.stderrFirstLine,
+  });
+  // A failed claude hook's schema-valid deny still counts (D6), so the words follow what happened.
+  const openWords = PRE_EVENTS.has(event) && state.denied ? "tool blocked" : outcomeWords(event, "open");
+  if (policy === "fail_open" || policy === "warn") {
+    return { state: { ...state, failures: [...state.failures, note(openWords)] }, halt: false };
+  }
+  if (policy === "ignore") {
+    return { state: { ...state, failures: [...state.failures, note(openWords, false)] }, halt: false };
+  }
+  if (policy === "fail_closed") {
+    const reason = `hook ${labelOf(spec)} failed (fail_closed): ${detail}`;
+    if (PRE_EVENTS.has(event)) {
+      return {
+        state: { ...state, denied: { reason, modelReason: reason }, failures: [...state.failures, note("tool blocked")] },
+        halt: true,
+      };
+    }
+    return { state: { ...state, stops: [...state.stops, reason], failures: [...state.failures, note("session stopped")] }, halt: false };
+  }
+  const reason = `hook ${labelOf(spec)} failed: ${category}`;
+  if (policy === "block") {
+    const modelReason = spec.form === "list" ? LIST_BLOCK_MESSAGE : reason;
+    if (PRE_EVENTS.has(event)) {
+      return { state: { ...state, denied: { reason, modelReason }, failures: [...state.failures, note("tool blocked")] }, halt: true };
+    }
+    // block is valid only on pre_tool_use, user_prompt_submit and permission_request (D23).
+    return { state: { ...state, blocked: { reason }, failures: [...state.failures, note("blocked")] }, halt: true };
+  }
+  // fail: the turn ends before the target tool runs or before provider continuation (seed 003).
+  const base = { ...state, stopSession: state.stopSession ?? { reason, kind: "hook_failed" as const } };
+  if (PRE_EVENTS.has(event)) {
+    return { state: { ...base, denied: { reason, modelReason: reason }, failures: [...state.failures, note("tool blocked")] }, halt: true };
+  }
+  return { state: { ...base, failures: [...state.failures, note("session stopped")] }, halt: !POST_EVENTS.has(event) };
+}
+
+/**
+ * The reply with every hook-given text that can reach the model bounded (issue 9 item 8): the
+ * reasons (deny, block, stop, `continue: false`), the permission message and the claude feedback
+ * are neutralised and cut at HOOK_REASON_MAX_BYTES; an output rewrite is cut at the tools' own
+ * OUTPUT_MAX_BYTES (it replaces a tool result). Contexts are bounded where they are joined.
+ */
+function boundReply(reply: HookReply): HookReply {
+  const { reason, feedback, output, stopSession, permission } = reply;
+  return {
+    ...reply,
+    ...(reason !== undefined ? { reason: boundReason(reason) } : {}),
+    ...(feedback !== undefined ? { feedback: boundReason(feedback) } : {}),
+    ...(output !== undefined ? { output: boundReason(output, OUTPUT_MAX_BYTES) } : {}),
+    ...(stopSession !== undefined ? { stopSession: { reason: boundReason(stopSession.reason) } } : {}),
+    ...(permission?.message !== undefined ? { permission: { ...permission, message: boundReason(permission.message) } } : {}),
+  };
+}
+
+/**
+ * Folds one run into the state. `halt` tells a sequential chain to skip the remaining hooks
+ * (first deny/block wins, D13); the post phase ignores it (no stop cancels later post hooks).
+ */
+export function step(state: MergeState, run: HookRun, options: MergeOptions): { state: MergeState; halt: boolean } {
+  const { spec } = run;
+  const reply = boundReply(run.reply);
+  let next: MergeState = { ...state, warnings: [...state.warnings, ...reply.warnings] };
+  let halt = false;
+  let inputFailure: string | undefined;
+  const event = state.event;
+
+  if (run.truncated.stdout || run.truncated.stderr) {
+    const which = run.truncated.stdout ? "stdout" : "stderr";
+    next = { ...next, diagnostics: [...next.diagnostics, { spec, hookIndex: run.hookIndex, message: `${which} exceeded 1 MiB; extra bytes discarded` }] };
+  }
+
+  // Effects a reply keeps even when its hook failed (claude: schema-valid JSON with exit ≠ 0/2, D6).
+  if (reply.contextItems) {
+    next = {
+      ...next,
+      injections: [
+        ...next.injections,
+        { spec, hookIndex: run.hookIndex, status: reply.contextItems.status, items: reply.contextItems.items, byteCount: reply.contextItems.byteCount },
+      ],
+    };
+  }
+  if (reply.systemMessage !== undefined && !reply.suppressOutput) next = { ...next, systemMessages: [...next.systemMessages, reply.systemMessage] };
+  if (reply.info !== undefined && !reply.suppressOutput && !(options.quietSuccessOutput && !reply.failure)) {
+    next = { ...next, infos: [...next.infos, reply.info] };
+  }
+  // Issue 12 item 6: context written for a replacement input that the schema rejects would describe
+  // a call that does not happen; it goes with the rejected input (the previous input is kept, D8).
+  const replacesInput = reply.updatedInput !== undefined && (event === "pre_tool" || event === "permission_request" || event === "subagent_start") && !next.denied;
+  const inputProblem = replacesInput && reply.updatedInput !== undefined ? options.validateInput(next.tool, reply.updatedInput) : null;
+  const inputRejected = inputProblem !== null;
+  if (reply.hiddenContext.length > 0 && !inputRejected) next = { ...next, hidden: [...next.hidden, ...reply.hiddenContext] };
+  if (reply.context.length > 0 && !inputRejected) next = { ...next, contexts: [...next.contexts, ...reply.context] };
+  if (reply.feedback !== undefined && POST_EVENTS.has(event)) next = { ...next, contexts: [...next.contexts, reply.feedback] };
+  if (reply.output !== undefined && reply.output !== "" && POST_EVENTS.has(event)) next = { ...next, output: reply.output };
+  if (event === "notification") {
+    next = {
+      ...next,
+      notification: {
+        suppress: next.notification.suppress || reply.suppressOutput,
+        ...(reply.updatedNotification?.title !== undefined ? { title: reply.updatedNotification.title } : next.notification.title !== undefined ? { title: next.notification.title } : {}),
+        ...(reply.updatedNotification?.message !== undefined ? { message: reply.updatedNotification.message } : next.notification.message !== undefined ? { message: next.notification.message } : {}),
+      },
+    };
+  }
+
+  if (replacesInput && reply.updatedInput !== undefined) {
+    if (inputProblem !== null) {
+      // D8: an invalid replacement is a failure and the previous input is kept; the rest of the
+      // reply (a decision) still counts, and the form's failure policy decides below.
+      inputFailure = `modified input invalid: ${inputProblem}`;
+    } else {
+      next = { ...next, toolInput: reply.updatedInput };
+    }
+  }
+
+  // A rewrite from a hook that also blocks is moot: the prompt is not sent at all.
+  if (reply.updatedPrompt !== undefined && event === "user_prompt_submit" && !next.blocked) next = { ...next, prompt: reply.updatedPrompt };
+
+  if (event === "permission_request" && reply.permission && !next.permission) {
+    next = { ...next, permission: reply.permission };
+    if (reply.permission.interrupt) next = { ...next, stopSession: next.stopSession ?? { reason: reply.permission.message ?? "interrupted by hook", kind: "hook_blocked" } };
+    halt = true;
+  }
+
+  const decision = reply.decision;
+  if (decision === "deny" || (decision === "block" && PRE_EVENTS.has(event))) {
+    const reason = reply.reason ?? "blocked by hook";
+    if (event === "permission_request") {
+      if (!next.permission) next = { ...next, permission: { behavior: "deny", message: reason, updatedPermissions: [], interrupt: false } };
+    } else if (!next.denied) {
+      next = { ...next, denied: { reason, modelReason: reason } };
+    }
+    halt = true;
+  } else if (decision === "ask") {
+    next = { ...next, asked: true };
+  } else if (decision === "allow") {
+    if (event === "permission_request") {
+      if (!next.permission) next = { ...next, permission: { behavior: "allow", updatedPermissions: [], interrupt: false } };
+      halt = true;
+    } else {
+      next = { ...next, allowed: true };
+    }
+  } else if (decision === "stop" && POST_EVENTS.has(event)) {
+    next = { ...next, stops: [...next.stops, reply.reason ?? `stopped by hook ${labelOf(spec)}`] };
+  } else if (decision === "block" && BLOCKING_EVENTS.has(event)) {
+    if (!next.blocked) next = { ...next, blocked: { reason: reply.reason ?? "blocked by hook" } };
+    halt = true;
+  }
+
+  if (reply.stopSession && event !== "session_end") {
+    const reason = reply.stopSession.reason;
+    if (PRE_EVENTS.has(event)) {
+      next = { ...next, denied: next.denied ?? { reason, modelReason: reason }, stopSession: next.stopSession ?? { reason, kind: "hook_blocked" } };
+      halt = true;
+    } else if (event === "user_prompt_submit") {
+      next = { ...next, blocked: next.blocked ?? { reason }, stopSession: next.stopSession ?? { reason, kind: "hook_blocked" } };
+      halt = true;
+    } else if (event === "stop" || event === "subagent_stop") {
+      next = { ...next, stopSession: next.stopSession ?? { reason, kind: event === "stop" ? "completed" : "hook_blocked" } };
+      halt = true;
+    } else {
+      next = { ...next, stopSession: next.stopSession ?? { reason, kind: "hook_blocked" } };
+    }
+  }
+
+  const failure = reply.failure ?? (inputFailure !== undefined ? { category: "exit" as const, detail: inputFailure } : undefined);
+  if (failure) {
+    const failed = applyFailure(next, run, failure.category, failure.detail);
+    return { state: failed.state, halt: halt || failed.halt };
+  }
+  return { state: next, halt };
+}
+
+export type MergedDecision = "allow" | "deny" | "ask" | "continue" | "block" | "suppress";
+
+/** The decision word of `agent hooks test` (DESIGN.md). */
+export function decisionOf(state: MergeState): { decision: MergedDecision; reason: string | null } {
+  const event = state.event;
+  if (event === "pre_tool") {
+    if (state.denied) return { decision: "deny", reason: state.denied.reason };
+    if (state.asked) return { decision: "ask", reason: null };
+    return { decision: "allow", reason: null };
+  }
+  if (event === "permission_request") {
+    if (state.denied) return { decision: "deny", reason: state.denied.reason };
+    if (state.permission) return { decision: state.permission.behavior, reason: state.permission.behavior === "deny" ? (state.permission.message ?? "denied by hook") : null };
+    return { decision: "ask", reason: null };
+  }
+  if (event === "session_end") return { decision: "continue", reason: null };
+  if (state.stopSession) return { decision: "block", reason: state.stopSession.reason };
+  if (event === "notification") return { decision: state.notification.suppress ? "suppress" : "continue", reason: null };
+  if (POST_EVENTS.has(event)) {
+    if (state.stops.length > 0) return { decision: "block", reason: state.stops.join("; ") };
+    return { decision: "continue", reason: null };
+  }
+  if (state.blocked) return { decision: "block", reason: state.blocked.reason };
+  return { decision: "continue", reason: null };
+}

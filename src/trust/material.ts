@@ -1,0 +1,250 @@
+/**
+ * What project trust pins (D17, issue 9 items 1 and 5): the project's hook specs, its trust-relevant
+ * settings as written (hook globals, `tools.bash.absolute_paths`, `permissions.*`, and the settings
+ * that decide where model requests go: `provider`, `base_url`, `providers.<name>.base_url`), and the
+ * bytes of every file a project hook runs inside the project plus every file under `.agent/` (bounded).
+ * Files outside the project that a hook runs are listed, never pinned: the digest cannot cover them.
+ */
+import { outsideFiles, referencedFiles } from "../hooks/shell/command-words.ts";
+import type { HookDirShadow, HookSpec } from "../hooks/types.ts";
+import { isRecord } from "../util/records.ts";
+import type { FileStat, FileSystem, Runtime } from "../runtime/types.ts";
+import { isInside, joinPath } from "../util/path-utils.ts";
+
+/** What trust reads of a parsed settings file (config's SettingsFileInput satisfies it). */
+interface SettingsFileInput {
+  readonly file: { readonly scope: string; readonly path: string };
+  readonly data: Record<string, unknown> | undefined;
+}
+
+/** What trust reads of an MCP server spec (config's McpServerSpec satisfies it). */
+type McpServerInput = { readonly name: string; readonly scope: string; readonly file: string } & (
+  | { readonly transport: "stdio"; readonly command: string; readonly args: readonly string[]; readonly cwd: string | null }
+  | { readonly transport: "http" }
+);
+
+/** The spec as written, JSON-ready, for the trust digest (every field that decides what runs or where it connects). */
+function mcpTrustMaterial(spec: McpServerInput): Record<string, unknown> {
+  const { name: _name, scope: _scope, file: _file, ...rest } = spec;
+  return { ...rest };
+}
+
+export interface ProjectTrustMaterial {
+  /** Canonical JSON-ready form of each project hook spec, disabled ones included (PLUS-09). */
+  readonly hooks: unknown[];
+  /** Trust-relevant project settings flattened to dotted keys, as written. */
+  readonly settings: Record<string, unknown>;
+  /** Absolute paths of existing files inside the project that the project hooks run or name (SEC-32). */
+  readonly scripts: string[];
+  /** Every other pinned file under `<project>/.agent/` (see AGENT_TREE_BOUNDS). */
+  readonly tree: string[];
+  /** Every pinned file → SHA-256 hex of its bytes at load (`missing` when gone), hashed once. */
+  readonly fileHashes: Record<string, string>;
+  /** Symlinked directories under `.agent/` (not descended): path → where it points. */
+  readonly links: Record<string, string>;
+  /** Project hooks that run or name an existing file outside the project: listed, not pinned. */
+  readonly outside: { readonly hook: string; readonly path: string }[];
+  /** Project hook dirs named like a user hook dir (issue 9 item 7): listed in the review. */
+  readonly shadows: readonly HookDirShadow[];
+  /** Why the material cannot be pinned (the `.agent/` tree is over its bound); undefined when it can. */
+  readonly unpinnable: string | undefined;
+}
+
+/**
+ * The bound on what `.agent/` may hold for the digest. Past it, the project cannot be trusted (a
+ * pin that silently skipped files would be a pin of nothing): move data out of `.agent/` or into an
+ * output directory (TREE_OUTPUT_DIRS).
+ */
+export const AGENT_TREE_BOUNDS = { maxFiles: 1000, maxTotalBytes: 32 * 1024 * 1024, maxDepth: 16 } as const;
+
+/**
+ * Outputs, not code: hooks write logs and markers here (`.agent/audit.jsonl`, `.agent/demo-out/`),
+ * and pinning them would untrust a project by running it. Files in these places are never pinned,
+ * so a trusted script must never run code from them.
+ */
+const TREE_OUTPUT_DIRS = /^(state|logs?|tmp|cache|out|.*-out)$/;
+const TREE_OUTPUT_FILES = /\.(log|jsonl)$/;
+/** Pinned as parsed hooks and settings instead, so a `model` edit keeps the trust (SEC-31). */
+const TREE_SETTINGS_FILES = new Set(["config.toml", "settings.json"]);
+
+/** A spec as plain data (the compiled RegExp, the spawn-time trust check and the user's http allowlist dropped). */
+export function canonicalSpec(spec: HookSpec): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(spec).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (key === "matcherRegex" || key === "trustCheck" || key === "httpAllow") continue;
+    out[key] = value === undefined ? null : value;
+  }
+  return out;
+}
+
+/** Flattens a table into dotted keys; empty tables and arrays set nothing (D17). */
+function flatten(prefix: string, value: unknown, out: Record<string, unknown>): void {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return;
+    const existing = out[prefix];
+    out[prefix] = Array.isArray(existing) ? [...existing, ...value] : value;
+  } else if (typeof value === "object" && value !== null) {
+    for (const [key, inner] of Object.entries(value)) flatten(`${prefix}.${key}`, inner, out);
+  } else if (value !== undefined) out[prefix] = value;
+}
+
+const HOOK_ARRAYS = new Set(["before_tool", "after_tool", "after_assistant", "after_reasoning", "lifecycle"]);
+
+/**
+ * The project settings that decide where model requests go (issue 9 item 1). `api_key` and
+ * `api_key_env` are not here: they are read from user files only (src/config/settings.ts).
+ */
+export function projectRoutingSettings(files: readonly SettingsFileInput[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { file, data } of files) {
+    if (file.scope !== "project" || !data) continue;
+    if (data.provider !== undefined) out.provider = data.provider;
+    if (data.base_url !== undefined) out.base_url = data.base_url;
+    if (isRecord(data.providers)) {
+      for (const [name, entry] of Object.entries(data.providers)) {
+        if (isRecord(entry) && entry.base_url !== undefined) out[`providers.${name}.base_url`] = entry.base_url;
+        else if (!isRecord(entry)) out[`providers.${name}`] = entry;
+      }
+    } else if (data.providers !== undefined) out.providers = data.providers;
+  }
+  return out;
+}
+
+function projectHookSettings(files: readonly SettingsFileInput[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { file, data } of files) {
+    if (file.scope !== "project" || !data) continue;
+    if (isRecord(data.hooks)) {
+      for (const [key, value] of Object.entries(data.hooks)) {
+        if (key === "lifecycle" && isRecord(value)) flatten("hooks.lifecycle.quiet_success_output", value.quiet_success_output, out);
+        if (!HOOK_ARRAYS.has(key)) flatten(`hooks.${key}`, value, out);
+      }
+    }
+    if (isRecord(data.tools) && isRecord(data.tools.bash)) flatten("tools.bash.absolute_paths", data.tools.bash.absolute_paths, out);
+    if (data.permissions !== undefined) flatten("permissions", data.permissions, out);
+  }
+  return out;
+}
+
+interface TreeScan {
+  readonly files: string[];
+  /** The (followed) stat of each file, so a re-check needs no second stat call. */
+  readonly stats: Map<string, FileStat>;
+  readonly links: Record<string, string>;
+  readonly overBound: string | undefined;
+}
+
+/** Every pinned file under `<root>/.agent/`, in code-point order, within AGENT_TREE_BOUNDS. */
+export function scanAgentTree(fs: FileSystem, root: string): TreeScan {
+  const top = joinPath(root, ".agent");
+  const files: string[] = [];
+  const stats = new Map<string, FileStat>();
+  const links: Record<string, string> = {};
+  let bytes = 0;
+  let overBound: string | undefined;
+  const walk = (dir: string, depth: number): void => {
+    for (const name of fs.readdir(dir)) {
+      if (overBound !== undefined) return;
+      const path = joinPath(dir, name);
+      const own = fs.lstat(path);
+      if (own === undefined) continue;
+      const followed = own.kind === "symlink" ? fs.stat(path) : own;
+      if (followed?.kind === "dir") {
+        if (TREE_OUTPUT_DIRS.test(name)) continue;
+        // A symlinked directory is pinned by where it points, never walked (no loops, no escape).
+        if (own.kind === "symlink") links[path] = fs.realpath(path) ?? "?";
+        else if (depth >= AGENT_TREE_BOUNDS.maxDepth) overBound = `${path} is nested deeper than ${AGENT_TREE_BOUNDS.maxDepth} directories`;
+        else walk(path, depth + 1);
+        continue;
+      }
+      if (dir === top && TREE_SETTINGS_FILES.has(name)) continue;
+      if (TREE_OUTPUT_FILES.test(name)) continue;
+      if (own.kind === "symlink" && followed === undefined) {
+        links[path] = "(dangling)";
+        continue;
+      }
+      files.push(path);
+      if (followed !== undefined) stats.set(path, followed);
+      bytes += followed?.size ?? 0;
+      if (files.length > AGENT_TREE_BOUNDS.maxFiles) overBound = `${top} holds more than ${AGENT_TREE_BOUNDS.maxFiles} files`;
+      else if (bytes > AGENT_TREE_BOUNDS.maxTotalBytes) overBound = `${top} holds more than ${AGENT_TREE_BOUNDS.maxTotalBytes / (1024 * 1024)} MiB`;
+    }
+  };
+  if (fs.stat(top)?.kind === "dir") walk(top, 0);
+  return { files, stats, links, overBound };
+}
+
+/**
+ * The project's trust material, or null when it defines nothing that needs trust. With `hooksOff`
+ * only the request-routing settings count: no hook can run, but requests still go somewhere.
+ */
+export function buildTrustMaterial(options: {
+  runtime: Pick<Runtime, "fs" | "sha256Hex">;
+  hooks: readonly HookSpec[];
+  files: readonly SettingsFileInput[];
+  root: string;
+  cwd: string;
+  hooksOff: boolean;
+  shadows?: readonly HookDirShadow[];
+  /** Project `mcp_servers` (they run code or connect somewhere, like hooks): one trust item each. */
+  mcpServers?: readonly McpServerInput[];
+}): ProjectTrustMaterial | null {
+  const { root, cwd } = options;
+  const fs = options.runtime.fs;
+  const routing = projectRoutingSettings(options.files);
+  if (options.hooksOff) {
+    if (Object.keys(routing).length === 0) return null;
+    return { hooks: [], settings: routing, scripts: [], tree: [], fileHashes: {}, links: {}, outside: [], shadows: [], unpinnable: undefined };
+  }
+  const projectHooks = options.hooks.filter((spec) => spec.scope === "project");
+  const settings: Record<string, unknown> = { ...projectHookSettings(options.files), ...routing };
+  const projectServers = (options.mcpServers ?? []).filter((spec) => spec.scope === "project");
+  for (const spec of projectServers) settings[`mcp_servers.${spec.name}`] = mcpTrustMaterial(spec);
+  if (projectHooks.length === 0 && Object.keys(settings).length === 0) return null;
+  const scripts: string[] = [];
+  const outside: { hook: string; path: string }[] = [];
+  const add = (path: string): void => {
+    if (!scripts.includes(path)) scripts.push(path);
+  };
+  for (const spec of projectHooks) {
+    if (spec.form === "dir") {
+      if (isInside(spec.run, root)) {
+        if (fs.stat(spec.run)?.kind === "file") add(spec.run);
+      } else if (fs.stat(spec.run) !== undefined) outside.push({ hook: spec.label, path: spec.run });
+      continue;
+    }
+    for (const path of referencedFiles(spec.command, root, cwd, fs)) add(path);
+    for (const path of outsideFiles(spec.command, root, cwd, fs)) outside.push({ hook: spec.label, path });
+  }
+  for (const spec of projectServers) {
+    if (spec.transport !== "stdio") continue;
+    const command = [spec.command, ...spec.args].join(" ");
+    for (const path of referencedFiles(command, root, spec.cwd ?? cwd, fs)) add(path);
+    for (const path of outsideFiles(command, root, spec.cwd ?? cwd, fs)) outside.push({ hook: `mcp server ${spec.name}`, path });
+  }
+  const tree = scanAgentTree(fs, root);
+  const treeFiles = tree.files.filter((path) => !scripts.includes(path));
+  const fileHashes: Record<string, string> = {};
+  if (tree.overBound === undefined) {
+    for (const path of [...scripts, ...treeFiles]) {
+      const bytes = fs.readBytes(path);
+      fileHashes[path] = bytes === undefined ? "missing" : options.runtime.sha256Hex(bytes);
+    }
+  }
+  return {
+    hooks: projectHooks.map(canonicalSpec),
+    settings,
+    scripts,
+    tree: treeFiles,
+    fileHashes,
+    links: tree.links,
+    outside,
+    shadows: options.shadows ?? [],
+    unpinnable: tree.overBound,
+  };
+}
+
+/** Every pinned file of the material (scripts first, then the `.agent/` tree). */
+export function pinnedFiles(material: Pick<ProjectTrustMaterial, "scripts" | "tree">): string[] {
+  return [...material.scripts, ...material.tree];
+}
