@@ -6,6 +6,7 @@ import { cac } from "cac";
 import { AgentError } from "../util/errors.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { CliIO } from "./io.ts";
+import { resolvePath } from "../util/path-utils.ts";
 
 type Options = Record<string, unknown>;
 
@@ -75,7 +76,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
   const cwdOf = (options: Options): string => {
     const dir = stringOption(options, "cwd");
     if (dir === undefined) return runtime.cwd();
-    const resolved = dir.startsWith("/") ? dir : `${runtime.cwd()}/${dir}`;
+    const resolved = resolvePath(runtime.cwd(), dir);
     const real = runtime.fs.realpath(resolved);
     if (real === undefined || runtime.fs.stat(real)?.kind !== "dir") {
       throw new AgentError("usage", `--cwd: ${dir} is not a directory`);

@@ -14,6 +14,7 @@ import type { RuleSet } from "../permissions/rules.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/mode.ts";
 import { readSession, resolveSession } from "../session/store.ts";
 import type { SessionRecord } from "../session/records.ts";
+import { resolvePath } from "../util/path-utils.ts";
 
 export { PERMISSION_MODES };
 export const PROVIDER_IDS: readonly ProviderId[] = ["openai", "anthropic", "script"];
@@ -50,7 +51,7 @@ export function buildProvider(runtime: Runtime, settings: EffectiveSettings, fla
     ...(model ? { model } : {}),
     ...(baseUrl ? { baseUrl } : {}),
     ...(apiKey ? { apiKey } : {}),
-    ...(flags.script ? { scriptPath: flags.script.startsWith("/") ? flags.script : `${flags.cwd}/${flags.script}` } : {}),
+    ...(flags.script ? { scriptPath: resolvePath(flags.cwd, flags.script) } : {}),
   });
   if (!created.ok) throw new AgentError("config", created.error);
   return created.provider;

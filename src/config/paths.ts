@@ -61,7 +61,7 @@ export function findProjectRoot(fs: FileSystem, options: { cwd: string; userHome
       root = dir;
       break;
     }
-    if (dir === "/") break;
+    if (dirnamePath(dir) === dir) break; // the root: `/`, `C:\`, `\\server\share\`
   }
   return { root, projectScope: !agentDirIsHome(root) };
 }

@@ -13,6 +13,7 @@ import type { Runtime } from "../runtime/types.ts";
 import type { McpServerSpec } from "../config/mcp-servers.ts";
 import { expandEnvRefs } from "../util/env-refs.ts";
 import { RuntimeStdioTransport } from "./stdio-transport.ts";
+import { resolvePath } from "../util/path-utils.ts";
 
 export type ServerState = "starting" | "ready" | "failed" | "exited" | "disabled" | "closed";
 
@@ -181,7 +182,7 @@ export class McpConnection {
       if (!expanded.ok) return `env.${key} needs the environment variable ${expanded.missing}, which is not set`;
       env[key] = expanded.value;
     }
-    const cwd = spec.cwd === null ? this.options.cwd : spec.cwd.startsWith("/") ? spec.cwd : `${this.options.cwd}/${spec.cwd}`;
+    const cwd = spec.cwd === null ? this.options.cwd : resolvePath(this.options.cwd, spec.cwd);
     return new RuntimeStdioTransport(this.options.runtime, { argv: [spec.command, ...spec.args], cwd, env });
   }
 

@@ -12,6 +12,7 @@
  */
 import type { FileSystem } from "../runtime/types.ts";
 import { buildRecord, parseRecord, recordLine, type RecordFields, type RecordOf, type RecordType, type SessionRecord } from "./records.ts";
+import { dirnamePath } from "../util/path-utils.ts";
 
 export { replayMessages, compactionSummaryMessage } from "./replay.ts";
 
@@ -159,7 +160,7 @@ export class SessionWriter {
 
   private appendLine(path: string, line: string): void {
     if (!this.prepared) {
-      this.fs.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true, mode: 0o700 });
+      this.fs.mkdir(dirnamePath(path), { recursive: true, mode: 0o700 });
       this.prepared = true;
       // A new file is created private (sessions hold prompts and tool output); an existing one (resume) is appended to.
       if (this.fs.stat(path) === undefined) {

@@ -23,14 +23,14 @@
 import type { FileSystem } from "../runtime/types.ts";
 import { CLAUDE_TOOL_NAMES, canonicalTool } from "../tools/names.ts";
 import type { SessionRecord } from "./records.ts";
+import { basenamePath, dirnamePath, joinPath } from "../util/path-utils.ts";
 
 export const TRANSCRIPT_DIR_NAME = "claude";
 
 /** The Claude-shaped transcript of the session file at `sessionPath` (null stays null: `--no-session`). */
 export function claudeTranscriptPath(sessionPath: string | null): string | null {
   if (sessionPath === null) return null;
-  const slash = sessionPath.lastIndexOf("/");
-  return `${sessionPath.slice(0, slash + 1)}${TRANSCRIPT_DIR_NAME}/${sessionPath.slice(slash + 1)}`;
+  return joinPath(dirnamePath(sessionPath), TRANSCRIPT_DIR_NAME, basenamePath(sessionPath));
 }
 
 export interface TranscriptOptions {
@@ -192,7 +192,7 @@ export class ClaudeTranscript {
     if (path === null) return undefined;
     this.prepared = true;
     try {
-      this.options.fs.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true, mode: 0o700 });
+      this.options.fs.mkdir(dirnamePath(path), { recursive: true, mode: 0o700 });
       if (this.options.fs.stat(path) !== undefined) return true;
       this.options.fs.writeText(path, "", { mode: 0o600 });
       return false;

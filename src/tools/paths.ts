@@ -2,17 +2,19 @@
  * Workspace confinement for tool paths. A path resolves against the agent cwd, then the real path of
  * its longest existing ancestor is taken (so a symlink anywhere on the way is followed) and must lie
  * inside the real workspace root. A dangling symlink is refused: where it points cannot be checked,
- * and writing through it could create a file outside. POSIX path arithmetic is util/path-utils.ts.
+ * and writing through it could create a file outside. Path arithmetic (POSIX and Windows) is
+ * util/path-utils.ts.
  */
 import type { FileSystem } from "../runtime/types.ts";
-import { isInside, relativeInside, resolvePath } from "../util/path-utils.ts";
+import { basenamePath, dirnamePath, isInside, relativeInside, resolvePath } from "../util/path-utils.ts";
 
 export type ResolvedPath = { ok: true; path: string } | { ok: false; message: string };
 
 /** `path` relative to `from` when inside it (`.` for `from` itself), else `path` unchanged. */
 export function displayPath(from: string, path: string): string {
   if (path === from) return ".";
-  return from === "/" ? path : (relativeInside(path, from) ?? path);
+  if (dirnamePath(from) === from) return path; // from a root, the absolute path reads better
+  return relativeInside(path, from) ?? path;
 }
 
 /**
@@ -27,10 +29,10 @@ function realLocation(fs: FileSystem, path: string): string | undefined {
     if (real !== undefined) return rest.length === 0 ? real : resolvePath(real, rest.join("/"));
     // An entry that exists (lstat) but has no realpath is a dangling or looping symlink.
     if (fs.lstat(current) !== undefined) return undefined;
-    if (current === "/") return undefined;
-    const index = current.lastIndexOf("/");
-    rest.unshift(current.slice(index + 1));
-    current = index <= 0 ? "/" : current.slice(0, index);
+    const parent = dirnamePath(current);
+    if (parent === current) return undefined; // the root itself is unreadable
+    rest.unshift(basenamePath(current));
+    current = parent;
   }
 }
 

@@ -13,7 +13,7 @@ import { AgentError } from "../../util/errors.ts";
 import { locateConfig } from "../../config/paths.ts";
 import { parseJson, parseToml } from "../../config/parse.ts";
 import { isRecord } from "../../util/records.ts";
-import { joinPath } from "../../util/path-utils.ts";
+import { dirnamePath, joinPath } from "../../util/path-utils.ts";
 import { IMPORT_SOURCES, translateHooks, type ImportNote, type ImportSource } from "../../config/import-hooks.ts";
 import { canonicalJson } from "../../trust/trust.ts";
 
@@ -116,7 +116,7 @@ export async function runHooksImport(runtime: Runtime, io: CliIO, options: Hooks
   const text = `${JSON.stringify(next, null, 2)}\n`;
   if (options.dryRun) io.out(text);
   else if (imported > 0) {
-    runtime.fs.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+    runtime.fs.mkdir(dirnamePath(target), { recursive: true });
     runtime.fs.writeText(target, text);
   }
   const summary = `${options.dryRun ? "would import" : "imported"} ${imported} hook command${imported === 1 ? "" : "s"} from ${read.join(", ")} into ${targetDisplay}`;

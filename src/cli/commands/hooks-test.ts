@@ -22,6 +22,7 @@ import { jsonErrorPosition } from "../../config/json-position.ts";
 import type { HookEventInput, ToolResultInfo } from "../../hooks/dialects/types.ts";
 import type { Provider } from "../../providers/types.ts";
 import { buildProvider } from "../session-setup.ts";
+import { resolvePath } from "../../util/path-utils.ts";
 
 export interface HooksTestOptions {
   readonly cwd: string;
@@ -50,7 +51,7 @@ const ResultSchema = v.object({
 function readJsonArgument(runtime: Runtime, flag: string, raw: string, cwd: string): unknown {
   let text = raw;
   if (raw.startsWith("@")) {
-    const path = raw.slice(1).startsWith("/") ? raw.slice(1) : `${cwd}/${raw.slice(1)}`;
+    const path = resolvePath(cwd, raw.slice(1));
     const content = runtime.fs.readText(path);
     if (content === undefined) throw new AgentError("usage", `${flag}: cannot read ${path}`, { fix: "check the path after @" });
     text = content;
