@@ -105,6 +105,7 @@ export class AgentSession {
       permissionMode: options.permissionMode,
       cwd: options.cwd,
       projectDir: options.projectDir,
+      agentHome: options.home,
       rules: options.rules,
       providerId: options.provider.id,
       modelId: options.provider.model,

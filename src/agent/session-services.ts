@@ -8,9 +8,12 @@
 import type { Runtime } from "../runtime/types.ts";
 import { isBuiltin, type ToolId } from "../tools/names.ts";
 import type { ToolResult } from "../tools/types.ts";
+import type { CallPlace } from "../tools/call.ts";
 import { getTool } from "../tools/index.ts";
 import type { HookEventInput, PermissionRuleUpdate, EnvelopeContext } from "../hooks/dialects/types.ts";
 import type { HookEngine } from "../hooks/engine.ts";
+import type { EventFields } from "../hooks/event-fields.ts";
+import type { CanonicalEvent } from "../util/events.ts";
 import { dispatchEvent, type EventOutcome, type HookRecord } from "../hooks/dispatch.ts";
 import { decisionOf, initialState } from "../hooks/merge/merge.ts";
 import type { SessionWriter } from "../session/store.ts";
@@ -23,14 +26,17 @@ import type { McpTools } from "../mcp/manager.ts";
 import type { BackgroundShells } from "../tools/background-shells.ts";
 import type { EnvFileSlot, SessionEnv } from "./session-env.ts";
 
-export interface FireRequest {
-  readonly event: HookEventInput["event"];
-  readonly tool?: HookEventInput["tool"];
-  readonly result?: HookEventInput["result"];
-  readonly fields?: Readonly<Record<string, unknown>>;
-  /** subagent_start/subagent_stop: the child's JSONL (LIFE-26) instead of this session's. */
-  readonly transcriptPath?: string | null;
-}
+/** One event to fire, with that event's own typed fields (hooks/event-fields.ts). */
+export type FireRequest = {
+  readonly [E in CanonicalEvent]: {
+    readonly event: E;
+    readonly tool?: HookEventInput["tool"];
+    readonly result?: HookEventInput["result"];
+    readonly fields?: EventFields[E];
+    /** subagent_start/subagent_stop: the child's JSONL (LIFE-26) instead of this session's. */
+    readonly transcriptPath?: string | null;
+  };
+}[CanonicalEvent];
 
 /** Where in the session an event fires: the envelope's `turn_id` and `message_id` come from it. */
 export interface FireScope {
@@ -61,6 +67,8 @@ export interface SessionServicesOptions {
   readonly permissionMode: PermissionMode;
   readonly cwd: string;
   readonly projectDir: string;
+  /** `$AGENT_HOME`: no file tool writes inside it. */
+  readonly agentHome: string;
   readonly rules: RuleSet;
   readonly providerId: string;
   readonly modelId: string;
@@ -86,6 +94,8 @@ export class SessionServices {
   readonly permissionMode: PermissionMode;
   readonly cwd: string;
   readonly projectDir: string;
+  /** Where this session's calls are normalised (tools/call.ts). */
+  readonly place: CallPlace;
   /** Interactive: asks the user when no hook decided a permission ask. */
   readonly askPermission: ((request: PermissionAsk) => Promise<PermissionAnswer>) | undefined;
   readonly taskRunner: TaskRunner | undefined;
@@ -108,6 +118,7 @@ export class SessionServices {
     this.permissionMode = options.permissionMode;
     this.cwd = options.cwd;
     this.projectDir = options.projectDir;
+    this.place = { cwd: options.cwd, projectDir: options.projectDir, home: options.runtime.platform.homedir, agentHome: options.agentHome };
     this.askPermission = options.askPermission;
     this.emit = options.emit;
     this.engine = options.engine;
@@ -174,7 +185,7 @@ export class SessionServices {
   private childEvent(request: FireRequest): Promise<EventOutcome> | undefined {
     const child = this.child;
     if (child === undefined) return undefined;
-    if (request.event === "stop") return child.stop(request.fields ?? {});
+    if (request.event === "stop") return child.stop(request.fields ?? { stop_hook_active: false, last_assistant_message: "" });
     if (!CHILD_SKIPPED_EVENTS.has(request.event)) return undefined;
     const base = initialState(request.event);
     const state = request.event === "user_prompt_submit" ? { ...base, hidden: [...child.promptContext] } : base;

@@ -9,6 +9,7 @@
  * Also here: D13's grouping of consecutive `task` calls, which run concurrently (at most 4).
  */
 import type { EventOutcome } from "../hooks/dispatch.ts";
+import type { SubagentFields } from "../hooks/event-fields.ts";
 import { providerForChild } from "../providers/index.ts";
 import { newSessionId, sessionPath } from "../session/store.ts";
 import { canonicalTool } from "../tools/names.ts";
@@ -112,7 +113,7 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
   const childId = newSessionId(parent.runtime);
   const transcriptPath = parent.persist ? sessionPath(parent.home, childId, { child: true }) : null;
   const at = { turnIndex: scope.turnIndex, callId: scope.callId };
-  const fields = (request: TaskRequest, status: string): Record<string, unknown> => ({
+  const fields = (request: TaskRequest, status: string): SubagentFields => ({
     parent_session_id: s.writer.id,
     child_session_id: childId,
     child_thread_id: childId,

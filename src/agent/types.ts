@@ -1,4 +1,5 @@
 /** The agent session's public types: its options, the event union its streams yield, and its result. */
+import type { EventFields } from "../hooks/event-fields.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { Provider } from "../providers/types.ts";
 import type { HookSpec } from "../hooks/types.ts";
@@ -75,7 +76,7 @@ export interface ChildRun {
   /** subagent_start additionalContext: delivered before the child's prompt, like user_prompt_submit context. */
   readonly promptContext: readonly string[];
   /** Fires the parent-side subagent_stop at the child's stop point, in place of `stop` (D11 rules apply). */
-  readonly stop: (fields: Readonly<Record<string, unknown>>) => Promise<EventOutcome>;
+  readonly stop: (fields: EventFields["stop"]) => Promise<EventOutcome>;
   /** The parent's CLAUDE_ENV_FILE variables when the child starts (it fires no session_start of its own). */
   readonly env: Readonly<Record<string, string>>;
 }

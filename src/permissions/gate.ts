@@ -7,21 +7,21 @@
 import type { PermissionMode } from "./mode.ts";
 import type { PermissionRuleUpdate } from "./rule-update.ts";
 import { claudeToolName, isBuiltin, type ToolId, type ToolName } from "../tools/names.ts";
-import { findMatchingRule, formatRule, ruleSubject, type Rule, type RuleSet } from "./rules.ts";
-
+import type { NormalizedCall } from "../tools/call.ts";
+import { findCoveringRule, findHoldingRule, formatRule, ruleSubject, type Rule, type RuleSet } from "./rules.ts";
+import { isReadOnlyBash, protectedWrite } from "./protected.ts";
 
 export interface GateInput {
   mode: PermissionMode;
   rules: RuleSet;
-  tool: ToolId;
-  input: Readonly<Record<string, unknown>>;
+  call: NormalizedCall;
   /** The pre_tool hooks' merged decision, when one said allow or ask. */
   hookDecision?: "allow" | "ask";
 }
 
 export type GateDecision = { decision: "allow" | "deny" | "ask"; reason: string; rule?: string };
 
-/** `kill_shell` stops a process like `bash` starts one; `bash_output` only reads (issue 12 item 6). */
+/** `kill_shell` stops a process like `bash` starts one; `bash_output` only reads. */
 const MUTATING: ReadonlySet<ToolName> = new Set(["write", "edit", "bash", "task", "kill_shell"]);
 const EDITS: ReadonlySet<ToolName> = new Set(["write", "edit"]);
 
@@ -37,19 +37,30 @@ function edits(tool: ToolId): boolean {
 export const EMPTY_RULES: RuleSet = { allow: [], ask: [], deny: [] };
 
 /**
- * D24 order, exactly: deny rule (every mode) → readonly denies write/edit/bash/task → ask rule or hook
- * ask asks (bypass: allows) → hook allow or allow rule allows → the mode's default.
+ * D24 order, exactly: deny rule (every mode) → a write into `$AGENT_HOME` is denied → readonly denies
+ * write/edit/bash/task → a write into `.git/`, `.agent/` or `.claude/` asks in every mode unless an
+ * allow rule names that directory (D40) → ask rule or hook ask asks (bypass: allows) → hook allow or
+ * allow rule allows → read-only bash commands allow (D39) → the mode's default.
  */
 export function decideGate(gate: GateInput): GateDecision {
-  const { mode, rules, tool, input } = gate;
-  const deny = findMatchingRule(rules.deny, tool, input);
+  const { mode, rules, call } = gate;
+  const tool = call.tool;
+  const deny = findHoldingRule(rules.deny, call);
   if (deny) return { decision: "deny", reason: `denied by permission rule ${deny.text}`, rule: deny.text };
+
+  const guarded = protectedWrite(call);
+  if (guarded?.kind === "agent-home") return { decision: "deny", reason: guarded.reason };
 
   if (mode === "readonly" && mutating(tool)) {
     return { decision: "deny", reason: `${tool} is not allowed in readonly permission mode` };
   }
 
-  const ask = findMatchingRule(rules.ask, tool, input);
+  const allow = findCoveringRule(rules.allow, call);
+  if (guarded !== null && !(allow !== undefined && guarded.namedBy(allow))) {
+    return { decision: "ask", reason: guarded.reason };
+  }
+
+  const ask = findHoldingRule(rules.ask, call);
   if (ask) {
     if (mode === "bypass") return { decision: "allow", reason: `allowed in bypass mode (permission rule ${ask.text} asks)`, rule: ask.text };
     return { decision: "ask", reason: `permission rule ${ask.text} asks for approval`, rule: ask.text };
@@ -60,38 +71,57 @@ export function decideGate(gate: GateInput): GateDecision {
   }
 
   if (gate.hookDecision === "allow") return { decision: "allow", reason: "allowed by a hook" };
-  const allow = findMatchingRule(rules.allow, tool, input);
   if (allow) return { decision: "allow", reason: `allowed by permission rule ${allow.text}`, rule: allow.text };
+  if (tool === "bash" && mode !== "bypass" && isReadOnlyBash(call)) return { decision: "allow", reason: "a read-only command is allowed without a question" };
 
-  return modeDefault(mode, tool);
+  return modeDefault(mode, tool, call);
 }
 
-function modeDefault(mode: PermissionMode, tool: ToolId): GateDecision {
+function modeDefault(mode: PermissionMode, tool: ToolId, call: NormalizedCall): GateDecision {
   const asks = (mode === "default" && mutating(tool)) || (mode === "accept-edits" && mutating(tool) && !edits(tool));
-  if (asks) return { decision: "ask", reason: `${tool} needs approval in ${mode} permission mode` };
+  if (asks) {
+    const unread = tool === "bash" && call.command && !call.command.complete ? ` (${call.command.reasons.join(", ")} cannot be checked against rules)` : "";
+    return { decision: "ask", reason: `${tool} needs approval in ${mode} permission mode${unread}` };
+  }
   // readonly's denials were handled above; what is left of every mode allows.
   return { decision: "allow", reason: `${tool} is allowed in ${mode} permission mode` };
 }
 
 /**
- * The rules an approval prompt offers, as claude `updatedPermissions` entries (LIFE-28): for bash the
- * exact command and `<first word> *`; for other tools the exact subject field. Session-scoped.
+ * The rules an approval prompt offers, as claude `updatedPermissions` entries (LIFE-28): for bash one
+ * exact rule per simple command, then one `<first word> *` per command (none when the command cannot
+ * be read completely or redirects to a file, since no rule could cover it); for a path the path relative to the project
+ * (absolute outside it); for other tools the exact subject field. Session-scoped.
  */
-export function permissionSuggestions(tool: ToolId, input: Readonly<Record<string, unknown>>): PermissionRuleUpdate[] {
+export function permissionSuggestions(call: NormalizedCall): PermissionRuleUpdate[] {
+  const tool = call.tool;
   if (!isBuiltin(tool)) return [{ type: "addRules", rules: [{ toolName: tool }], behavior: "allow", destination: "session" }];
-  const subject = ruleSubject(tool, input);
-  const contents = [subject];
-  if (tool === "bash") {
-    const firstWord = subject.trim().split(/\s+/)[0] ?? "";
-    const prefix = `${firstWord} *`;
-    if (firstWord.length > 0 && prefix !== subject) contents.push(prefix);
-  }
-  return contents.map((ruleContent) => ({
+  const update = (contents: readonly string[]): PermissionRuleUpdate => ({
     type: "addRules",
-    rules: [{ toolName: claudeToolName(tool), ruleContent }],
+    rules: contents.map((ruleContent) => ({ toolName: claudeToolName(tool), ruleContent })),
     behavior: "allow",
     destination: "session",
-  }));
+  });
+  if (tool === "bash") {
+    const analysis = call.command;
+    if (analysis === undefined || !analysis.complete || analysis.commands.length === 0 || analysis.commands.some((c) => c.redirects)) return [];
+    const exact = unique(analysis.commands.map((command) => [...command.assignments, ...command.words].join(" ")));
+    const prefixes = unique(analysis.commands.map((command) => (command.assignments.length === 0 && command.words.length > 1 ? `${command.words[0]} *` : [...command.assignments, ...command.words].join(" "))));
+    return prefixes.join("\n") === exact.join("\n") ? [update(exact)] : [update(exact), update(prefixes)];
+  }
+  const path = call.paths[0]?.path;
+  if (path !== undefined) return [update([projectRelative(path, call.place.projectDir)])];
+  return [update([ruleSubject(tool, call.input)])];
+}
+
+function unique(texts: readonly string[]): string[] {
+  return [...new Set(texts)];
+}
+
+/** `path` as a rule pattern: relative to the project root when inside it (anchored there again on match). */
+function projectRelative(path: string, projectDir: string): string {
+  const root = projectDir.endsWith("/") ? projectDir : `${projectDir}/`;
+  return path.startsWith(root) ? path.slice(root.length) : path;
 }
 
 export interface PermissionRequestInfo {
@@ -129,11 +159,16 @@ function requestDetails(tool: ToolId, input: Readonly<Record<string, unknown>>):
 
 /**
  * The tool error (and stderr line) for an ask with nobody to answer (LOOP-13): says it needs
- * approval, that the run is non-interactive, and the exact `--allow` that would permit it.
+ * approval and why, that the run is non-interactive, and the exact `--allow` that would permit it
+ * when a rule can (a hook's or a protected path's question is answered by its own reason).
  */
-export function nonInteractiveDenial(tool: ToolId, input: Readonly<Record<string, unknown>>): string {
-  const rule = formatRule(tool, isBuiltin(tool) ? ruleSubject(tool, input) : null);
-  return `${rule} needs approval, but this run is non-interactive and nobody can approve it; to allow it, rerun with --allow ${shellQuote(rule)} or add it to permissions.allow`;
+export function nonInteractiveDenial(call: NormalizedCall, why?: string): string {
+  const suggestion = permissionSuggestions(call)[0];
+  const rules = (suggestion?.type === "addRules" ? suggestion.rules : []).map((rule) => formatRule(call.tool, rule.ruleContent ?? null));
+  const subject = rules.length === 1 ? (rules[0] ?? call.tool) : call.tool;
+  const reason = why === undefined ? "" : ` (${why})`;
+  const hint = rules.length === 0 ? "approve it in an interactive session" : `rerun with ${rules.map((rule) => `--allow ${shellQuote(rule)}`).join(" ")} or add ${rules.length === 1 ? "it" : "them"} to permissions.allow`;
+  return `${subject} needs approval${reason}, but this run is non-interactive and nobody can approve it; to allow it, ${hint}`;
 }
 
 /** POSIX single-quoting, so the hint can be pasted into a shell as is. */

@@ -1,19 +1,26 @@
 /**
  * Permission rules (D24): `tool(pattern)` or a bare `tool`. The tool is a canonical name or an alias,
  * compared case-insensitively; in the pattern `*` matches any run of characters (spaces included) and
- * every other character is literal. A pattern must match the whole subject field of the tool input.
+ * every other character is literal; Claude Code's `Bash(git status:*)` (a trailing `:*`) matches the
+ * prefix as whole words. Rules judge the normalised call (tools/call.ts), never raw text (D39): a bash
+ * pattern is matched against each simple command; a path pattern against the resolved path.
  * Matching is linear in pattern + subject length (KMP per literal segment, no backtracking), so a
  * hostile command or rule can never stall the gate. MCP rules name tools, not inputs: `mcp__github`
  * (every tool of that server), `mcp__github__create_issue`, or a `*` glob such as `mcp__github__*`;
  * they are case-sensitive and take no `(pattern)`.
  */
 import { canonicalToolLoose, isBuiltin, isMcpToolName, MCP_PREFIX, type ToolId, type ToolName } from "../tools/names.ts";
+import type { CallPath, CallPlace, NormalizedCall } from "../tools/call.ts";
+import { commandName, stripWrappers, type SimpleCommand } from "../util/shell-commands.ts";
+import { resolvePath } from "../util/path-utils.ts";
 
 export interface Rule {
   /** A canonical built-in, or for MCP rules the name or glob as written (`mcp__github__*`). */
   readonly tool: ToolId;
   /** null for a bare `tool` rule (every input). */
   readonly pattern: string | null;
+  /** Claude Code's `prefix:*`: `pattern` is the prefix, matched as whole words. */
+  readonly prefix?: boolean;
   /** The rule as written (trimmed); deny and ask messages name it. */
   readonly text: string;
 }
@@ -56,6 +63,7 @@ export function parseRule(text: string): RuleParseResult {
   }
   const tool = canonicalToolLoose(name);
   if (tool === undefined) return invalid(text, `unknown tool \`${name}\``);
+  if (pattern !== null && pattern.endsWith(":*")) return { ok: true, rule: { tool, pattern: pattern.slice(0, -2), prefix: true, text: trimmed } };
   return { ok: true, rule: { tool, pattern, text: trimmed } };
 }
 
@@ -85,17 +93,133 @@ export function ruleSubject(tool: ToolId, input: Readonly<Record<string, unknown
   return typeof value === "string" ? value : "";
 }
 
-export function ruleMatches(rule: Rule, tool: ToolId, input: Readonly<Record<string, unknown>>): boolean {
-  if (!isBuiltin(rule.tool)) return isMcpToolName(tool) && (matchPattern(rule.tool, tool) || (!rule.tool.includes("__", MCP_PREFIX.length) && tool.startsWith(`${rule.tool}__`)));
-  if (rule.tool !== tool) return false;
-  if (rule.pattern === null) return true;
-  return matchPattern(rule.pattern, ruleSubject(tool, input));
+function mcpRuleMatches(rule: Rule, tool: ToolId): boolean {
+  return isMcpToolName(tool) && (matchPattern(rule.tool, tool) || (!rule.tool.includes("__", MCP_PREFIX.length) && tool.startsWith(`${rule.tool}__`)));
 }
 
-/** First rule of `rules` matching the call, in order. */
-export function findMatchingRule(rules: readonly Rule[], tool: ToolId, input: Readonly<Record<string, unknown>>): Rule | undefined {
-  for (const rule of rules) if (ruleMatches(rule, tool, input)) return rule;
-  return undefined;
+/** A pattern against one subject: a `*`-glob, or for `prefix:*` rules the prefix as whole words. */
+function patternMatches(rule: Rule, subject: string): boolean {
+  const pattern = rule.pattern ?? "";
+  if (!rule.prefix) return matchPattern(pattern, subject);
+  return subject === pattern || subject.startsWith(`${pattern} `);
+}
+
+/** A simple command as allow rules read it: assignments and words as written (quotes removed). */
+function commandText(command: SimpleCommand): string {
+  return [...command.assignments, ...command.words].join(" ");
+}
+
+/** What a deny or ask rule also sees: wrappers (`command`, `env`, …) and the command word's directory removed. */
+function bareCommandText(command: SimpleCommand): string {
+  const words = stripWrappers(command.words);
+  return [commandName(words[0] ?? ""), ...words.slice(1)].join(" ");
+}
+
+/**
+ * An absolute pattern for a path rule: relative patterns (`docs/*`, `./x`) are anchored at the
+ * project root, `~/` at the home directory, `//x` is Claude Code's spelling of the absolute `/x`;
+ * `.` and `..` are resolved like the path they are compared with. `*` and `**` alone match any path.
+ */
+export function anchorPathPattern(pattern: string, place: Pick<CallPlace, "projectDir" | "home">): string {
+  if (pattern === "*" || pattern === "**") return "*";
+  if (pattern.startsWith("//")) return resolvePath("/", pattern.slice(1));
+  if (pattern === "~" || pattern.startsWith("~/")) return resolvePath(place.home, `.${pattern.slice(1)}`);
+  return resolvePath(place.projectDir, pattern);
+}
+
+function pathMatches(rule: Rule, path: string, place: CallPlace): boolean {
+  const anchored = anchorPathPattern(rule.pattern ?? "", place);
+  return anchored === "*" || patternMatches({ ...rule, pattern: anchored }, path);
+}
+
+/** The paths a rule of `tool` judges: resolved file paths, or the resolved `path` of grep and glob. */
+function rulePaths(call: NormalizedCall): readonly CallPath[] {
+  if (call.paths.length > 0 || (call.tool !== "grep" && call.tool !== "glob")) return call.paths;
+  const given = call.input.path;
+  const path = resolvePath(call.place.cwd, typeof given === "string" && given.length > 0 ? given : ".");
+  return [{ field: "path", path, real: path, access: "read" }];
+}
+
+function isPathTool(tool: ToolName): boolean {
+  return tool === "read" || tool === "write" || tool === "edit" || tool === "grep" || tool === "glob";
+}
+
+/**
+ * Deny and ask rules hold when any part of the call matches: any simple command of a bash call (as
+ * written, or with wrappers and directories stripped), or the path as given, resolved or real.
+ */
+export function ruleHolds(rule: Rule, call: NormalizedCall): boolean {
+  if (!isBuiltin(rule.tool)) return mcpRuleMatches(rule, call.tool);
+  if (rule.tool !== call.tool) return false;
+  if (rule.pattern === null) return true;
+  if (call.tool === "bash") {
+    const whole = typeof call.input.command === "string" ? call.input.command.trim() : "";
+    if (patternMatches(rule, whole)) return true;
+    return (call.command?.commands ?? []).some((command) => patternMatches(rule, commandText(command)) || patternMatches(rule, bareCommandText(command)));
+  }
+  if (isPathTool(call.tool)) {
+    return rulePaths(call).some((p) => pathMatches(rule, p.path, call.place) || (p.real !== undefined && pathMatches(rule, p.real, call.place)));
+  }
+  return patternMatches(rule, ruleSubject(call.tool, call.input));
+}
+
+/** First deny or ask rule of `rules` that holds for the call. */
+export function findHoldingRule(rules: readonly Rule[], call: NormalizedCall): Rule | undefined {
+  return rules.find((rule) => ruleHolds(rule, call));
+}
+
+/**
+ * The allow rule that covers the whole call, or undefined. A bash call is covered only when bash
+ * could be read completely and every simple command (in pipelines, lists, substitutions, `sh -c`)
+ * matches an allow rule as written, with no redirection to a file; a bare `bash` rule covers any
+ * command. A path is covered when
+ * both its resolved and its real location match, so neither `..` nor a symlink leaves the rule.
+ */
+export function findCoveringRule(rules: readonly Rule[], call: NormalizedCall): Rule | undefined {
+  const own = rules.filter((rule) => (isBuiltin(rule.tool) ? rule.tool === call.tool : mcpRuleMatches(rule, call.tool)));
+  const bare = own.find((rule) => rule.pattern === null);
+  if (bare !== undefined) return bare;
+  if (!isBuiltin(call.tool)) return undefined;
+  if (call.tool === "bash") {
+    const analysis = call.command;
+    if (analysis === undefined || !analysis.complete || analysis.commands.length === 0) return undefined;
+    let first: Rule | undefined;
+    for (const command of analysis.commands) {
+      // A redirection writes or reads a file the rule does not name; only a bare `bash` covers it.
+      if (command.redirects) return undefined;
+      const text = commandText(command);
+      const rule = own.find((candidate) => patternMatches(candidate, text));
+      if (rule === undefined) return undefined;
+      first ??= rule;
+    }
+    return first;
+  }
+  if (isPathTool(call.tool)) {
+    const paths = rulePaths(call);
+    if (paths.length === 0) return undefined;
+    return own.find((rule) => paths.every((p) => p.real !== undefined && pathMatches(rule, p.path, call.place) && pathMatches(rule, p.real, call.place)));
+  }
+  const subject = ruleSubject(call.tool, call.input);
+  return own.find((rule) => patternMatches(rule, subject));
+}
+
+/**
+ * Why a rule can never match anything, or null: a bash pattern spanning an operator (each simple
+ * command is matched on its own), a substitution, leading blanks; a path pattern ending in `/`.
+ */
+export function ruleNeverMatches(rule: Rule): string | null {
+  const pattern = rule.pattern;
+  if (pattern === null || !isBuiltin(rule.tool)) return null;
+  if (rule.tool === "bash") {
+    if (/^\s/.test(pattern)) return "it starts with a blank, but commands are matched without leading blanks";
+    if (/[;&|\n`]|\$\(/.test(pattern.replace(/'[^']*'/g, "").replace(/"[^"]*"/g, ""))) {
+      return "it spans a shell operator or substitution, but each simple command is matched on its own; write one rule per command";
+    }
+    if (pattern.includes(":*")) return "`:*` marks a prefix only at the end of the pattern";
+  } else if (isPathTool(rule.tool) && pattern.length > 1 && pattern.endsWith("/")) {
+    return "a path never ends in `/`; write `dir/*` for the files under dir";
+  }
+  return null;
 }
 
 /**

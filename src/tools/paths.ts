@@ -6,7 +6,8 @@
  * util/path-utils.ts.
  */
 import type { FileSystem } from "../runtime/types.ts";
-import { basenamePath, dirnamePath, isInside, relativeInside, resolvePath } from "../util/path-utils.ts";
+import { dirnamePath, isInside, relativeInside, resolvePath } from "../util/path-utils.ts";
+import { realLocation } from "./call.ts";
 
 export type ResolvedPath = { ok: true; path: string } | { ok: false; message: string };
 
@@ -15,25 +16,6 @@ export function displayPath(from: string, path: string): string {
   if (path === from) return ".";
   if (dirnamePath(from) === from) return path; // from a root, the absolute path reads better
   return relativeInside(path, from) ?? path;
-}
-
-/**
- * The real location of `path` (which may not exist yet), or undefined when a dangling symlink or an
- * unreadable ancestor makes it unknowable.
- */
-function realLocation(fs: FileSystem, path: string): string | undefined {
-  const rest: string[] = [];
-  let current = path;
-  for (;;) {
-    const real = fs.realpath(current);
-    if (real !== undefined) return rest.length === 0 ? real : resolvePath(real, rest.join("/"));
-    // An entry that exists (lstat) but has no realpath is a dangling or looping symlink.
-    if (fs.lstat(current) !== undefined) return undefined;
-    const parent = dirnamePath(current);
-    if (parent === current) return undefined; // the root itself is unreadable
-    rest.unshift(basenamePath(current));
-    current = parent;
-  }
 }
 
 /**

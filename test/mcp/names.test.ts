@@ -3,6 +3,7 @@
  * server running (`agent hooks test pre_tool --tool mcp__s__t` needs none either).
  */
 import { describe, expect, test } from "bun:test";
+import { callOf } from "../support/calls.ts";
 import { decideGate, EMPTY_RULES } from "../../src/permissions/gate.ts";
 import { parseRule, parseRules } from "../../src/permissions/rules.ts";
 import { makeWorld } from "../support/cli.ts";
@@ -13,7 +14,7 @@ describe("MCP names in rules and the gate", () => {
     const { rules, errors } = parseRules(["mcp__github", "mcp__fs__read_file", "mcp__git*__*"]);
     expect(errors).toEqual([]);
     const allows = (tool: `mcp__${string}`): string | undefined => {
-      const gate = decideGate({ mode: "default", rules: { ...EMPTY_RULES, allow: rules }, tool, input: {} });
+      const gate = decideGate({ mode: "default", rules: { ...EMPTY_RULES, allow: rules }, call: callOf(tool, {}) });
       return gate.decision === "allow" ? gate.rule : undefined;
     };
     expect(allows("mcp__github__create_issue")).toBe("mcp__github");
@@ -28,12 +29,12 @@ describe("MCP names in rules and the gate", () => {
 
   test("mode defaults treat MCP tools like bash; a deny rule wins in bypass", async () => {
     const tool = "mcp__s__t" as const;
-    expect(decideGate({ mode: "default", rules: EMPTY_RULES, tool, input: {} }).decision).toBe("ask");
-    expect(decideGate({ mode: "accept-edits", rules: EMPTY_RULES, tool, input: {} }).decision).toBe("ask");
-    expect(decideGate({ mode: "readonly", rules: EMPTY_RULES, tool, input: {} }).decision).toBe("deny");
-    expect(decideGate({ mode: "bypass", rules: EMPTY_RULES, tool, input: {} }).decision).toBe("allow");
+    expect(decideGate({ mode: "default", rules: EMPTY_RULES, call: callOf(tool, {}) }).decision).toBe("ask");
+    expect(decideGate({ mode: "accept-edits", rules: EMPTY_RULES, call: callOf(tool, {}) }).decision).toBe("ask");
+    expect(decideGate({ mode: "readonly", rules: EMPTY_RULES, call: callOf(tool, {}) }).decision).toBe("deny");
+    expect(decideGate({ mode: "bypass", rules: EMPTY_RULES, call: callOf(tool, {}) }).decision).toBe("allow");
     const deny = parseRules(["mcp__s__*"]).rules;
-    expect(decideGate({ mode: "bypass", rules: { ...EMPTY_RULES, deny }, tool, input: {} })).toMatchObject({ decision: "deny", rule: "mcp__s__*" });
+    expect(decideGate({ mode: "bypass", rules: { ...EMPTY_RULES, deny }, call: callOf(tool, {}) })).toMatchObject({ decision: "deny", rule: "mcp__s__*" });
   });
 
   test("agent hooks test pre_tool --tool mcp__s__t: every hook form selects the MCP name, no server needed", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { findMatchingRule, matchPattern, parseRule, parseRules, ruleMatches, ruleSubject } from "../../src/permissions/rules.ts";
+import { findCoveringRule, findHoldingRule, matchPattern, parseRule, parseRules, ruleHolds, ruleNeverMatches, ruleSubject } from "../../src/permissions/rules.ts";
+import { callOf, PLACE } from "../support/calls.ts";
 
 function rule(text: string) {
   const parsed = parseRule(text);
@@ -66,11 +67,10 @@ describe("permission rules (D24)", () => {
     expect(ruleSubject("glob", { pattern: "*.ts" })).toBe("");
     expect(ruleSubject("task", { subagent_type: "reviewer" })).toBe("reviewer");
     expect(ruleSubject("bash", { command: 5 })).toBe("");
-    expect(ruleMatches(rule("glob()"), "glob", {})).toBe(true);
-    expect(ruleMatches(rule("task(rev*)"), "task", { subagent_type: "reviewer", prompt: "p" })).toBe(true);
-    expect(ruleMatches(rule("bash(*)"), "read", { command: "x" })).toBe(false);
-    expect(ruleMatches(rule("Bash"), "bash", { command: "anything at all" })).toBe(true);
-    expect(findMatchingRule([rule("bash(ls*)"), rule("bash(rm *)")], "bash", { command: "rm -rf x" })?.text).toBe("bash(rm *)");
+    expect(ruleHolds(rule("task(rev*)"), callOf("task", { subagent_type: "reviewer", prompt: "p" }))).toBe(true);
+    expect(ruleHolds(rule("bash(*)"), callOf("read", { command: "x" }))).toBe(false);
+    expect(ruleHolds(rule("Bash"), callOf("bash", { command: "anything at all" }))).toBe(true);
+    expect(findHoldingRule([rule("bash(ls*)"), rule("bash(rm *)")], callOf("bash", { command: "rm -rf x" }))?.text).toBe("bash(rm *)");
   });
 
   test("D24 matcher is linear: adversarial patterns finish", () => {
@@ -81,5 +81,61 @@ describe("permission rules (D24)", () => {
     expect(matchPattern(`*${"a".repeat(1_000)}*`, subject)).toBe(true);
     // A backtracking matcher takes minutes here and would hit the test timeout; speed itself is
     // not asserted (the machine is shared).
+  });
+
+  const allows = (rules: string[], command: string): boolean => findCoveringRule(rules.map(rule), callOf("bash", { command })) !== undefined;
+  const denies = (rules: string[], command: string): boolean => findHoldingRule(rules.map(rule), callOf("bash", { command })) !== undefined;
+
+  test("D39 an allow rule covers a bash call only when it covers every simple command", () => {
+    for (const walk of ["ls; touch X", "ls && touch X", "ls || touch X", "ls $(touch X)", "ls `touch X`", "ls\ntouch X", "ls | sh -c 'touch X'", "ls & touch X", 'ls "$(touch X)"', "ls <(touch X)", "ls > out.txt", "LD_PRELOAD=x.so ls", "for f in *; do ls; done", "ls <<EOF\nx\nEOF"]) {
+      expect(`${JSON.stringify(walk)} ${allows(["bash(ls*)"], walk)}`).toBe(`${JSON.stringify(walk)} false`);
+    }
+    for (const fine of ["ls", "ls -la", "ls -la src", "ls 2>/dev/null", "ls 2>&1", "ls | ls"]) expect(`${fine} ${allows(["bash(ls*)"], fine)}`).toBe(`${fine} true`);
+    // Two rules together cover a pipeline; a bare `bash` covers anything.
+    expect(allows(["bash(ls*)", "bash(grep *)"], "ls -la | grep ts")).toBe(true);
+    expect(allows(["bash"], "for f in *; do rm $f; done")).toBe(true);
+  });
+
+  test("D39 a deny rule holds for any simple command, however the command word is spelled", () => {
+    for (const walk of ["true; rm -f x", " rm -f x", "\\rm -f x", '"rm" -f x', "'rm' -f x", "command rm -f x", "builtin rm -f x", "exec rm -f x", "env rm -f x", "env -i FOO=1 rm -f x", "/bin/rm -f x", "./rm -f x", "ls $(rm -f x)", "echo `rm -f x`", "sh -c 'rm -f x'", "bash -lc \"rm -f x\"", "eval rm -f x", "find . -exec rm -f {} \\;", "ls | xargs rm -f", "nohup rm -f x", "timeout 5 rm -f x", "(cd a && rm -f x)"]) {
+      expect(`${JSON.stringify(walk)} ${denies(["bash(rm *)"], walk)}`).toBe(`${JSON.stringify(walk)} true`);
+    }
+    // The legitimate neighbours stay allowed.
+    expect(denies(["bash(rm *)"], "ls -la")).toBe(false);
+    expect(denies(["bash(rm *)"], "echo rm -f x")).toBe(false);
+    expect(denies(["bash(rm *)"], "grep -r 'rm -f' .")).toBe(false);
+  });
+
+  test("D39 Claude Code's prefix spelling `Bash(git status:*)` matches the prefix as whole words", () => {
+    expect(rule("Bash(git status:*)")).toEqual({ tool: "bash", pattern: "git status", prefix: true, text: "Bash(git status:*)" });
+    expect(allows(["Bash(git status:*)"], "git status")).toBe(true);
+    expect(allows(["Bash(git status:*)"], "git status -s")).toBe(true);
+    expect(allows(["Bash(git status:*)"], "git statusx")).toBe(false);
+    expect(allows(["Bash(git status:*)"], "git status; rm x")).toBe(false);
+    expect(denies(["Bash(rm:*)"], "ls && /bin/rm -rf y")).toBe(true);
+  });
+
+  test("D39 path rules match the resolved path: `..` and `./` never walk out of or around a rule", () => {
+    const p = (tool: "read" | "write", file_path: string) => callOf(tool, { file_path, content: "" });
+    const cover = (text: string, tool: "read" | "write", path: string) => findCoveringRule([rule(text)], p(tool, path)) !== undefined;
+    const hold = (text: string, tool: "read" | "write", path: string) => ruleHolds(rule(text), p(tool, path));
+    expect(cover("write(docs/*)", "write", "docs/a.md")).toBe(true);
+    expect(cover("write(docs/*)", "write", `${PLACE.projectDir}/docs/a.md`)).toBe(true);
+    expect(cover("write(docs/*)", "write", "docs/../.agent/notes.md")).toBe(false);
+    expect(cover("write(./docs/*)", "write", "./docs/a.md")).toBe(true);
+    expect(hold("read(.git/*)", "read", "./.git/config")).toBe(true);
+    expect(hold("read(.git/*)", "read", "src/../.git/config")).toBe(true);
+    expect(hold("read(~/.ssh/*)", "read", `${PLACE.home}/.ssh/id_rsa`)).toBe(true);
+    expect(hold("read(//etc/*)", "read", "/etc/passwd")).toBe(true);
+    expect(hold("read(*)", "read", "/anything")).toBe(true);
+  });
+
+  test("D39 a rule that can never match is named, with the reason", () => {
+    expect(ruleNeverMatches(rule("bash(ls; rm*)"))).toContain("one rule per command");
+    expect(ruleNeverMatches(rule("bash(npm test && npm run lint)"))).toContain("one rule per command");
+    expect(ruleNeverMatches(rule("bash(echo $(date))"))).toContain("substitution");
+    expect(ruleNeverMatches(rule("bash(git:* status)"))).toContain("`:*`");
+    expect(ruleNeverMatches(rule("write(docs/)"))).toContain("dir/*");
+    for (const fine of ["bash(ls*)", "Bash(git status:*)", "bash(echo 'a;b')", "write(docs/*)", "read", "mcp__s"]) expect(ruleNeverMatches(rule(fine))).toBeNull();
   });
 });

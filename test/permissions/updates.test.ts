@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { callOf } from "../support/calls.ts";
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +23,7 @@ describe("permission updates (LIFE-57, LOOP-14)", () => {
     expect(result.projectSettingsPath).toBeNull();
     expect(result.session.allow.map((r) => r.text)).toEqual(["bash(git status*)"]);
     expect(EMPTY_RULES.allow).toHaveLength(0); // input never mutated
-    expect(decideGate({ mode: "default", rules: result.session, tool: "bash", input: { command: "git status -s" } }).decision).toBe("allow");
+    expect(decideGate({ mode: "default", rules: result.session, call: callOf("bash", { command: "git status -s" }) }).decision).toBe("allow");
     expect(existsSync(join(dir, ".agent"))).toBe(false);
     // Applying the same rule again does not duplicate it.
     const again = applyPermissionUpdates({ runtime, projectDir: dir, session: result.session, updates: [addRules("git status*", "session")] });

@@ -44,6 +44,8 @@ export interface MergeState {
   /** pre_tool / permission_request: `deny` stops; `ask` and explicit `allow` are remembered. */
   readonly denied: { readonly reason: string; readonly modelReason: string } | undefined;
   readonly asked: boolean;
+  /** The first asking hook's reason (claude `permissionDecisionReason`), told to the model when nobody can answer. */
+  readonly askReason: string | undefined;
   readonly allowed: boolean;
   /** Blocking events other than pre_tool (user_prompt_submit, stop, pre_compact, subagent_*). */
   readonly blocked: { readonly reason: string } | undefined;
@@ -97,6 +99,7 @@ export function initialState(event: CanonicalEvent, tool?: ToolId, toolInput?: R
     prompt: undefined,
     denied: undefined,
     asked: false,
+    askReason: undefined,
     allowed: false,
     blocked: undefined,
     stops: [],
@@ -290,7 +293,7 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
     }
     halt = true;
   } else if (decision === "ask") {
-    next = { ...next, asked: true };
+    next = { ...next, asked: true, askReason: next.askReason ?? reply.reason };
   } else if (decision === "allow") {
     if (event === "permission_request") {
       if (!next.permission) next = { ...next, permission: { behavior: "allow", updatedPermissions: [], interrupt: false } };

@@ -6,7 +6,7 @@
  */
 import { isInside, normalizePath, resolvePath } from "../../util/path-utils.ts";
 import type { FileSystem } from "../../runtime/types.ts";
-import { lexShell, type WordPart } from "./shell-words.ts";
+import { lexShell, type WordPart } from "../../util/shell-words.ts";
 
 const PROJECT_VARS = new Set(["AGENT_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "VT_PROJECT_DIR"]);
 
@@ -49,7 +49,7 @@ function expandPart(part: WordPart, projectDir: string, wordStart: boolean): { t
   return { text: out, dynamic };
 }
 
-/** Splits a command into words and operators, quoted as bash quotes it (src/hooks/shell/shell-words.ts). */
+/** Splits a command into words and operators, quoted as bash quotes it (src/util/shell-words.ts). */
 export function tokenizeCommand(command: string, projectDir: string): CommandToken[] {
   return lexShell(command).map((token): CommandToken => {
     if (token.kind === "op") return { kind: "op", text: token.text, dynamic: false };

@@ -3,7 +3,7 @@
  * Pure: the verdict depends only on the command string and `absolutePaths`, never on the host.
  * The detail names the rule, never the command text (it ends up in failure lines and records, SEC-08).
  */
-import { lexShell, wordRaw, wordValue } from "./shell-words.ts";
+import { lexShell, wordRaw, wordValue } from "../../util/shell-words.ts";
 
 export type PreflightRule = "$" | "~" | "`" | "{" | "}" | "control character" | "cd" | ".." | "absolute path";
 
@@ -28,7 +28,7 @@ function reject(rule: PreflightRule): PreflightResult {
 }
 
 /**
- * D12 step 2 with bash's quoting (src/hooks/shell/shell-words.ts): each word as D12's W (quotes removed,
+ * D12 step 2 with bash's quoting (src/util/shell-words.ts): each word as D12's W (quotes removed,
  * backslash escapes kept as written) and as the word bash actually builds. Splitting as bash
  * quotes matters: `x\'` is a word holding a literal quote, not the start of a quoted run that
  * would hide `; cd ..` from the checks.

@@ -4,7 +4,7 @@
 // test/security/preflight-quoting.test.ts).
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { lexShell, wordRaw, wordValue } from "../../src/hooks/shell/shell-words.ts";
+import { lexShell, wordRaw, wordValue } from "../../src/util/shell-words.ts";
 import { preflight, type PreflightRule } from "../../src/hooks/shell/preflight.ts";
 import { tokenizeCommand } from "../../src/hooks/shell/command-words.ts";
 

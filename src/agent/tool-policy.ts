@@ -1,0 +1,155 @@
+/**
+ * The one seam between the tool-call loop and its policies (in the spirit of a before/after tool-call
+ * pair): `before` decides whether a normalised call runs and with which input — pre_tool hooks of all
+ * three forms, the permission gate, permission_request hooks, the user — and `after` runs the
+ * post_tool hooks over its result. The loop (tool-call.ts) sees only these typed verdicts; merge
+ * state, event fields and the gate's inputs stay on this side.
+ */
+import type { NormalizedCall } from "../tools/call.ts";
+import { normalizeCall } from "../tools/call.ts";
+import { validateToolInput } from "../tools/index.ts";
+import type { ToolResult } from "../tools/types.ts";
+import { decideGate, nonInteractiveDenial, permissionRequestInfo, permissionSuggestions } from "../permissions/gate.ts";
+import type { StopKind } from "../hooks/merge/merge.ts";
+import type { SessionServices } from "./session-services.ts";
+import type { PermissionAnswer } from "./types.ts";
+
+/** A hook ended the session after this call. */
+export interface SessionStop {
+  readonly reason: string;
+  readonly kind: "hook_blocked" | "hook_failed";
+}
+
+export type BeforeVerdict =
+  | { readonly run: true; readonly call: NormalizedCall; readonly contexts: readonly string[] }
+  | { readonly run: false; readonly reason: string; readonly contexts: readonly string[]; readonly input: Readonly<Record<string, unknown>>; readonly stop?: SessionStop };
+
+export interface AfterVerdict {
+  /** The output the model gets instead of the tool's (an action-dialect rewrite), if any. */
+  readonly output?: string;
+  readonly contexts: readonly string[];
+  /** Provider-visible context items from injecting post hooks, in config then JSON order. */
+  readonly items: readonly string[];
+  readonly stop?: SessionStop;
+}
+
+/** Where in the session a call happens. */
+export interface CallAt {
+  readonly turnIndex: number;
+  readonly callId: string;
+}
+
+export interface ToolCallPolicy {
+  before(call: NormalizedCall, at: CallAt): Promise<BeforeVerdict>;
+  after(call: NormalizedCall, result: ToolResult, at: CallAt): Promise<AfterVerdict>;
+}
+
+function stopOf(ended: { readonly reason: string; readonly kind: StopKind } | undefined): SessionStop | undefined {
+  // `completed` only comes from a `stop` hook, never from a tool's events.
+  return ended ? { reason: ended.reason, kind: ended.kind === "hook_failed" ? "hook_failed" : "hook_blocked" } : undefined;
+}
+
+/** The session's policy: its hooks, its rules and mode, and (interactive) its user. */
+export function sessionPolicy(s: SessionServices): ToolCallPolicy {
+  return { before: (call, at) => before(s, call, at), after: (call, result, at) => after(s, call, result, at) };
+}
+
+/** The normalised view again after a hook replaced the input, so the gate judges what will run. */
+function renormalize(s: SessionServices, call: NormalizedCall, input: Readonly<Record<string, unknown>>): NormalizedCall {
+  return input === call.input ? call : normalizeCall(s.runtime.fs, call.place, call.tool, input);
+}
+
+async function before(s: SessionServices, call: NormalizedCall, at: CallAt): Promise<BeforeVerdict> {
+  const preDecision = decideGate({ mode: s.permissionMode, rules: s.rules(), call }).decision;
+  const pre = await s.fire({ event: "pre_tool", tool: { name: call.tool, callId: at.callId, input: call.input }, fields: { permission_decision: preDecision } }, at);
+  const contexts = pre.state.contexts;
+  if (pre.state.denied) {
+    const stop = stopOf(pre.state.stopSession);
+    return { run: false, reason: pre.state.denied.modelReason, contexts, input: call.input, ...(stop ? { stop } : {}) };
+  }
+  const hookDecision = pre.state.asked ? ("ask" as const) : pre.state.allowed ? ("allow" as const) : undefined;
+  const judged = renormalize(s, call, { ...(pre.state.toolInput ?? call.input) });
+  const gate = decideGate({ mode: s.permissionMode, rules: s.rules(), call: judged, ...(hookDecision ? { hookDecision } : {}) });
+  if (gate.decision === "deny") return { run: false, reason: gate.reason, contexts, input: judged.input };
+  if (gate.decision === "allow") return { run: true, call: judged, contexts };
+  // A hook's own reason explains its question better than the gate's summary (LOOP-13).
+  const why = hookDecision === "ask" && gate.rule === undefined ? (pre.state.askReason ?? gate.reason) : gate.reason;
+  return resolveAsk(s, judged, why, contexts, at);
+}
+
+/** The gate asked: permission_request hooks decide, else the user (interactive), else a denial (LOOP-13). */
+async function resolveAsk(s: SessionServices, call: NormalizedCall, why: string, contexts: readonly string[], at: CallAt): Promise<BeforeVerdict> {
+  const request = await s.fire(
+    {
+      event: "permission_request",
+      tool: { name: call.tool, callId: at.callId, input: call.input },
+      fields: { permission_request: { ...permissionRequestInfo(call.tool, call.input) }, permission_suggestions: permissionSuggestions(call) },
+    },
+    at,
+  );
+  const permission = request.state.permission;
+  if (request.state.denied || permission?.behavior === "deny") {
+    const reason = request.state.denied?.modelReason ?? permission?.message ?? "denied by a permission_request hook";
+    // An `interrupt` or `continue: false` ends the session (LIFE-58); a failure under `fail` too.
+    const stop = stopOf(request.state.stopSession);
+    return { run: false, reason, contexts, input: call.input, ...(stop ? { stop } : {}) };
+  }
+  if (permission?.behavior === "allow") {
+    let input = call.input;
+    if (permission.updatedInput) {
+      const replaced = validateToolInput(call.tool, permission.updatedInput);
+      if (replaced.ok) input = replaced.input;
+      else s.emit({ type: "notice", kind: "warning", text: `agent: permission_request hook gave an invalid updatedInput (${replaced.path}); the previous input is kept` });
+    } else if (request.state.toolInput) {
+      input = { ...request.state.toolInput };
+    }
+    if (permission.updatedPermissions.length > 0) s.applyUpdates(permission.updatedPermissions);
+    return { run: true, call: renormalize(s, call, input), contexts };
+  }
+  if (s.askPermission) {
+    const answer = await askUser(s, call, at);
+    return answer === "deny" ? { run: false, reason: `the user denied ${call.tool}`, contexts, input: call.input } : { run: true, call, contexts };
+  }
+  const denial = nonInteractiveDenial(call, why);
+  s.emit({ type: "notice", kind: "warning", text: `agent: ${denial}` });
+  return { run: false, reason: denial, contexts, input: call.input };
+}
+
+/**
+ * Interactive approval: the permission_prompt notification goes through notification hooks first
+ * (LOOP-38, LIFE-71), then the user answers; `always` adds the first suggestion as a session rule.
+ */
+async function askUser(s: SessionServices, call: NormalizedCall, at: CallAt): Promise<PermissionAnswer> {
+  const ask = s.askPermission;
+  if (ask === undefined) return "deny";
+  const info = permissionRequestInfo(call.tool, call.input);
+  const title = "Permission needed";
+  const message = `agent needs your permission to use ${info.tool_name}: ${info.details}`;
+  const notified = await s.fire({ event: "notification", fields: { notification_type: "permission_prompt", title, message } }, at);
+  const n = notified.state.notification;
+  const suggestion = permissionSuggestions(call)[0];
+  const rules = suggestion?.type === "addRules" ? suggestion.rules : [];
+  const answer = await ask({
+    tool: call.tool,
+    detail: info.details,
+    notification: n.suppress ? null : { title: n.title ?? title, message: n.message ?? message },
+    alwaysRule: rules.length > 0 ? rules.map((rule) => (rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`)).join(", ") : null,
+  });
+  if (answer === "always" && suggestion) s.applyUpdates([suggestion]);
+  return answer;
+}
+
+async function after(s: SessionServices, call: NormalizedCall, result: ToolResult, at: CallAt): Promise<AfterVerdict> {
+  const metadata = result.metadata ?? {};
+  const post = await s.fire(
+    { event: "post_tool", tool: { name: call.tool, callId: at.callId, input: call.input }, result: { success: result.success, content: result.content, metadata, ...(result.details ? { details: result.details } : {}) } },
+    { ...at, deferInjections: true },
+  );
+  const items: string[] = [];
+  for (const injection of post.state.injections) {
+    if (injection.status !== "success") continue;
+    for (const item of injection.items) items.push(item.content);
+  }
+  const stop: SessionStop | undefined = post.state.stops.length > 0 ? { reason: post.state.stops.join("; "), kind: "hook_blocked" } : stopOf(post.state.stopSession);
+  return { ...(post.state.output !== undefined ? { output: post.state.output } : {}), contexts: post.state.contexts, items, ...(stop ? { stop } : {}) };
+}
