@@ -73,12 +73,12 @@ async function before(s: SessionServices, call: NormalizedCall, at: CallAt): Pro
   if (gate.decision === "deny") return { run: false, reason: gate.reason, contexts, input: judged.input };
   if (gate.decision === "allow") return { run: true, call: judged, contexts };
   // A hook's own reason explains its question better than the gate's summary (LOOP-13).
-  const why = hookDecision === "ask" && gate.rule === undefined ? (pre.state.askReason ?? gate.reason) : gate.reason;
+  const why = gate.because ?? (hookDecision === "ask" ? (pre.state.askReason ?? "a hook asked for approval") : undefined);
   return resolveAsk(s, judged, why, contexts, at);
 }
 
 /** The gate asked: permission_request hooks decide, else the user (interactive), else a denial (LOOP-13). */
-async function resolveAsk(s: SessionServices, call: NormalizedCall, why: string, contexts: readonly string[], at: CallAt): Promise<BeforeVerdict> {
+async function resolveAsk(s: SessionServices, call: NormalizedCall, why: string | undefined, contexts: readonly string[], at: CallAt): Promise<BeforeVerdict> {
   const request = await s.fire(
     {
       event: "permission_request",

@@ -19,7 +19,8 @@ export interface GateInput {
   hookDecision?: "allow" | "ask";
 }
 
-export type GateDecision = { decision: "allow" | "deny" | "ask"; reason: string; rule?: string };
+/** `because`: for an ask, what in particular asks (a rule, a protected path, an unreadable command); absent for a mode's plain default. */
+export type GateDecision = { decision: "allow" | "deny" | "ask"; reason: string; rule?: string; because?: string };
 
 /** `kill_shell` stops a process like `bash` starts one; `bash_output` only reads. */
 const MUTATING: ReadonlySet<ToolName> = new Set(["write", "edit", "bash", "task", "kill_shell"]);
@@ -39,8 +40,8 @@ export const EMPTY_RULES: RuleSet = { allow: [], ask: [], deny: [] };
 /**
  * D24 order, exactly: deny rule (every mode) → a write into `$AGENT_HOME` is denied → readonly denies
  * write/edit/bash/task → a write into `.git/`, `.agent/` or `.claude/` asks in every mode unless an
- * allow rule names that directory (D40) → ask rule or hook ask asks (bypass: allows) → hook allow or
- * allow rule allows → read-only bash commands allow (D39) → the mode's default.
+ * allow rule names that directory (D28) → ask rule or hook ask asks (bypass: allows) → hook allow or
+ * allow rule allows → read-only bash commands allow (D27) → the mode's default.
  */
 export function decideGate(gate: GateInput): GateDecision {
   const { mode, rules, call } = gate;
@@ -57,13 +58,13 @@ export function decideGate(gate: GateInput): GateDecision {
 
   const allow = findCoveringRule(rules.allow, call);
   if (guarded !== null && !(allow !== undefined && guarded.namedBy(allow))) {
-    return { decision: "ask", reason: guarded.reason };
+    return { decision: "ask", reason: guarded.reason, because: guarded.reason };
   }
 
   const ask = findHoldingRule(rules.ask, call);
   if (ask) {
     if (mode === "bypass") return { decision: "allow", reason: `allowed in bypass mode (permission rule ${ask.text} asks)`, rule: ask.text };
-    return { decision: "ask", reason: `permission rule ${ask.text} asks for approval`, rule: ask.text };
+    return { decision: "ask", reason: `permission rule ${ask.text} asks for approval`, rule: ask.text, because: `permission rule ${ask.text} asks for approval` };
   }
   if (gate.hookDecision === "ask") {
     if (mode === "bypass") return { decision: "allow", reason: "allowed in bypass mode (a hook asked for approval)" };
@@ -80,8 +81,8 @@ export function decideGate(gate: GateInput): GateDecision {
 function modeDefault(mode: PermissionMode, tool: ToolId, call: NormalizedCall): GateDecision {
   const asks = (mode === "default" && mutating(tool)) || (mode === "accept-edits" && mutating(tool) && !edits(tool));
   if (asks) {
-    const unread = tool === "bash" && call.command && !call.command.complete ? ` (${call.command.reasons.join(", ")} cannot be checked against rules)` : "";
-    return { decision: "ask", reason: `${tool} needs approval in ${mode} permission mode${unread}` };
+    const unread = tool === "bash" && call.command && !call.command.complete ? `${call.command.reasons.join(", ")} cannot be checked against rules` : undefined;
+    return { decision: "ask", reason: `${tool} needs approval in ${mode} permission mode${unread ? ` (${unread})` : ""}`, ...(unread ? { because: unread } : {}) };
   }
   // readonly's denials were handled above; what is left of every mode allows.
   return { decision: "allow", reason: `${tool} is allowed in ${mode} permission mode` };
@@ -168,7 +169,7 @@ export function nonInteractiveDenial(call: NormalizedCall, why?: string): string
   const subject = rules.length === 1 ? (rules[0] ?? call.tool) : call.tool;
   const reason = why === undefined ? "" : ` (${why})`;
   const hint = rules.length === 0 ? "approve it in an interactive session" : `rerun with ${rules.map((rule) => `--allow ${shellQuote(rule)}`).join(" ")} or add ${rules.length === 1 ? "it" : "them"} to permissions.allow`;
-  return `${subject} needs approval${reason}, but this run is non-interactive and nobody can approve it; to allow it, ${hint}`;
+  return `${subject} needs approval, but this run is non-interactive and nobody can approve it${reason}; to allow it, ${hint}`;
 }
 
 /** POSIX single-quoting, so the hint can be pasted into a shell as is. */

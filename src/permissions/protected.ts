@@ -1,9 +1,9 @@
 /**
  * What the gate guards beyond the user's rules. Writes that become code execution or configuration
- * (D40): a file tool never writes inside `$AGENT_HOME` (the user's own config, hooks and trust), and a
+ * (D28): a file tool never writes inside `$AGENT_HOME` (the user's own config, hooks and trust), and a
  * write into `.git/` (hooks, `core.fsmonitor`), `.agent/` or `.claude/` asks in every mode unless an
  * allow rule names that directory. And the read-only bash commands the gate allows without a
- * question (D39): a documented list, with the options that would write or run something excluded,
+ * question (D27): a documented list, with the options that would write or run something excluded,
  * and only when the whole command was read and holds no redirection, substitution or assignment.
  */
 import type { NormalizedCall } from "../tools/call.ts";

@@ -2,7 +2,7 @@
  * Permission rules (D24): `tool(pattern)` or a bare `tool`. The tool is a canonical name or an alias,
  * compared case-insensitively; in the pattern `*` matches any run of characters (spaces included) and
  * every other character is literal; Claude Code's `Bash(git status:*)` (a trailing `:*`) matches the
- * prefix as whole words. Rules judge the normalised call (tools/call.ts), never raw text (D39): a bash
+ * prefix as whole words. Rules judge the normalised call (tools/call.ts), never raw text (D27): a bash
  * pattern is matched against each simple command; a path pattern against the resolved path.
  * Matching is linear in pattern + subject length (KMP per literal segment, no backtracking), so a
  * hostile command or rule can never stall the gate. MCP rules name tools, not inputs: `mcp__github`

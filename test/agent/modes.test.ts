@@ -87,7 +87,7 @@ describe("permission modes in a session", () => {
       { name: "glob", arguments: { pattern: "*.txt" } },
       { name: "write", arguments: { file_path: "b.txt", content: "new\n" } },
       { name: "edit", arguments: { file_path: "a.txt", old_string: "alpha", new_string: "beta" } },
-      { name: "bash", arguments: { command: "echo hi" } },
+      { name: "bash", arguments: { command: "touch t" } },
       { name: "task", arguments: { description: "d", prompt: "p" } },
     ];
     writeScript(w, [{ tool_calls: calls }, { text: "ok" }]);

@@ -52,7 +52,7 @@ describe("permission gate in a session", () => {
 
     // A hook dir `{"action":"allow"}` is only "no objection": the ask stays.
     const w2 = makeWorld();
-    bashOnce(w2, "echo ran");
+    bashOnce(w2, "touch ran");
     w2.file(".agent/hooks/ok/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     w2.file(".agent/hooks/ok/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"allow"}'\n`, { executable: true });
     w2.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { permission_request: [group([logTo(w2, "pr.log")])] } } }));
@@ -153,16 +153,21 @@ describe("permission gate in a session", () => {
 
   test("LOOP-11 LIFE-54 permission_request fires only when the gate would ask a person", async () => {
     const w = makeWorld();
-    bashOnce(w, "ls");
+    bashOnce(w, "touch t");
     const hooks = { lifecycle: { permission_request: [group([logTo(w, "pr.log")])] } };
     settings(w, { hooks });
     (await runScriptInProcess(w, "default"));
     expect(readLog(w, "pr.log")).toHaveLength(1);
-    (await runScriptInProcess(w, "default", ["--allow", "bash(ls*)"]));
+    (await runScriptInProcess(w, "default", ["--allow", "bash(touch*)"]));
     (await runScriptInProcess(w, "bypass"));
     expect(readLog(w, "pr.log")).toHaveLength(1);
+    // A read-only command is allowed without a question, so nobody is asked either.
+    bashOnce(w, "ls");
+    (await runScriptInProcess(w, "default"));
+    expect(readLog(w, "pr.log")).toHaveLength(1);
+    bashOnce(w, "touch t");
 
-    settings(w, { permissions: { deny: ["bash(ls*)"] }, hooks });
+    settings(w, { permissions: { deny: ["bash(touch*)"] }, hooks });
     (await runScriptInProcess(w, "default"));
     expect(readLog(w, "pr.log")).toHaveLength(1);
 
@@ -185,7 +190,7 @@ describe("permission gate in a session", () => {
 
   test("LOOP-12 LIFE-55 LIFE-56 permission_request payload, allow, deny with message, updatedInput", async () => {
     const w = makeWorld();
-    bashOnce(w, "ls");
+    bashOnce(w, "touch t");
     settings(w, {
       hooks: {
         lifecycle: {
@@ -197,7 +202,7 @@ describe("permission gate in a session", () => {
     const r = await runScriptInProcess(w, "default");
     expect(r.code).toBe(0);
     const payload = readLog(w, "pr.log")[0] ?? {};
-    expect(payload).toMatchObject({ hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "ls" } });
+    expect(payload).toMatchObject({ hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "touch t" } });
     expect(Array.isArray(payload.permission_suggestions)).toBe(true);
     expect(ofType(recordsOf(w, r), "tool_result")[0]?.success).toBe(true);
     // LIFE-55: the first decision wins; later permission_request hooks are not spawned.
@@ -226,18 +231,18 @@ describe("permission gate in a session", () => {
 
   test("LOOP-14 LIFE-57 updatedPermissions: a session rule, a project rule that re-pins trust, userSettings ignored", async () => {
     const w = makeWorld();
-    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { tool_calls: [{ name: "bash", arguments: { command: "git status -s" } }] }, { text: "ok" }]);
+    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git stash list" } }] }, { tool_calls: [{ name: "bash", arguments: { command: "git stash list -n 1" } }] }, { text: "ok" }]);
     const rule = (destination: string) => ({
       hookSpecificOutput: {
         hookEventName: "PermissionRequest",
-        decision: { behavior: "allow", updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git status*" }], behavior: "allow", destination }] },
+        decision: { behavior: "allow", updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git stash*" }], behavior: "allow", destination }] },
       },
     });
     settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, rule("session"), "pr.log")])] } } });
     const r = await runScriptInProcess(w, "default");
     expect(r.code).toBe(0);
     expect(readLog(w, "pr.log")).toHaveLength(1);
-    // (`git status` itself may fail in this bare .git; what matters is that the gate let it run.)
+    // (`git stash` itself may fail in this bare .git; what matters is that the gate let it run.)
     expect(delivered(w, r).filter((text) => text.includes("needs approval"))).toEqual([]);
 
     // userSettings: a warning, and the entry is ignored (so the second call asks again).
@@ -249,11 +254,11 @@ describe("permission gate in a session", () => {
     // projectSettings: written to .agent/settings.json, trust re-pinned, applies to the next session.
     settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, rule("projectSettings"), "pr-project.log")])] } } });
     expect((await runCliInProcess(w, ["hooks", "trust"])).code).toBe(0);
-    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { text: "ok" }]);
+    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git stash list" } }] }, { text: "ok" }]);
     const first = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--output-format", "json", "go"]);
     expect(first.code).toBe(0);
     const saved = JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8"));
-    expect(saved.permissions.allow).toEqual(["bash(git status*)"]);
+    expect(saved.permissions.allow).toEqual(["bash(git stash*)"]);
     const second = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--output-format", "json", "go"]);
     expect(second.code).toBe(0);
     expect(readLog(w, "pr-project.log")).toHaveLength(1);
@@ -262,11 +267,11 @@ describe("permission gate in a session", () => {
 
   test("LOOP-14 D17 a project rule written during a --trust run does not turn into lasting trust", async () => {
     const w = makeWorld();
-    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { text: "ok" }]);
-    const update = { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git status*" }], behavior: "allow", destination: "projectSettings" };
+    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git stash list" } }] }, { text: "ok" }]);
+    const update = { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git stash*" }], behavior: "allow", destination: "projectSettings" };
     settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow", updatedPermissions: [update] } } })])] } } });
     expect((await runScriptInProcess(w, "default")).code).toBe(0);
-    expect(JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).permissions.allow).toEqual(["bash(git status*)"]);
+    expect(JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).permissions.allow).toEqual(["bash(git stash*)"]);
     const next = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "go"]);
     expect(next.code).toBe(1);
     expect(next.stderr).toContain("agent hooks trust");

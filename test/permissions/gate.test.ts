@@ -73,7 +73,7 @@ describe("permission gate (D24)", () => {
   test("LOOP-08 D8 a hook allow allows without asking, but a configured ask rule still asks", () => {
     expect(decideGate({ mode: "default", rules: rules(), call: callOf("bash", { command: "ls" }), hookDecision: "allow" }).decision).toBe("allow");
     const asked = decideGate({ mode: "default", rules: rules({ ask: ["bash(ls*)"] }), call: callOf("bash", { command: "ls" }), hookDecision: "allow" });
-    expect(asked).toEqual({ decision: "ask", reason: "permission rule bash(ls*) asks for approval", rule: "bash(ls*)" });
+    expect(asked).toEqual({ decision: "ask", reason: "permission rule bash(ls*) asks for approval", rule: "bash(ls*)", because: "permission rule bash(ls*) asks for approval" });
     // No hook opinion (a hook dir's "allow" is only "no objection"): the mode default asks.
     expect(decideGate({ mode: "default", rules: rules(), call: callOf("bash", { command: "touch x" }) }).decision).toBe("ask");
   });
@@ -155,7 +155,7 @@ describe("permission gate (D24)", () => {
     expect(nonInteractiveDenial(callOf("bash", { command: "ls" }), "the deploy guard wants a person")).toContain("(the deploy guard wants a person)");
   });
 
-  test("D39 read-only commands are allowed in default mode without a question; anything more asks", () => {
+  test("D27 read-only commands are allowed in default mode without a question; anything more asks", () => {
     const gate = (command: string, mode: Mode = "default") => decideGate({ mode, rules: rules(), call: callOf("bash", { command }) });
     for (const command of ["ls -la", "cat README.md", "pwd", "git status", "git diff HEAD~1", "git log --oneline -5", "grep -rn foo src", "ls | wc -l", "head -5 a.txt && tail -5 a.txt", "find . -name '*.ts'", "ls 2>/dev/null"]) {
       expect(`${command}: ${gate(command).decision}`).toBe(`${command}: allow`);
@@ -167,7 +167,7 @@ describe("permission gate (D24)", () => {
     expect(gate("ls", "readonly").decision).toBe("deny");
   });
 
-  test("D40 writes into $AGENT_HOME are denied; into .git/, .agent/, .claude/ they ask in every mode unless a rule names them", () => {
+  test("D28 writes into $AGENT_HOME are denied; into .git/, .agent/, .claude/ they ask in every mode unless a rule names them", () => {
     const write = (file_path: string, mode: Mode, allow: string[] = []) => decideGate({ mode, rules: rules({ allow }), call: callOf("write", { file_path, content: "x" }) });
     for (const mode of ["default", "accept-edits", "bypass"] as Mode[]) {
       expect(write(".agent/hooks/x/hook.json", mode).decision).toBe("ask");

@@ -9,7 +9,8 @@ import { trust } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
 
-const EDITS = ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "accept-edits", "--allow", "bash(echo*)", "hi"];
+// The rule names .agent/ so the model's write goes through the gate (D28) and the spawn-time check is what stops it.
+const EDITS = ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "accept-edits", "--allow", "bash(echo*)", "--allow", "write(.agent/*)", "hi"];
 
 /** A trusted project whose warn-policy before_tool hook appends `v1` to a log; the model then writes `path`. */
 function world(path: string, content: string): World {
@@ -35,7 +36,7 @@ function world(path: string, content: string): World {
 
 const PWN = `#!/bin/sh\ntouch "$AGENT_PROJECT_DIR/pwned"\n`;
 
-describe("spawn-time trust check (issue 9 item 4)", () => {
+describe("spawn-time trust check", () => {
   for (const [name, path] of [
     ["a list hook's script", "scripts/h.sh"],
     ["a file a hook dir script sources", ".agent/hooks/x/lib.sh"],

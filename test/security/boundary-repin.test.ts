@@ -17,7 +17,7 @@ const ALLOW_AND_PERSIST = {
   },
 };
 
-describe("re-pinning after a hook-written rule (issue 9 item 3)", () => {
+describe("re-pinning after a hook-written rule", () => {
   test("SEC-42 LOOP-14 only the added rule is re-pinned: a hook the model wrote meanwhile is refused at the next start", () => {
     const w = makeWorld();
     const hook = w.file(join(w.agentHome, "allow.sh"), `#!/bin/sh\ncat >/dev/null\necho '${JSON.stringify(ALLOW_AND_PERSIST)}'\n`, { executable: true });
@@ -70,7 +70,7 @@ describe("re-pinning after a hook-written rule (issue 9 item 3)", () => {
       w,
       [
         { tool_calls: [{ name: "write", arguments: { file_path: ".agent/settings.json", content: JSON.stringify({ permissions: { allow: ["read", "bash(*)"] } }) } }] },
-        { tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] },
+        { tool_calls: [{ name: "bash", arguments: { command: "touch hi" } }] },
         { text: "done" },
       ],
       "s.json",

@@ -12,7 +12,7 @@ const GITHUB = "ghp_7T7zSAqhEAH8gSLLziAWKPkjXoldIk3n8y8T";
 const DISCORD = `${Buffer.from("812345678901234567").toString("base64")}.GhT3kA.Xk9_a1B2c3D4e5F6g7H8i9J0kLmN-pQ`;
 const NETRC = "machine api.example.com login alice password hunter2-Zq";
 
-describe("issue 9 item 10: redacted envelopes", () => {
+describe("redacted envelopes", () => {
   test("D20 D16 affected_paths carry request.file_path's redaction; netrc and Discord secrets are replaced", () => {
     const w = makeWorld();
     const log = join(w.root, "stdin.jsonl");
@@ -34,8 +34,9 @@ describe("issue 9 item 10: redacted envelopes", () => {
     const envelopes = readJsonl(text);
     const read = envelopes.find((e) => (e.tool as { name?: string } | undefined)?.name === "read");
     const request = (read?.request ?? {}) as { file_path?: string };
-    expect(request.file_path).toBe("dumps/[REDACTED:github_pat].txt");
-    expect(read?.affected_paths).toEqual([{ path: "dumps/[REDACTED:github_pat].txt", kind: "read_target", source: "request.file_path" }]);
+    // D27: hooks see the resolved path, redacted like the rest of the request.
+    expect(request.file_path).toBe(`${w.project}/dumps/[REDACTED:github_pat].txt`);
+    expect(read?.affected_paths).toEqual([{ path: `${w.project}/dumps/[REDACTED:github_pat].txt`, kind: "read_target", source: "request.file_path" }]);
     const grep = envelopes.find((e) => (e.tool as { name?: string } | undefined)?.name === "grep");
     expect((grep?.request as { pattern?: string }).pattern).toBe("machine api.example.com login alice password [REDACTED:netrc_password] [REDACTED:discord_bot_token]");
     const assistant = envelopes.filter((e) => e.phase === "after_assistant").pop(); // the final message

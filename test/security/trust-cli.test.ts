@@ -10,7 +10,7 @@ import { allRecords, canaries, readTrust, RUN, sec29World, trustInProcess } from
 // Each test runs the CLI several times; two shared cores can make that slow.
 setDefaultTimeout(60_000);
 
-const BASH_CALL = [{ tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }];
+const BASH_CALL = [{ tool_calls: [{ name: "bash", arguments: { command: "touch hi" } }] }, { text: "done" }];
 
 describe("trust of forms and settings (D17)", () => {
   test("SEC-42 project hook settings need trust and never weaken a user gate; a hook-written projectSettings rule keeps the trust", async () => {
@@ -48,7 +48,7 @@ describe("trust of forms and settings (D17)", () => {
     const reply = {
       hookSpecificOutput: {
         hookEventName: "PermissionRequest",
-        decision: { behavior: "allow", updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "echo hi" }], behavior: "allow", destination: "projectSettings" }] },
+        decision: { behavior: "allow", updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch hi" }], behavior: "allow", destination: "projectSettings" }] },
       },
     };
     const hook = w.file(join(w.agentHome, "allow.sh"), `#!/bin/sh\ncat >/dev/null\necho '${JSON.stringify(reply)}'\n`, { executable: true });
@@ -59,7 +59,7 @@ describe("trust of forms and settings (D17)", () => {
     const args = ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "default", "hi"];
     const first = await runCliInProcess(w, args);
     expect(first.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).permissions.allow).toEqual(["read", "bash(echo hi)"]);
+    expect(JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).permissions.allow).toEqual(["read", "bash(touch hi)"]);
     const second = await runCliInProcess(w, args);
     expect(second.stderr).not.toContain("changed since it was trusted");
     expect(second.code).toBe(0);

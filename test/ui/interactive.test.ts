@@ -155,9 +155,9 @@ describe("interactive session", () => {
   test("LOOP-38 a adds the first suggestion as a session rule (no second prompt); n denies", async () => {
     const w = makeWorld();
     writeScript(w, [
-      { tool_calls: [{ name: "bash", arguments: { command: "echo a >> a.txt" } }] },
-      { tool_calls: [{ name: "bash", arguments: { command: "echo a >> a.txt" } }] },
-      { tool_calls: [{ name: "bash", arguments: { command: "echo b > b.txt" } }] },
+      { tool_calls: [{ name: "bash", arguments: { command: "mkdir -p a && touch a/1" } }] },
+      { tool_calls: [{ name: "bash", arguments: { command: "mkdir -p a && touch a/1" } }] },
+      { tool_calls: [{ name: "bash", arguments: { command: "touch b.txt" } }] },
       { text: "done" },
     ]);
     const s = start(w);
@@ -168,7 +168,7 @@ describe("interactive session", () => {
     const r = await s.done;
     expect(r.code).toBe(0);
     expect(r.stderr.split("allow bash:").length - 1).toBe(2);
-    expect(readFileSync(join(w.project, "a.txt"), "utf8")).toBe("a\na\n");
+    expect(existsSync(join(w.project, "a/1"))).toBe(true);
     expect(existsSync(join(w.project, "b.txt"))).toBe(false);
     expect(r.stderr).toContain("rejected");
   });
