@@ -28,6 +28,15 @@ import { errorMessage } from "../util/errors.ts";
 import { allowPatternProblem } from "../hooks/handlers/http-allow.ts";
 
 import type { PermissionMode } from "../permissions/mode.ts";
+import { parseRule, ruleNeverMatches } from "../permissions/rules.ts";
+
+/** A rule that does not parse is an error; one that can never match a call is a warning naming why (D27). */
+function checkRule(sink: WarningSink, path: string, field: string, text: string): void {
+  const parsed = parseRule(text);
+  if (!parsed.ok) return sink.error(path, field, `${parsed.error}; the rule is ignored`);
+  const never = ruleNeverMatches(parsed.rule);
+  if (never !== null) sink.warning(path, field, `${JSON.stringify(text)} can never match: ${never}`);
+}
 export type { PermissionMode };
 
 /** Seed 003's list settings after defaults (TOOL-01). */
@@ -294,8 +303,9 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
             if (!Array.isArray(value)) sink.error(path, field, `${JSON.stringify(value)} is not an array of rules`);
             else
               value.forEach((rule, index) => {
-                if (typeof rule === "string") rules[key].push(rule);
-                else sink.error(path, `${field}[${index}]`, `${JSON.stringify(rule)} is not a string`);
+                if (typeof rule !== "string") return sink.error(path, `${field}[${index}]`, `${JSON.stringify(rule)} is not a string`);
+                rules[key].push(rule);
+                checkRule(sink, path, `${field}[${index}]`, rule);
               });
           } else sink.error(path, field, "unknown key");
         }
