@@ -39,7 +39,7 @@ export const EMPTY_RULES: RuleSet = { allow: [], ask: [], deny: [] };
 
 /**
  * D24 order, exactly: deny rule (every mode) → a write into `$AGENT_HOME` is denied → readonly denies
- * write/edit/bash/task → a write into `.git/`, `.agent/` or `.claude/` asks in every mode unless an
+ * write/edit/bash/task (a read-only bash command excepted, D27) → a write into `.git/`, `.agent/` or `.claude/` asks in every mode unless an
  * allow rule names that directory (D28) → ask rule or hook ask asks (bypass: allows) → hook allow or
  * allow rule allows → read-only bash commands allow (D27) → the mode's default.
  */
@@ -52,7 +52,8 @@ export function decideGate(gate: GateInput): GateDecision {
   const guarded = protectedWrite(call);
   if (guarded?.kind === "agent-home") return { decision: "deny", reason: guarded.reason };
 
-  if (mode === "readonly" && mutating(tool)) {
+  const readOnlyBash = tool === "bash" && isReadOnlyBash(call);
+  if (mode === "readonly" && mutating(tool) && !readOnlyBash) {
     return { decision: "deny", reason: `${tool} is not allowed in readonly permission mode` };
   }
 
@@ -73,7 +74,7 @@ export function decideGate(gate: GateInput): GateDecision {
 
   if (gate.hookDecision === "allow") return { decision: "allow", reason: "allowed by a hook" };
   if (allow) return { decision: "allow", reason: `allowed by permission rule ${allow.text}`, rule: allow.text };
-  if (tool === "bash" && mode !== "bypass" && isReadOnlyBash(call)) return { decision: "allow", reason: "a read-only command is allowed without a question" };
+  if (readOnlyBash && mode !== "bypass") return { decision: "allow", reason: "a read-only command is allowed without a question" };
 
   return modeDefault(mode, tool, call);
 }
