@@ -104,15 +104,27 @@ function patternMatches(rule: Rule, subject: string): boolean {
   return subject === pattern || subject.startsWith(`${pattern} `);
 }
 
+/** Both texts of each command, built once however many rules look at it. */
+const TEXTS = new WeakMap<SimpleCommand, { readonly text: string; readonly bare: string }>();
+
+function textsOf(command: SimpleCommand): { readonly text: string; readonly bare: string } {
+  let texts = TEXTS.get(command);
+  if (texts === undefined) {
+    const words = stripWrappers(command.words);
+    texts = { text: [...command.assignments, ...command.words].join(" "), bare: [commandName(words[0] ?? ""), ...words.slice(1)].join(" ") };
+    TEXTS.set(command, texts);
+  }
+  return texts;
+}
+
 /** A simple command as allow rules read it: assignments and words as written (quotes removed). */
 function commandText(command: SimpleCommand): string {
-  return [...command.assignments, ...command.words].join(" ");
+  return textsOf(command).text;
 }
 
 /** What a deny or ask rule also sees: wrappers (`command`, `env`, …) and the command word's directory removed. */
 function bareCommandText(command: SimpleCommand): string {
-  const words = stripWrappers(command.words);
-  return [commandName(words[0] ?? ""), ...words.slice(1)].join(" ");
+  return textsOf(command).bare;
 }
 
 /**

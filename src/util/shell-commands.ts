@@ -48,6 +48,10 @@ const UNDECIDABLE_KEYWORDS: ReadonlySet<string> = new Set(["for", "case", "selec
 const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "ash"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const MAX_DEPTH = 8;
+/** A run of characters with no meaning to bash's reader, appended to the word in one step. */
+const PLAIN_RUN = /[^\s\\'"$`#;&|()<>*?[~]+/y;
+const BLANK = /\s/;
+const DIGITS = /^[0-9]+$/;
 
 interface Word {
   text: string;
@@ -128,6 +132,12 @@ class Reader {
 
   private step(): void {
     const t = this.text;
+    PLAIN_RUN.lastIndex = this.i;
+    if (PLAIN_RUN.test(t)) {
+      this.word().text += t.slice(this.i, PLAIN_RUN.lastIndex);
+      this.i = PLAIN_RUN.lastIndex;
+      return;
+    }
     const ch = t[this.i] ?? "";
     if (ch === "\\") return this.escape();
     if (ch === "'") return this.single();
@@ -136,7 +146,7 @@ class Reader {
     if (ch === "`") return this.backtick(false);
     if (ch === "#" && this.current === null) return this.comment();
     if (ch === "\n" || ch === ";" || ch === "&" || ch === "|") return this.separator(ch);
-    if (/\s/.test(ch)) {
+    if (BLANK.test(ch)) {
       this.endWord();
       this.i++;
       return;
@@ -298,7 +308,7 @@ class Reader {
 
   private redirect(ch: string): void {
     const t = this.text;
-    const fd = this.current !== null && /^[0-9]+$/.test(this.current.text) && !this.current.expands;
+    const fd = this.current !== null && DIGITS.test(this.current.text) && !this.current.expands;
     if (fd) this.current = null;
     else this.endWord();
     let j = this.i + 1;
