@@ -11,6 +11,7 @@
  * the agent file is pinned with the rest of `.agent/`, and these specs and the scripts they run are
  * in the trust material like any project hook's (D17).
  */
+import { CONFIG_FILE_MAX_BYTES } from "./settings.ts";
 import type { FileSystem } from "../runtime/types.ts";
 import type { LifecycleHookSpec, Scope } from "../hooks/types.ts";
 import { compileMatcher, loadLifecycle, type LifecycleOptions } from "./lifecycle.ts";
@@ -73,8 +74,9 @@ export function loadAgentHooks(fs: FileSystem, roots: readonly AgentHookRoot[], 
 function loadOne(fs: FileSystem, name: string, file: { path: string; scope: Scope }, sink: WarningSink, options: LifecycleOptions): LifecycleHookSpec[] {
   let text: string | undefined;
   try {
-    text = fs.readText(file.path);
-  } catch {
+    text = fs.readText(file.path, { maxBytes: CONFIG_FILE_MAX_BYTES });
+  } catch (error) {
+    sink.error(file.path, "", `could not be read: ${error instanceof Error ? error.message : String(error)}; no hook of this agent is loaded`);
     return [];
   }
   if (text === undefined) return [];

@@ -105,10 +105,13 @@ export interface GlobalValue {
 /** Latest value per global key (`timeout_seconds`, `injected_content.style`, …) for one scope. */
 export type GlobalChain = ReadonlyMap<string, GlobalValue>;
 
+/** A config file, hook.json or agent file larger than this is refused with its name (none is near it). */
+export const CONFIG_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
 export function readSettingsFile(fs: FileSystem, file: SettingsFile, sink: WarningSink): ParsedSettingsFile {
   let text: string | undefined;
   try {
-    text = fs.readText(file.path);
+    text = fs.readText(file.path, { maxBytes: CONFIG_FILE_MAX_BYTES });
   } catch (error) {
     sink.error(file.path, "", `could not be read: ${errorMessage(error)}`);
     return { file, present: true, data: undefined };
