@@ -61,10 +61,11 @@ try {
   const rows: string[] = [];
   for (const size of SIZES) {
     const project = tree(root, size);
-    const scan = scanAgentTree(runtime.fs, project);
+    const treeRoots = [join(project, ".agent")];
+    const scan = scanAgentTree(runtime.fs, treeRoots);
     const files: Record<string, string> = {};
     for (const path of scan.files) files[path] = runtime.sha256Hex(runtime.fs.readBytes(path) ?? new Uint8Array());
-    const baseline = { root: project, files, tree: scan.files, links: scan.links };
+    const baseline = { root: project, treeRoots, files, tree: scan.files, links: scan.links };
     const warmGuard = createTrustGuard(runtime, baseline);
     if (warmGuard() !== null) throw new Error("bench tree does not match its baseline");
     const spawnMs: number[] = [];

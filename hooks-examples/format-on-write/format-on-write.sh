@@ -4,6 +4,11 @@
 # formatter is installed (on PATH, or prettier in <project>/node_modules/.bin):
 #   prettier: js jsx ts tsx mjs cjs json css scss less html vue md yaml yml
 #   black: py    gofmt: go    shfmt: sh bash
+# Installed at user scope (this script outside the project) it never runs a file the project
+# ships: a formatter found inside the project or through a relative PATH entry is skipped, the
+# project's node_modules/.bin is not looked at, and prettier runs with --no-config (a project's
+# prettier config can load plugins, which are code). Installed in the project (trusted with it),
+# it uses the project's prettier and config.
 # Silent when there is nothing to do or no formatter. When a formatter fails (a syntax error, say)
 # it prints one plain line, which the agent shows as an info message; it always exits 0, so a
 # formatter problem never blocks or fails the agent.
@@ -44,20 +49,55 @@ case "$file" in
 esac
 [ -f "$file" ] || exit 0
 
-project=${AGENT_PROJECT_DIR:-.}
+project=${AGENT_PROJECT_DIR:-$(pwd)}
+# In the project when this script itself lives there; else it is the user's and trusts nothing of the project's.
+in_project=false
+case "$0" in
+  "$project"/*) in_project=true ;;
+esac
+
+# found NAME: the formatter's path on PATH, or nothing when it is missing. At user scope the PATH
+# entries inside the project, and relative ones (they follow the cwd, the project), are passed over.
+found() {
+  if $in_project; then
+    command -v "$1" 2>/dev/null
+    return
+  fi
+  saved_ifs=$IFS
+  IFS=:
+  set -f
+  for dir in $PATH; do
+    case "$dir" in
+      "$project" | "$project"/* | "" | [!/]*) continue ;;
+    esac
+    if [ -f "$dir/$1" ] && [ -x "$dir/$1" ]; then
+      IFS=$saved_ifs
+      set +f
+      printf '%s\n' "$dir/$1"
+      return 0
+    fi
+  done
+  IFS=$saved_ifs
+  set +f
+  return 1
+}
+
 formatter=""
 case "$file" in
   *.js|*.jsx|*.ts|*.tsx|*.mjs|*.cjs|*.json|*.css|*.scss|*.less|*.html|*.vue|*.md|*.yaml|*.yml)
-    if command -v prettier >/dev/null 2>&1; then formatter=prettier
-    elif [ -x "$project/node_modules/.bin/prettier" ]; then formatter="$project/node_modules/.bin/prettier"
+    if formatter=$(found prettier); then :
+    elif $in_project && [ -x "$project/node_modules/.bin/prettier" ]; then formatter="$project/node_modules/.bin/prettier"
+    else formatter=""
     fi
-    [ -n "$formatter" ] && set -- "$formatter" --write "$file" ;;
+    if [ -n "$formatter" ]; then
+      if $in_project; then set -- "$formatter" --write "$file"; else set -- "$formatter" --no-config --write "$file"; fi
+    fi ;;
   *.py)
-    command -v black >/dev/null 2>&1 && formatter=black && set -- black --quiet "$file" ;;
+    formatter=$(found black) && set -- "$formatter" --quiet "$file" ;;
   *.go)
-    command -v gofmt >/dev/null 2>&1 && formatter=gofmt && set -- gofmt -w "$file" ;;
+    formatter=$(found gofmt) && set -- "$formatter" -w "$file" ;;
   *.sh|*.bash)
-    command -v shfmt >/dev/null 2>&1 && formatter=shfmt && set -- shfmt -w "$file" ;;
+    formatter=$(found shfmt) && set -- "$formatter" -w "$file" ;;
 esac
 [ -n "$formatter" ] || exit 0
 

@@ -4,7 +4,8 @@
 #   {"decision":"block","reason":"tests are failing (<command> exited N):\n<last lines of output>"}
 # so the agent goes on with that reason as its next instruction.
 # Test command: $AGENT_TEST_COMMAND (run by sh in the project root), else `npm test --silent`
-# when <project>/package.json exists, else nothing to do. When stop_hook_active is true (the agent
+# when <project>/package.json exists and this script is installed in the project (never from a
+# user-scope copy: that would run the project's code), else nothing to do. When stop_hook_active is true (the agent
 # is already continuing because of a stop hook) it allows the stop at once: one retry per reply,
 # and the agent's own cap (hooks.stop_block_cap) still bounds the loop.
 # POSIX sh + grep + awk (no jq), so it runs unchanged on Linux and macOS.
@@ -15,11 +16,18 @@ if printf '%s\n' "$input" | grep -Eq '[{,][[:space:]]*"stop_hook_active"[[:space
   exit 0
 fi
 
-project=${AGENT_PROJECT_DIR:-.}
+project=${AGENT_PROJECT_DIR:-$(pwd)}
+# `npm test` runs whatever the project's package.json says: only a copy installed in the project
+# (trusted with it) does that by itself. Installed at user scope (this script outside the project)
+# it runs only $AGENT_TEST_COMMAND, a command you chose.
+in_project=false
+case "$0" in
+  "$project"/*) in_project=true ;;
+esac
 cd "$project" || exit 0
 if [ -n "${AGENT_TEST_COMMAND:-}" ]; then
   test_command=$AGENT_TEST_COMMAND
-elif [ -f package.json ]; then
+elif $in_project && [ -f package.json ]; then
   test_command="npm test --silent"
 else
   exit 0

@@ -1,7 +1,8 @@
 /**
  * The variables a session carries for its children (issue 12 item 5): what session_start hooks
  * appended to `CLAUDE_ENV_FILE` / `AGENT_ENV_FILE` (parsed by src/hooks/shell/env-file.ts), set on top of
- * the stripped env (D18) of every later `bash` call and hook. Each session_start gets a fresh
+ * the stripped env (D18) of every later `bash` call and project hook (user hooks spawn without
+ * them). Each session_start gets a fresh
  * private directory (0700) with an empty file (0600); once its hooks are done the file is read,
  * merged and removed. The whole set is written as a `session_env` record, so `--resume` restores
  * it; compaction keeps it (it is not part of the conversation); subagents start with the parent's.

@@ -200,9 +200,8 @@ export class SessionServices {
     if (deferKey !== undefined && !this.deferred.has(deferKey)) this.deferred.set(deferKey, []);
     const engine = this.engine();
     // Records go through a per-fire sink so each call's injection records are held for that call only;
-    // the session's CLAUDE_ENV_FILE variables go on top of the stripped env (issue 12 item 5).
-    const baseEnv = { ...engine.context.baseEnv, ...this.sessionEnv.vars() };
-    const context = { ...engine.context, baseEnv, sinks: { ...engine.context.sinks, record: (record: HookRecord) => this.record(record, deferKey) } };
+    // the session's CLAUDE_ENV_FILE variables go on top of the stripped env of project hooks only.
+    const context = { ...engine.context, sessionEnv: this.sessionEnv.vars(), sinks: { ...engine.context.sinks, record: (record: HookRecord) => this.record(record, deferKey) } };
     const slot = request.event === "session_start" ? this.openEnvFile() : null;
     const outcome = await dispatchEvent(context, {
       strippedEnvValues: engine.strippedValues,

@@ -1,6 +1,6 @@
 /**
  * The `task` tool's static parts (DESIGN.md, D20): its provider definition, where a subagent's
- * system prompt comes from (`<project>/.agent/agents/<name>.md`, else `$AGENT_HOME/agents/<name>.md`;
+ * system prompt comes from (`$AGENT_HOME/agents/<name>.md`, else `<project>/.agent/agents/<name>.md`;
  * `general` is built in) and where its cwd is (relative to the parent's cwd, inside the workspace).
  * Running the child is src/agent/subagent.ts.
  */
@@ -48,7 +48,7 @@ export function agentBody(text: string): string {
 }
 
 /**
- * The system prompt of agent `name`: the project file wins over the user file. `general` without
+ * The system prompt of agent `name`: the user file wins over the project file. `general` without
  * a file gets `fallback` (the main agent's prompt). Unknown names are an error naming them.
  */
 export function agentSystemPrompt(
@@ -57,7 +57,8 @@ export function agentSystemPrompt(
 ): { ok: true; systemPrompt: string } | { ok: false; error: string } {
   const { name } = options;
   if (!AGENT_NAME.test(name)) return { ok: false, error: `unknown subagent type "${name}" (not a valid agent name)` };
-  const candidates = [`${trimSlash(options.projectDir)}/.agent/agents/${name}.md`, `${trimSlash(options.home)}/agents/${name}.md`];
+  // The user's file first: a project never replaces a user agent of the same name (src/config/agent-hooks.ts).
+  const candidates = [`${trimSlash(options.home)}/agents/${name}.md`, `${trimSlash(options.projectDir)}/.agent/agents/${name}.md`];
   for (const path of candidates) {
     let text: string | undefined;
     try {

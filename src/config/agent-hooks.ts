@@ -1,7 +1,9 @@
 /**
  * Hooks from agent definitions' front matter (issue 12 item 8): `$AGENT_HOME/agents/NAME.md` (user)
- * and `<project>/.agent/agents/NAME.md` (project). As for the system prompt, the project file of a
- * name replaces the user file of that name, hooks included. The `hooks:` value (src/config/
+ * and `<project>/.agent/agents/NAME.md` (project). As for the system prompt, the user's file of a
+ * name wins: a project file of the same name is ignored with a warning, so a cloned repository
+ * can never swap the user's `reviewer` (and drop its fail-closed hooks) for its own. A project
+ * agent of a new name loads like any project file (pinned by trust). The `hooks:` value (src/config/
  * frontmatter-hooks.ts) has the shape of `hooks.lifecycle` (`{PreToolUse: [{matcher, hooks: [...]}]}`),
  * so it is loaded by the lifecycle loader: same keys, bounds and warnings. Each spec gets
  * `agent: NAME`; `Stop` becomes subagent_stop and subagent_start/subagent_stop hooks are matched
@@ -9,6 +11,7 @@
  * the agent file is pinned with the rest of `.agent/`, and these specs and the scripts they run are
  * in the trust material like any project hook's (D17).
  */
+import { CONFIG_FILE_MAX_BYTES } from "./settings.ts";
 import type { FileSystem } from "../runtime/types.ts";
 import type { LifecycleHookSpec, Scope } from "../hooks/types.ts";
 import { compileMatcher, loadLifecycle, type LifecycleOptions } from "./lifecycle.ts";
@@ -51,7 +54,16 @@ function regexEscape(text: string): string {
 /** Every agent file's front-matter hooks, user root first. Problems are warnings; never throws. */
 export function loadAgentHooks(fs: FileSystem, roots: readonly AgentHookRoot[], sink: WarningSink, options: LifecycleOptions = {}): LifecycleHookSpec[] {
   const winners = new Map<string, { path: string; scope: Scope }>();
-  for (const root of roots) for (const [name, path] of listAgentFiles(fs, root.dir)) winners.set(name, { path, scope: root.scope });
+  for (const root of roots) {
+    for (const [name, path] of listAgentFiles(fs, root.dir)) {
+      const mine = winners.get(name);
+      if (mine?.scope === "user" && root.scope === "project") {
+        sink.warning(path, "", `ignored: your agent ${name} (${mine.path}) has this name, and a project never replaces a user agent; rename the project's file to use it`);
+        continue;
+      }
+      winners.set(name, { path, scope: root.scope });
+    }
+  }
   const specs: LifecycleHookSpec[] = [];
   for (const scope of ["user", "project"] as const) {
     for (const [name, file] of winners) if (file.scope === scope) specs.push(...loadOne(fs, name, file, sink, options));
@@ -62,8 +74,9 @@ export function loadAgentHooks(fs: FileSystem, roots: readonly AgentHookRoot[], 
 function loadOne(fs: FileSystem, name: string, file: { path: string; scope: Scope }, sink: WarningSink, options: LifecycleOptions): LifecycleHookSpec[] {
   let text: string | undefined;
   try {
-    text = fs.readText(file.path);
-  } catch {
+    text = fs.readText(file.path, { maxBytes: CONFIG_FILE_MAX_BYTES });
+  } catch (error) {
+    sink.error(file.path, "", `could not be read: ${error instanceof Error ? error.message : String(error)}; no hook of this agent is loaded`);
     return [];
   }
   if (text === undefined) return [];

@@ -7,6 +7,7 @@
  * a project switches off is never switched off silently (issue 9 item 7). Disabled hooks stay
  * listed but never replace anything (DIR-07).
  */
+import { CONFIG_FILE_MAX_BYTES } from "./settings.ts";
 import { canonicalEvent } from "../util/events.ts";
 import type { Dialect, DirHookSpec, HookDirShadow, Scope } from "../hooks/types.ts";
 import type { FileSystem } from "../runtime/types.ts";
@@ -142,7 +143,7 @@ function scanScope(fs: FileSystem, root: string, scope: Scope, sink: WarningSink
     const file = joinPath(dir, "hook.json");
     let text: string | undefined;
     try {
-      text = fs.readText(file);
+      text = fs.readText(file, { maxBytes: CONFIG_FILE_MAX_BYTES });
     } catch (error) {
       manifests.push(file);
       sink.error(file, "", `could not be read: ${errorMessage(error)}`);

@@ -59,7 +59,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 function withTrustGuard(hooks: readonly HookSpec[], material: ProjectTrustMaterial, root: string, runtime: Runtime): HookSpec[] {
-  const trustCheck = createTrustGuard(runtime, { root, files: material.fileHashes, tree: material.tree, links: material.links });
+  const trustCheck = createTrustGuard(runtime, { root, treeRoots: material.treeRoots, files: material.fileHashes, tree: material.tree, links: material.links });
   return hooks.map((spec) => (spec.scope === "project" ? { ...spec, trustCheck } : spec));
 }
 

@@ -114,10 +114,13 @@ export interface GlobalValue {
 /** Latest value per global key (`timeout_seconds`, `injected_content.style`, …) for one scope. */
 export type GlobalChain = ReadonlyMap<string, GlobalValue>;
 
+/** A config file, hook.json or agent file larger than this is refused with its name (none is near it). */
+export const CONFIG_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
 export function readSettingsFile(fs: FileSystem, file: SettingsFile, sink: WarningSink): ParsedSettingsFile {
   let text: string | undefined;
   try {
-    text = fs.readText(file.path);
+    text = fs.readText(file.path, { maxBytes: CONFIG_FILE_MAX_BYTES });
   } catch (error) {
     sink.error(file.path, "", `could not be read: ${errorMessage(error)}`);
     return { file, present: true, data: undefined };
@@ -181,6 +184,22 @@ export interface MergedSettings {
   readonly chains: { readonly user: GlobalChain; readonly project: GlobalChain };
 }
 
+/** Strictness of each mode: readonly asks for nothing and writes nothing; bypass asks for nothing at all. */
+const MODE_STRICTNESS: Readonly<Record<PermissionMode, number>> = { readonly: 3, default: 2, "accept-edits": 1, bypass: 0 };
+
+function looserThan(mode: PermissionMode, than: PermissionMode): boolean {
+  return MODE_STRICTNESS[mode] < MODE_STRICTNESS[than];
+}
+
+/**
+ * The effective mode: the stricter of the user's (`default` when unset) and the project's. A cloned
+ * repository may tighten the mode (`readonly`), never loosen it (`bypass` would run every command
+ * the model asks for without a question); `--permission-mode` still decides when given.
+ */
+export function stricter(user: PermissionMode, project: PermissionMode): PermissionMode {
+  return looserThan(project, user) ? user : project;
+}
+
 /**
  * Validates and merges the parsed files (in load order). With `hooksOff`, `hooks.*` is not looked
  * at and project `permissions.*` are not loaded (D17). Never throws.
@@ -193,7 +212,7 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
   let quietSuccessOutput = false;
   const httpAllow: string[] = [];
   let absolutePathsMerged = true;
-  let mode: PermissionMode = "default";
+  const modes: { user: PermissionMode; project: PermissionMode | undefined } = { user: "default", project: undefined };
   const rules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
   let maxContextTokens: number | undefined;
   const top: { provider?: string; model?: string; baseUrl?: string } = {};
@@ -298,7 +317,11 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
           const field = `permissions.${key}`;
           if (key === "mode") {
             const found = PERMISSION_MODES.find((candidate) => candidate === value);
-            if (checked(oneOf(PERMISSION_MODES), value, field) && found) mode = found;
+            if (checked(oneOf(PERMISSION_MODES), value, field) && found) {
+              if (file.scope === "project" && looserThan(found, modes.user)) {
+                sink.warning(path, field, `"${found}" is looser than your mode "${modes.user}" and is ignored: the stricter of user and project wins; to use it here, pass --permission-mode ${found} or set it in ~/.agent/config.toml`);
+              } else modes[file.scope] = found;
+            }
           } else if (key === "allow" || key === "ask" || key === "deny") {
             if (!Array.isArray(value)) sink.error(path, field, `${JSON.stringify(value)} is not an array of rules`);
             else
@@ -359,7 +382,7 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
       listSettingsByScope: { user: userList, project: projectList },
       tools: { bash: { absolutePaths: absolutePathsMerged } },
       absolutePathsByScope: absolutePaths,
-      permissions: { mode, allow: rules.allow, ask: rules.ask, deny: rules.deny },
+      permissions: { mode: stricter(modes.user, modes.project ?? modes.user), allow: rules.allow, ask: rules.ask, deny: rules.deny },
       agent: { maxContextTokens },
       provider: top.provider,
       model: top.model,

@@ -27,8 +27,10 @@ export interface ConnectionOptions {
   readonly cwd: string;
   /** The environment a stdio server starts from (already stripped of secrets, D18); its `env` is added. */
   readonly baseEnv: Readonly<Record<string, string>>;
-  /** Where `${NAME}` references are looked up (the agent's own environment). */
+  /** Where a user server's `${NAME}` references are looked up (the agent's own environment); a project server's read `baseEnv`. */
   readonly refEnv: Readonly<Record<string, string>>;
+  /** A user-scope stdio server without its own `cwd` starts here, from this environment (src/mcp/start.ts). */
+  readonly user?: { readonly cwd: string; readonly baseEnv: Readonly<Record<string, string>> };
   readonly version: string;
   /** One clear line for the user (a failure at start, a crash later). */
   readonly onNotice: (text: string) => void;
@@ -165,24 +167,39 @@ export class McpConnection {
     return tools;
   }
 
+  /** `${NAME}` filled in: a project server reads the stripped environment only (D18), a user server the whole one. */
+  private expand(field: string, value: string): { ok: true; value: string } | { ok: false; error: string } {
+    const { spec, refEnv, baseEnv } = this.options;
+    const expanded = expandEnvRefs(value, spec.scope === "project" ? baseEnv : refEnv);
+    if (expanded.ok) return expanded;
+    const stripped = spec.scope === "project" && refEnv[expanded.missing] !== undefined;
+    return {
+      ok: false,
+      error: stripped
+        ? `${field} names \${${expanded.missing}}, a credential the agent strips; only a server in your own config (~/.agent) may use it`
+        : `${field} needs the environment variable ${expanded.missing}, which is not set`,
+    };
+  }
+
   private makeTransport(): Transport | string {
-    const { spec, refEnv } = this.options;
+    const { spec } = this.options;
     if (spec.transport === "http") {
       const headers: Record<string, string> = {};
       for (const [key, value] of Object.entries(spec.headers)) {
-        const expanded = expandEnvRefs(value, refEnv);
-        if (!expanded.ok) return `headers.${key} needs the environment variable ${expanded.missing}, which is not set`;
+        const expanded = this.expand(`headers.${key}`, value);
+        if (!expanded.ok) return expanded.error;
         headers[key] = expanded.value;
       }
       return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers } });
     }
-    const env: Record<string, string> = { ...this.options.baseEnv };
+    const launch = spec.scope === "user" && this.options.user ? this.options.user : { cwd: this.options.cwd, baseEnv: this.options.baseEnv };
+    const env: Record<string, string> = { ...launch.baseEnv };
     for (const [key, value] of Object.entries(spec.env)) {
-      const expanded = expandEnvRefs(value, refEnv);
-      if (!expanded.ok) return `env.${key} needs the environment variable ${expanded.missing}, which is not set`;
+      const expanded = this.expand(`env.${key}`, value);
+      if (!expanded.ok) return expanded.error;
       env[key] = expanded.value;
     }
-    const cwd = spec.cwd === null ? this.options.cwd : resolvePath(this.options.cwd, spec.cwd);
+    const cwd = spec.cwd === null ? launch.cwd : resolvePath(this.options.cwd, spec.cwd);
     return new RuntimeStdioTransport(this.options.runtime, { argv: [spec.command, ...spec.args], cwd, env });
   }
 

@@ -13,7 +13,7 @@ import type { ToolResult } from "../tools/types.ts";
 import { joinCapped, OUTPUT_MAX_BYTES } from "../tools/output.ts";
 import { isMcpToolName, MCP_PREFIX, mcpToolName, type McpToolName } from "../tools/names.ts";
 import type { McpServerSpec } from "../config/mcp-servers.ts";
-import { McpConnection, type ServerState } from "./connection.ts";
+import { McpConnection, type ConnectionOptions, type ServerState } from "./connection.ts";
 
 const PROVIDER_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -23,6 +23,8 @@ export interface McpManagerOptions {
   readonly cwd: string;
   readonly baseEnv: Readonly<Record<string, string>>;
   readonly refEnv: Readonly<Record<string, string>>;
+  /** How user-scope stdio servers start (src/mcp/start.ts): a neutral cwd and a PATH without the project. */
+  readonly user?: ConnectionOptions["user"];
   readonly version: string;
   readonly onNotice: (text: string) => void;
 }
@@ -60,7 +62,16 @@ export class McpManager implements McpTools {
 
   constructor(options: McpManagerOptions) {
     this.connections = options.servers.map(
-      (spec) => new McpConnection({ runtime: options.runtime, spec, cwd: options.cwd, baseEnv: options.baseEnv, refEnv: options.refEnv, version: options.version, onNotice: options.onNotice }),
+      (spec) => new McpConnection({
+          runtime: options.runtime,
+          spec,
+          cwd: options.cwd,
+          baseEnv: options.baseEnv,
+          refEnv: options.refEnv,
+          ...(options.user ? { user: options.user } : {}),
+          version: options.version,
+          onNotice: options.onNotice,
+        }),
     );
   }
 

@@ -19,22 +19,54 @@ function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP" || code === "ENAMETOOLONG";
 }
 
+/** What any read may hold at most unless the caller says less (a bound, not a budget). */
+export const DEFAULT_READ_MAX_BYTES = 1024 * 1024 * 1024;
+const READ_CHUNK_BYTES = 64 * 1024;
+// Opening a FIFO for reading blocks until a writer comes; non-blocking, the open returns at once.
+const OPEN_FLAGS = nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * The bytes of a regular file, or undefined when it is missing or a directory. Everything else a
+ * path can name (a FIFO, `/dev/stdin`, `/dev/zero`, a socket) is refused with an error before a
+ * byte is read, so a project's `x -> /dev/zero` cannot grow the agent and a FIFO cannot hang it;
+ * a file past `maxBytes` (by its size, or growing while read) is refused too.
+ */
+function readRegular(path: string, maxBytes: number): Uint8Array | undefined {
+  let fd: number;
+  try {
+    fd = nodeFs.openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    if (isMissing(error) || (error as { code?: string }).code === "EISDIR") return undefined;
+    throw error;
+  }
+  try {
+    const stats = nodeFs.fstatSync(fd);
+    if (stats.isDirectory()) return undefined;
+    if (!stats.isFile()) throw new Error(`${path} is not a regular file (a FIFO, device or socket); refused`);
+    if (stats.size > maxBytes) throw new Error(`${path} holds ${stats.size} bytes, more than the ${maxBytes} read at most; refused`);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.max(READ_CHUNK_BYTES, Math.min(stats.size + 1, maxBytes + 1) - total));
+      const read = nodeFs.readSync(fd, chunk, 0, chunk.length, null);
+      if (read <= 0) break;
+      total += read;
+      if (total > maxBytes) throw new Error(`${path} grew past the ${maxBytes} bytes read at most; refused`);
+      chunks.push(chunk.subarray(0, read));
+    }
+    return new Uint8Array(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
+  } finally {
+    nodeFs.closeSync(fd);
+  }
+}
+
 export const nodeFileSystem: FileSystem = {
-  readText(path) {
-    try {
-      return nodeFs.readFileSync(path, "utf8");
-    } catch (error) {
-      if (isMissing(error) || (error as { code?: string }).code === "EISDIR") return undefined;
-      throw error;
-    }
+  readText(path, options) {
+    const bytes = readRegular(path, options?.maxBytes ?? DEFAULT_READ_MAX_BYTES);
+    return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   },
-  readBytes(path) {
-    try {
-      return new Uint8Array(nodeFs.readFileSync(path));
-    } catch (error) {
-      if (isMissing(error) || (error as { code?: string }).code === "EISDIR") return undefined;
-      throw error;
-    }
+  readBytes(path, options) {
+    return readRegular(path, options?.maxBytes ?? DEFAULT_READ_MAX_BYTES);
   },
   writeText(path, text, options) {
     nodeFs.writeFileSync(path, text, options?.mode === undefined ? undefined : { mode: options.mode });

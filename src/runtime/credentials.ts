@@ -62,6 +62,40 @@ function receive(fdText: string): Record<string, string> {
   }
 }
 
+/**
+ * The proxy variables the runtime's `fetch` reads from `process.env` on each request. One holding a
+ * password (`http://user:pass@proxy:3128`) is a credential by shape and left with the others; put
+ * back into `process.env` (never into the exec'd environment, so `/proc/<pid>/environ` still lacks
+ * it), provider requests keep going through the proxy, its credentials included. Children still
+ * get none of it: their environment is built by stripping (D18), which removes it by shape again.
+ */
+const PROXY_VARS: ReadonlySet<string> = new Set(["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"]);
+
+function restoreProxies(credentials: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(credentials)) if (PROXY_VARS.has(name)) process.env[name] = value;
+}
+
+const PR_SET_DUMPABLE = 4;
+
+/**
+ * Once the agent holds credentials in memory, a process of the same user must not read them from
+ * `/proc/<pid>/mem` (or `environ`, or attach with ptrace): with the dumpable flag off, the kernel
+ * allows that to root only (CAP_SYS_PTRACE). execve resets the flag, so this runs in the image that
+ * received the hand-over. Linux + Bun only (prctl through FFI); where it fails or is impossible
+ * the memory stays readable to the same user, as docs/security.md says. Also turns off core dumps.
+ */
+async function becomeUndumpable(): Promise<void> {
+  const loaded = await loadLibc();
+  if (loaded.ok) undumpable = loaded.libc.prctl(PR_SET_DUMPABLE, 0) === 0;
+}
+
+let undumpable = false;
+
+/** Whether `becomeUndumpable` took effect in this process (for `agent hooks validate` and tests). */
+export function isUndumpable(): boolean {
+  return undumpable;
+}
+
 /** argv for re-executing this very program: the compiled binary, or the runtime plus its script. */
 function selfArgv(): string[] {
   const script = process.argv[1] ?? "";
@@ -80,6 +114,8 @@ export async function isolateCredentials(isCredential: (name: string, value: str
   if (handover !== undefined) {
     delete process.env[CREDENTIAL_FD_VAR];
     held = receive(handover);
+    restoreProxies(held);
+    await becomeUndumpable();
     return { kind: "received", names: Object.keys(held) };
   }
   const found: Record<string, string> = {};
@@ -89,9 +125,13 @@ export async function isolateCredentials(isCredential: (name: string, value: str
   const names = Object.keys(found);
   if (names.length === 0) return { kind: "none" };
 
-  const inMemory = (reason: string): Isolation => {
+  // Without the re-exec the initial environment still holds them: undumpable, at least no other
+  // process of the user reads `/proc/<pid>/environ` (where prctl works at all).
+  const inMemory = async (reason: string): Promise<Isolation> => {
     for (const name of names) delete process.env[name];
     held = found;
+    restoreProxies(held);
+    await becomeUndumpable();
     return { kind: "in-memory", names, reason };
   };
   const loaded = await loadLibc();

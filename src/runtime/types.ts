@@ -69,9 +69,18 @@ export interface FileStat {
 }
 
 /** File-system calls. Reads return undefined for a missing path; writes throw an Error with `code`. */
+export interface ReadOptions {
+  /** Refuse (throw) past this many bytes. */
+  readonly maxBytes?: number;
+}
+
 export interface FileSystem {
-  readText(path: string): string | undefined;
-  readBytes(path: string): Uint8Array | undefined;
+  /**
+   * A regular file's text (UTF-8) or bytes; undefined when missing or a directory. A FIFO, device
+   * or socket, or a file past `maxBytes` (default 1 GiB), is an error: never a hang or a 4 GB read.
+   */
+  readText(path: string, options?: ReadOptions): string | undefined;
+  readBytes(path: string, options?: ReadOptions): Uint8Array | undefined;
   writeText(path: string, text: string, options?: { mode?: number }): void;
   writeBytes(path: string, bytes: Uint8Array, options?: { mode?: number }): void;
   /** Appends; the caller passes whole lines so a crash never leaves half a record. */

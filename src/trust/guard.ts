@@ -10,7 +10,7 @@
  * verified hash, or when it was modified less than RACY_MS before that hash was taken (a write in
  * the same coarse timestamp tick could otherwise keep its mtime). Cost: BENCHMARKS.md `## Trust check`.
  */
-import { scanAgentTree } from "./material.ts";
+import { pinOf, scanAgentTree } from "./material.ts";
 import { escapeControls } from "../util/escape.ts";
 import type { FileStat, Runtime } from "../runtime/types.ts";
 
@@ -25,8 +25,10 @@ interface Verified {
 }
 
 export interface TrustGuardBaseline {
-  /** Project root: the `.agent/` tree is re-scanned under it. */
+  /** Project root. */
   readonly root: string;
+  /** The directories re-scanned for new files (`.agent/`, and `.claude/hooks/` when pinned). */
+  readonly treeRoots: readonly string[];
   /** Every pinned file → its trusted SHA-256 hex (or `missing`). */
   readonly files: Readonly<Record<string, string>>;
   /** The pinned `.agent/` tree files (a subset of `files`): any other file found there is new. */
@@ -49,16 +51,14 @@ export function createTrustGuard(runtime: Pick<Runtime, "fs" | "sha256Hex">, bas
     const seen = cache.get(path);
     if (seen !== undefined && seen.size === stat.size && seen.mtimeMs === stat.mtimeMs && stat.mtimeMs < seen.checkedAt - RACY_MS) return true;
     const checkedAt = clock();
-    const bytes = runtime.fs.readBytes(path);
-    const hash = bytes === undefined ? "missing" : runtime.sha256Hex(bytes);
-    if (hash !== trusted) return false;
+    if (pinOf(runtime, path, stat) !== trusted) return false;
     cache.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, checkedAt });
     return true;
   };
 
   return () => {
     const problems: string[] = [];
-    const scan = scanAgentTree(runtime.fs, baseline.root);
+    const scan = scanAgentTree(runtime.fs, baseline.treeRoots);
     for (const [path, trusted] of Object.entries(baseline.files)) {
       if (!unchanged(path, trusted, scan.stats.get(path))) problems.push(`changed: ${path}`);
     }

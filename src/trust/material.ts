@@ -2,8 +2,11 @@
  * What project trust pins (D17, issue 9 items 1 and 5): the project's hook specs, its trust-relevant
  * settings as written (hook globals, `tools.bash.absolute_paths`, `permissions.*`, and the settings
  * that decide where model requests go: `provider`, `base_url`, `providers.<name>.base_url`), and the
- * bytes of every file a project hook runs inside the project plus every file under `.agent/` (bounded).
- * Files outside the project that a hook runs are listed, never pinned: the digest cannot cover them.
+ * bytes of every file a project hook runs or names, inside the project or outside it, plus every
+ * file under `.agent/` (and `.claude/hooks/` when Claude Code settings supply project hooks), bounded.
+ * A symlinked directory there is walked and pinned by its files' contents (and where it points).
+ * Only regular files are read, each within PINNED_FILE_MAX_BYTES: a FIFO, `/dev/stdin` or
+ * `/dev/zero` is pinned as what it is, never read.
  */
 import { outsideFiles, referencedFiles } from "../hooks/shell/command-words.ts";
 import type { HookDirShadow, HookSpec } from "../hooks/types.ts";
@@ -34,15 +37,17 @@ export interface ProjectTrustMaterial {
   readonly hooks: unknown[];
   /** Trust-relevant project settings flattened to dotted keys, as written. */
   readonly settings: Record<string, unknown>;
-  /** Absolute paths of existing files inside the project that the project hooks run or name (SEC-32). */
+  /** Absolute paths of existing files the project hooks run or name, inside the project (SEC-32) or outside it. */
   readonly scripts: string[];
-  /** Every other pinned file under `<project>/.agent/` (see AGENT_TREE_BOUNDS). */
+  /** Every other pinned file under the tree roots (see AGENT_TREE_BOUNDS). */
   readonly tree: string[];
+  /** The directories whose every file is pinned: `<project>/.agent`, and `.claude/hooks` when Claude settings give project hooks. */
+  readonly treeRoots: readonly string[];
   /** Every pinned file → SHA-256 hex of its bytes at load (`missing` when gone), hashed once. */
   readonly fileHashes: Record<string, string>;
-  /** Symlinked directories under `.agent/` (not descended): path → where it points. */
+  /** Symlinked directories under the tree roots (walked too): path → where it points. */
   readonly links: Record<string, string>;
-  /** Project hooks that run or name an existing file outside the project: listed, not pinned. */
+  /** Project hooks that run or name an existing file outside the project: listed in the review, and pinned. */
   readonly outside: { readonly hook: string; readonly path: string }[];
   /** Project hook dirs named like a user hook dir (issue 9 item 7): listed in the review. */
   readonly shadows: readonly HookDirShadow[];
@@ -56,6 +61,30 @@ export interface ProjectTrustMaterial {
  * output directory (TREE_OUTPUT_DIRS).
  */
 export const AGENT_TREE_BOUNDS = { maxFiles: 1000, maxTotalBytes: 32 * 1024 * 1024, maxDepth: 16 } as const;
+
+/** The most of one pinned file that is read; a bigger one is pinned by its size and modification time. */
+export const PINNED_FILE_MAX_BYTES = AGENT_TREE_BOUNDS.maxTotalBytes;
+
+/** The pin of a path that is there but is no regular file (a FIFO, a device, a socket): never read. */
+export const NOT_A_FILE = "not a regular file";
+
+/**
+ * A file's pin: the SHA-256 of its bytes, `missing`, NOT_A_FILE, or `unreadable: …` (past the
+ * bound, or changed kind between the stat and the read). `known` is a stat already taken (followed).
+ */
+export function pinOf(runtime: Pick<Runtime, "fs" | "sha256Hex">, path: string, known?: FileStat): string {
+  const stat = known ?? runtime.fs.stat(path);
+  if (stat === undefined) return "missing";
+  if (stat.kind !== "file") return NOT_A_FILE;
+  // A big program a hook names (`/usr/local/bin/node`) is pinned by size and time, not read.
+  if (stat.size > PINNED_FILE_MAX_BYTES) return `${stat.size} bytes, modified at ${stat.mtimeMs}`;
+  try {
+    const bytes = runtime.fs.readBytes(path, { maxBytes: PINNED_FILE_MAX_BYTES });
+    return bytes === undefined ? "missing" : runtime.sha256Hex(bytes);
+  } catch (error) {
+    return `unreadable: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
 
 /**
  * Outputs, not code: hooks write logs and markers here (`.agent/audit.jsonl`, `.agent/demo-out/`),
@@ -134,15 +163,29 @@ interface TreeScan {
   readonly overBound: string | undefined;
 }
 
-/** Every pinned file under `<root>/.agent/`, in code-point order, within AGENT_TREE_BOUNDS. */
-export function scanAgentTree(fs: FileSystem, root: string): TreeScan {
-  const top = joinPath(root, ".agent");
+/** The tree roots of a project: `.agent/`, plus `.claude/hooks/` when Claude Code settings give it project hooks. */
+export function treeRootsOf(root: string, claudeHooks: boolean): string[] {
+  return claudeHooks ? [joinPath(root, ".agent"), joinPath(root, ".claude", "hooks")] : [joinPath(root, ".agent")];
+}
+
+/**
+ * Every pinned file under the tree roots, in code-point order, within AGENT_TREE_BOUNDS (counted
+ * over all roots). A symlinked directory is recorded with where it points and walked, so what a
+ * linked hook directory runs is pinned by contents; a directory already walked (a loop, or two
+ * links to one place) is not walked again. Entries that are not regular files are listed (their
+ * pin says so) and never read. `.agent/config.toml` and `.agent/settings.json` are left out.
+ */
+export function scanAgentTree(fs: FileSystem, roots: readonly string[]): TreeScan {
   const files: string[] = [];
   const stats = new Map<string, FileStat>();
   const links: Record<string, string> = {};
+  const walked = new Set<string>();
   let bytes = 0;
   let overBound: string | undefined;
-  const walk = (dir: string, depth: number): void => {
+  const walk = (top: string, dir: string, depth: number): void => {
+    const real = fs.realpath(dir) ?? dir;
+    if (walked.has(real)) return;
+    walked.add(real);
     for (const name of fs.readdir(dir)) {
       if (overBound !== undefined) return;
       const path = joinPath(dir, name);
@@ -151,13 +194,12 @@ export function scanAgentTree(fs: FileSystem, root: string): TreeScan {
       const followed = own.kind === "symlink" ? fs.stat(path) : own;
       if (followed?.kind === "dir") {
         if (TREE_OUTPUT_DIRS.test(name)) continue;
-        // A symlinked directory is pinned by where it points, never walked (no loops, no escape).
         if (own.kind === "symlink") links[path] = fs.realpath(path) ?? "?";
-        else if (depth >= AGENT_TREE_BOUNDS.maxDepth) overBound = `${path} is nested deeper than ${AGENT_TREE_BOUNDS.maxDepth} directories`;
-        else walk(path, depth + 1);
+        if (depth >= AGENT_TREE_BOUNDS.maxDepth) overBound = `${path} is nested deeper than ${AGENT_TREE_BOUNDS.maxDepth} directories`;
+        else walk(top, path, depth + 1);
         continue;
       }
-      if (dir === top && TREE_SETTINGS_FILES.has(name)) continue;
+      if (dir === top && top.endsWith("/.agent") && TREE_SETTINGS_FILES.has(name)) continue;
       if (TREE_OUTPUT_FILES.test(name)) continue;
       if (own.kind === "symlink" && followed === undefined) {
         links[path] = "(dangling)";
@@ -165,12 +207,12 @@ export function scanAgentTree(fs: FileSystem, root: string): TreeScan {
       }
       files.push(path);
       if (followed !== undefined) stats.set(path, followed);
-      bytes += followed?.size ?? 0;
+      bytes += followed?.kind === "file" ? followed.size : 0;
       if (files.length > AGENT_TREE_BOUNDS.maxFiles) overBound = `${top} holds more than ${AGENT_TREE_BOUNDS.maxFiles} files`;
       else if (bytes > AGENT_TREE_BOUNDS.maxTotalBytes) overBound = `${top} holds more than ${AGENT_TREE_BOUNDS.maxTotalBytes / (1024 * 1024)} MiB`;
     }
   };
-  if (fs.stat(top)?.kind === "dir") walk(top, 0);
+  for (const top of roots) if (overBound === undefined && fs.stat(top)?.kind === "dir") walk(top, top, 0);
   return { files, stats, links, overBound };
 }
 
@@ -194,7 +236,7 @@ export function buildTrustMaterial(options: {
   const routing = projectRoutingSettings(options.files);
   if (options.hooksOff) {
     if (Object.keys(routing).length === 0) return null;
-    return { hooks: [], settings: routing, scripts: [], tree: [], fileHashes: {}, links: {}, outside: [], shadows: [], unpinnable: undefined };
+    return { hooks: [], settings: routing, scripts: [], tree: [], treeRoots: [], fileHashes: {}, links: {}, outside: [], shadows: [], unpinnable: undefined };
   }
   const projectHooks = options.hooks.filter((spec) => spec.scope === "project");
   const settings: Record<string, unknown> = { ...projectHookSettings(options.files), ...routing };
@@ -206,36 +248,39 @@ export function buildTrustMaterial(options: {
   const add = (path: string): void => {
     if (!scripts.includes(path)) scripts.push(path);
   };
+  // What runs outside the project is pinned too: an absolute `run`, `/opt/tool.sh`, `../x.sh`.
+  const addOutside = (hook: string, path: string): void => {
+    outside.push({ hook, path });
+    add(path);
+  };
   for (const spec of projectHooks) {
     if (spec.form === "dir") {
       if (isInside(spec.run, root)) {
-        if (fs.stat(spec.run)?.kind === "file") add(spec.run);
-      } else if (fs.stat(spec.run) !== undefined) outside.push({ hook: spec.label, path: spec.run });
+        if (fs.stat(spec.run) !== undefined) add(spec.run);
+      } else if (fs.stat(spec.run) !== undefined) addOutside(spec.label, spec.run);
       continue;
     }
     for (const path of referencedFiles(spec.command, root, cwd, fs)) add(path);
-    for (const path of outsideFiles(spec.command, root, cwd, fs)) outside.push({ hook: spec.label, path });
+    for (const path of outsideFiles(spec.command, root, cwd, fs)) addOutside(spec.label, path);
   }
   for (const spec of projectServers) {
     if (spec.transport !== "stdio") continue;
     const command = [spec.command, ...spec.args].join(" ");
     for (const path of referencedFiles(command, root, spec.cwd ?? cwd, fs)) add(path);
-    for (const path of outsideFiles(command, root, spec.cwd ?? cwd, fs)) outside.push({ hook: `mcp server ${spec.name}`, path });
+    for (const path of outsideFiles(command, root, spec.cwd ?? cwd, fs)) addOutside(`mcp server ${spec.name}`, path);
   }
-  const tree = scanAgentTree(fs, root);
+  const claudeDir = joinPath(root, ".claude");
+  const treeRoots = treeRootsOf(root, projectHooks.some((spec) => isInside(spec.source, claudeDir)));
+  const tree = scanAgentTree(fs, treeRoots);
   const treeFiles = tree.files.filter((path) => !scripts.includes(path));
   const fileHashes: Record<string, string> = {};
-  if (tree.overBound === undefined) {
-    for (const path of [...scripts, ...treeFiles]) {
-      const bytes = fs.readBytes(path);
-      fileHashes[path] = bytes === undefined ? "missing" : options.runtime.sha256Hex(bytes);
-    }
-  }
+  if (tree.overBound === undefined) for (const path of [...scripts, ...treeFiles]) fileHashes[path] = pinOf(options.runtime, path, tree.stats.get(path));
   return {
     hooks: projectHooks.map(canonicalSpec),
     settings,
     scripts,
     tree: treeFiles,
+    treeRoots,
     fileHashes,
     links: tree.links,
     outside,

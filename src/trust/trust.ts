@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import { escapeControls } from "../util/escape.ts";
-import { pinnedFiles, type ProjectTrustMaterial } from "./material.ts";
+import { pinnedFiles, pinOf, type ProjectTrustMaterial } from "./material.ts";
 import { AgentError } from "../util/errors.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { HookSpec } from "../hooks/types.ts";
@@ -15,7 +15,7 @@ import { commandText } from "../hooks/describe.ts";
 
 export type TrustMaterial = ProjectTrustMaterial;
 
-export const EMPTY_MATERIAL: TrustMaterial = { hooks: [], settings: {}, scripts: [], tree: [], fileHashes: {}, links: {}, outside: [], shadows: [], unpinnable: undefined };
+export const EMPTY_MATERIAL: TrustMaterial = { hooks: [], settings: {}, scripts: [], tree: [], treeRoots: [], fileHashes: {}, links: {}, outside: [], shadows: [], unpinnable: undefined };
 
 const TrustFileSchema = v.object({
   version: v.literal(1),
@@ -42,10 +42,9 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** A file's pin: the SHA-256 of its bytes, or `missing`. */
+/** A file's pin (material.ts `pinOf`): the SHA-256 of a regular file's bytes, `missing`, or what it is instead. */
 export function fileDigest(runtime: Runtime, path: string): string {
-  const bytes = runtime.fs.readBytes(path);
-  return bytes === undefined ? "missing" : runtime.sha256Hex(bytes);
+  return pinOf(runtime, path);
 }
 
 /**
@@ -250,7 +249,7 @@ export function trustListing(hooks: readonly HookSpec[], material: TrustMaterial
     lines.push(escapeControls(`  hook ${shadow.name} REPLACES ${what} ${shadow.name} (${shadow.userRun}): yours will not run in this project`));
   }
   for (const { hook, path } of material.outside) {
-    lines.push(escapeControls(`  outside the project (not pinned; a change to it is not noticed): hook ${hook} runs or names ${path}`));
+    lines.push(escapeControls(`  outside the project (pinned; a change to it needs trust again): hook ${hook} runs or names ${path}`));
   }
   return lines;
 }

@@ -46,7 +46,7 @@ const systemOf = (body: unknown): string => (body as Body).messages.find((m) => 
 const isChild = (body: unknown, marker: string): boolean => systemOf(body).includes(marker);
 
 describe("subagents", () => {
-  test("LOOP-43 the project agent file wins, the child runs in its cwd, unknown types error, default general", async () => {
+  test("LOOP-43 the user's agent file wins over the project's, the child runs in its cwd, unknown types error, default general", async () => {
     const w = makeWorld();
     w.file("pkg/keep", "");
     w.file(".agent/agents/reviewer.md", "---\nname: reviewer\n---\nPROJECT REVIEWER BODY\n");
@@ -66,8 +66,8 @@ describe("subagents", () => {
       expect(lastJson(r.stdout)).toMatchObject({ result: "end", stop_reason: "completed" });
       expect(server.requests.length).toBe(6);
       const reviewerSystem = systemOf(server.requests[1]);
-      expect(reviewerSystem).toContain("PROJECT REVIEWER BODY");
-      expect(reviewerSystem).not.toContain("USER REVIEWER BODY");
+      expect(reviewerSystem).toContain("USER REVIEWER BODY");
+      expect(reviewerSystem).not.toContain("PROJECT REVIEWER BODY");
       expect(reviewerSystem).not.toContain("name: reviewer");
       const toolMessage = (index: number, id: string) => (server.requests[index] as Body).messages.find((m) => m.role === "tool" && m.tool_call_id === id);
       expect(toolMessage(2, "t1")?.content).toBe("done");

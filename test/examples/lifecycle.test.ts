@@ -4,11 +4,19 @@
  */
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeStdin, EXAMPLES, fakeCommand, onlyJsonLine, runScript, tempDir } from "./helpers.ts";
 
 const script = (name: string, file = `${name}.sh`) => join(EXAMPLES, name, file);
+
+/** The example installed in the project (`.agent/scripts/`), as `agent hooks init` does at project scope. */
+function inProject(project: string, name: string): string {
+  const target = join(project, ".agent", "scripts", `${name}.sh`);
+  mkdirSync(join(project, ".agent", "scripts"), { recursive: true });
+  copyFileSync(script(name), target);
+  return target;
+}
 
 /** A PATH holding only the tools the scripts are allowed to need, plus `extra` first. */
 function minimalPath(extra?: string): string {
@@ -28,7 +36,7 @@ describe("format-on-write", () => {
     const project = tempDir();
     writeFileSync(join(project, "main.go"), "package main\n");
     writeFileSync(join(project, "notes.txt"), "x\n");
-    const bin = fakeCommand(join(project, "fake-bin"), "gofmt", `printf '%s\\n' "$*" >> "${project}/gofmt.calls"`);
+    const bin = fakeCommand(join(tempDir(), "fake-bin"), "gofmt", `printf '%s\\n' "$*" >> "${project}/gofmt.calls"`);
     const go = runScript(script("format-on-write"), payload(project, "main.go"), { cwd: project, env: { PATH: minimalPath(bin) } });
     expect(go).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(readFileSync(join(project, "gofmt.calls"), "utf8")).toBe("-w main.go\n");
@@ -42,19 +50,32 @@ describe("format-on-write", () => {
     writeFileSync(join(project, "app.py"), "x=1\n");
     const none = runScript(script("format-on-write"), payload(project, "app.py"), { cwd: project, env: { PATH: minimalPath() } });
     expect(none).toEqual({ code: 0, stdout: "", stderr: "" });
-    const bin = fakeCommand(join(project, "fake-bin"), "black", "echo 'cannot parse' >&2; exit 123");
+    const bin = fakeCommand(join(tempDir(), "fake-bin"), "black", "echo 'cannot parse' >&2; exit 123");
     const failing = runScript(script("format-on-write"), payload(project, "app.py"), { cwd: project, env: { PATH: minimalPath(bin) } });
     expect(failing.code).toBe(0);
     expect(failing.stdout).toBe("format-on-write: black could not format app.py\n");
   });
 
-  test("D7 finds prettier in the project's node_modules/.bin", () => {
+  test("D7 installed in the project, it finds prettier in the project's node_modules/.bin", () => {
     const project = tempDir();
     writeFileSync(join(project, "a.ts"), "let x=1\n");
     fakeCommand(join(project, "node_modules", ".bin"), "prettier", `printf '%s\\n' "$*" > "${project}/prettier.calls"`);
-    const run = runScript(script("format-on-write"), payload(project, "a.ts"), { cwd: project, env: { PATH: minimalPath() } });
+    const run = runScript(inProject(project, "format-on-write"), payload(project, "a.ts"), { cwd: project, env: { PATH: minimalPath() } });
     expect(run).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(readFileSync(join(project, "prettier.calls"), "utf8")).toBe("--write a.ts\n");
+  });
+
+  test("installed at user scope, it never runs the project's prettier (node_modules/.bin, a PATH entry inside the project, a relative one); one on PATH runs with --no-config", () => {
+    const project = tempDir();
+    writeFileSync(join(project, "a.ts"), "let x=1\n");
+    const projectBin = fakeCommand(join(project, "node_modules", ".bin"), "prettier", `touch "${project}/project-prettier-ran"`);
+    for (const path of [minimalPath(), minimalPath(projectBin), minimalPath("node_modules/.bin")]) {
+      expect(runScript(script("format-on-write"), payload(project, "a.ts"), { cwd: project, env: { PATH: path } })).toEqual({ code: 0, stdout: "", stderr: "" });
+    }
+    expect(existsSync(join(project, "project-prettier-ran"))).toBe(false);
+    const userBin = fakeCommand(join(tempDir(), "bin"), "prettier", `printf '%s\\n' "$*" > "${project}/prettier.calls"`);
+    expect(runScript(script("format-on-write"), payload(project, "a.ts"), { cwd: project, env: { PATH: minimalPath(userBin) } }).code).toBe(0);
+    expect(readFileSync(join(project, "prettier.calls"), "utf8")).toBe("--no-config --write a.ts\n");
   });
 });
 
@@ -117,13 +138,24 @@ describe("keep-going-until-tests-pass", () => {
     expect(run(project, false)).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 
-  test("LIFE-59 defaults to npm test --silent when package.json exists", () => {
+  test("LIFE-59 installed in the project, it defaults to npm test --silent when package.json exists", () => {
     const project = tempDir();
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "t", private: true, scripts: { test: "echo boom; exit 1" } }));
-    const bin = fakeCommand(join(project, "fake-bin"), "npm", `printf '%s\\n' "$*" > "${project}/npm.calls"; echo 'boom'; exit 1`);
-    const result = run(project, false, { PATH: `${bin}:${process.env.PATH ?? ""}` });
+    const bin = fakeCommand(join(tempDir(), "fake-bin"), "npm", `printf '%s\\n' "$*" > "${project}/npm.calls"; echo 'boom'; exit 1`);
+    const result = runScript(inProject(project, "keep-going-until-tests-pass"), stop(project, false), { cwd: project, env: { PATH: `${bin}:${process.env.PATH ?? ""}` } });
     expect(readFileSync(join(project, "npm.calls"), "utf8")).toBe("test --silent\n");
     expect(onlyJsonLine(result.stdout)).toEqual({ decision: "block", reason: "tests are failing (npm test --silent exited 1):\nboom" });
+  });
+
+  test("installed at user scope, it never runs the project's npm test by itself; $AGENT_TEST_COMMAND still runs", () => {
+    const project = tempDir();
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "t", private: true, scripts: { test: "exit 1" } }));
+    const bin = fakeCommand(join(tempDir(), "fake-bin"), "npm", `touch "${project}/npm-ran"; exit 1`);
+    expect(run(project, false, { PATH: `${bin}:${process.env.PATH ?? ""}` })).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(existsSync(join(project, "npm-ran"))).toBe(false);
+    const chosen = run(project, false, { PATH: `${bin}:${process.env.PATH ?? ""}`, AGENT_TEST_COMMAND: "npm test" });
+    expect(existsSync(join(project, "npm-ran"))).toBe(true);
+    expect(onlyJsonLine(chosen.stdout).decision).toBe("block");
   });
 });
 

@@ -53,16 +53,16 @@ describe("indirect references (issue 9 item 5)", () => {
     expect(r.code).toBe(0);
   });
 
-  test("a hook dir whose run is outside the project is listed as outside in the refusal, hooks trust and hooks list", async () => {
+  test("a hook dir whose run is outside the project is listed as outside (and pinned) in the refusal, hooks trust and hooks list", async () => {
     const w = project();
     const outside = w.file(join(w.root, "elsewhere", "tool.sh"), "#!/bin/sh\ncat >/dev/null\n", { executable: true });
     w.file(".agent/hooks/ext/hook.json", JSON.stringify({ event: "pre_tool", run: outside }));
     w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "abs", command: `${outside} --check` }] } }));
     const refusal = await runCliInProcess(w, RUN);
     expect(refusal.code).toBe(1);
-    expect(refusal.stderr).toContain(`outside the project (not pinned; a change to it is not noticed): hook ext runs or names ${outside}`);
+    expect(refusal.stderr).toContain(`outside the project (pinned; a change to it needs trust again): hook ext runs or names ${outside}`);
     expect(refusal.stderr).toContain(`hook abs runs or names ${outside}`);
-    expect((await runCliInProcess(w, ["hooks", "list"])).stdout).toContain(`outside the project (not pinned): ${outside}`);
+    expect((await runCliInProcess(w, ["hooks", "list"])).stdout).toContain(`outside the project (pinned): ${outside}`);
     expect((await trustInProcess(w)).stdout).toContain(`hook ext runs or names ${outside}`);
   });
 

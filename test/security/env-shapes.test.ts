@@ -66,6 +66,29 @@ describe("credential names and value shapes (D18 extended)", () => {
     expect(env).toEqual({ PATH: "/bin" });
   });
 
+  test("RUN-09 vendor tokens under plain names go by the redaction rules; vault sessions by name", () => {
+    const tokens = {
+      GITHUB_PAT: `ghp_${"a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"}`,
+      GL: `glpat-${"xY9zA8bC7dE6fG5hI4jK"}`,
+      PAYMENTS: `sk_live_${"51HxYz2AbCdEfGhIjKlMnOpQr"}`,
+      BOT: `xoxb-${"123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"}`,
+      HF: `hf_${"AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh"}`,
+      BW_SESSION: "short",
+      OP_SESSION_my: "abc",
+    };
+    const kept = {
+      PATH: "/usr/bin:/bin",
+      GIT_COMMIT: "3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+      RUN_ID: "123e4567-e89b-12d3-a456-426614174000",
+      IMAGE: "ghcr.io/org/image:sha-3f2a9c1",
+      NODE_OPTIONS: "--max-old-space-size=4096",
+      SESSION_NAME: "work",
+    };
+    const { env, strippedValues } = stripEnv({ ...tokens, ...kept }, { providerKeyVars: [] });
+    expect(env).toEqual(kept);
+    expect(strippedValues.sort()).toEqual(Object.values(tokens).sort());
+  });
+
   test("the hand-over marker AGENT_CREDENTIAL_FD never reaches a child", () => {
     expect(stripEnv({ AGENT_CREDENTIAL_FD: "3", PATH: "/bin" }, { providerKeyVars: [] }).env).toEqual({ PATH: "/bin" });
   });

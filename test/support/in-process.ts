@@ -28,8 +28,8 @@ export interface InProcessOptions {
 function fsAt(fs: FileSystem, cwd: string): FileSystem {
   const at = (path: string): string => (isAbsolute(path) ? path : resolve(cwd, path));
   return {
-    readText: (path) => fs.readText(at(path)),
-    readBytes: (path) => fs.readBytes(at(path)),
+    readText: (path, options) => fs.readText(at(path), options),
+    readBytes: (path, options) => fs.readBytes(at(path), options),
     writeText: (path, text, options) => fs.writeText(at(path), text, options),
     writeBytes: (path, bytes, options) => fs.writeBytes(at(path), bytes, options),
     appendText: (path, text) => fs.appendText(at(path), text),

@@ -36,7 +36,7 @@ export function formatTimeout(ms: number): string {
 function reviewNotes(spec: HookSpec, loaded: LoadedConfig): string[] {
   if (spec.scope !== "project") return [];
   const material = loaded.projectTrustMaterial;
-  const notes = (material?.outside ?? []).filter((entry) => entry.hook === spec.label).map((entry) => `    outside the project (not pinned): ${entry.path}`);
+  const notes = (material?.outside ?? []).filter((entry) => entry.hook === spec.label).map((entry) => `    outside the project (pinned): ${entry.path}`);
   for (const shadow of material?.shadows ?? []) {
     if (shadow.name !== spec.label || spec.form !== "dir") continue;
     notes.push(`    replaces your ${shadow.userFailClosed ? "fail_closed " : ""}hook ${shadow.name} (${shadow.userRun}), which does not run in this project`);

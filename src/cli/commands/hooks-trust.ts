@@ -16,8 +16,8 @@ export async function runHooksTrust(runtime: Runtime, io: CliIO, options: { cwd:
   }
   // Throws (exit 1, nothing written) when trust.json is unreadable or `.agent/` is over its bound.
   const digest = pinTrust(runtime, loaded.home, loaded.projectRoot, material);
-  const files = [...material.scripts.map((path) => `  file ${path}`), ...material.tree.map((path) => `  file ${path} (under .agent/)`)];
-  const links = Object.entries(material.links).map(([path, target]) => `  link ${path} -> ${target} (pinned by target, not walked)`);
+  const files = [...material.scripts.map((path) => `  file ${path}`), ...material.tree.map((path) => `  file ${path} (in a pinned tree)`)];
+  const links = Object.entries(material.links).map(([path, target]) => `  link ${path} -> ${target} (pinned by target and by the files under it)`);
   io.out(
     [
       `trusting project ${root}:`,

@@ -24,6 +24,12 @@ export interface ExecuteContext {
   readonly runtime: Runtime;
   /** Environment after D18 stripping; dialect names are added per hook. */
   readonly baseEnv: Readonly<Record<string, string>>;
+  /**
+   * The session's `CLAUDE_ENV_FILE` variables: set on top of `baseEnv` for project hooks only. A
+   * user hook spawns as the user configured it, whatever a session_start hook wrote (a project
+   * hook's `PATH`, `NODE_OPTIONS` or `HOME` must not change what the user's guard runs or reads).
+   */
+  readonly sessionEnv?: Readonly<Record<string, string>>;
   readonly spill?: (bytes: Uint8Array) => { path: string; dir: string } | null;
   /** Cancels running hooks (SIGINT, or the async grace at exit). */
   readonly signal?: AbortSignal;
@@ -85,7 +91,8 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
 
   if (spec.form === "lifecycle" && spec.handler !== undefined) return finish(await runHandler(ctx, spec, input, hookIndex));
 
-  const which = (command: string): string | null => ctx.runtime.which(command, ctx.baseEnv.PATH);
+  const baseEnv = spec.scope === "project" && ctx.sessionEnv !== undefined ? { ...ctx.baseEnv, ...ctx.sessionEnv } : ctx.baseEnv;
+  const which = (command: string): string | null => ctx.runtime.which(command, baseEnv.PATH);
   const plan =
     spec.form === "dir"
       ? planDirSpawn(ctx.runtime.fs, ctx.runtime.platform, which, spec)
@@ -104,7 +111,7 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
   }
 
   const env = {
-    ...buildHookEnv(ctx.baseEnv, spec.dialect, {
+    ...buildHookEnv(baseEnv, spec.dialect, {
       event: spec.event,
       sessionId: input.sessionId,
       cwd: input.cwd,

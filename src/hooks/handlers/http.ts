@@ -8,7 +8,8 @@
  * decision, e.g. `{"hookSpecificOutput": {"permissionDecision": "deny"}}`), and the hook's
  * failure policy decides what that failure does. No answer in time is `timeout`, a body over
  * 1 MiB is `output-limit`, a connection error, a bad header or a refused redirect is `runner`.
- * Redirects are followed by hand, at most 5, and only to URLs `hooks.http_allow` allows.
+ * Redirects are followed by hand, at most 5, and only to URLs `hooks.http_allow` allows; the
+ * hook's configured headers are dropped at the first hop to another origin.
  */
 import type { HttpHandler, LifecycleHookSpec } from "../types.ts";
 import type { ProcessRun } from "../dialects/types.ts";
@@ -121,9 +122,10 @@ export async function runHttpHook(request: HttpHookRequest): Promise<HttpOutcome
 
   let url = handler.url;
   let method = "POST";
+  let sent: Record<string, string> = headers.headers;
   try {
     for (let hop = 0; ; hop++) {
-      const response = await request.fetch(url, { method, headers: headers.headers, ...(method === "POST" ? { body } : {}), redirect: "manual", signal });
+      const response = await request.fetch(url, { method, headers: sent, ...(method === "POST" ? { body } : {}), redirect: "manual", signal });
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location !== null) {
         await response.body?.cancel().catch(() => undefined);
@@ -132,6 +134,9 @@ export async function runHttpHook(request: HttpHookRequest): Promise<HttpOutcome
         if (!urlAllowed(next, spec.httpAllow ?? [])) return { ok: false, category: "runner", detail: `redirect to ${next} refused: not allowed by hooks.http_allow` };
         // 307/308 repeat the POST; 301/302/303 become a GET, as fetch would do.
         if (response.status !== 307 && response.status !== 308) method = "GET";
+        // The hook's own headers (an Authorization, an API key) are for the origin it names: as
+        // fetch does with Authorization, none of them follows a redirect to another origin.
+        if (new URL(next).origin !== new URL(url).origin) sent = { "content-type": "application/json" };
         url = next;
         continue;
       }

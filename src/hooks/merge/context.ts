@@ -77,14 +77,16 @@ export function joinContexts(parts: readonly string[], capBytes: number = HOOK_C
 
 /**
  * Appends the joined context to a tool result as `\n\n<hook_context>\n…\n</hook_context>`;
- * returns `toolContent` unchanged (byte for byte, no tags) when `context` is empty (DIR-51).
- * `context` is expected to come from `joinContexts` (already neutralised and capped). The tool
- * content is neutralised too when a block follows: a file or command output holding
- * `<hook_context>…</hook_context>` must not pass for (or close) the block the agent appends.
+ * with an empty `context` no block is added (DIR-51). `context` is expected to come from
+ * `joinContexts` (already neutralised and capped). The tool content is neutralised always, block
+ * or not: a file, command or MCP output holding `<hook_context>…</hook_context>` must never reach
+ * the model as the agent's tag, whether it would close the agent's block or forge one on its own.
+ * Content without a tag-like `hook_context` comes back byte for byte.
  */
 export function appendHookContext(toolContent: string, context: string): string {
-  if (context === "") return toolContent;
-  return `${neutralizeContext(toolContent)}\n\n<hook_context>\n${context}\n</hook_context>`;
+  const content = neutralizeContext(toolContent);
+  if (context === "") return content;
+  return `${content}\n\n<hook_context>\n${context}\n</hook_context>`;
 }
 
 /**

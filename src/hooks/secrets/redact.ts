@@ -32,7 +32,18 @@ const KIND_BY_KEY: ReadonlyMap<string, RedactionKind> = new Map<string, Redactio
   ["stdout", "output"],
   ["stderr", "output"],
   ["output", "output"],
+  // The Claude-shaped tool_response (src/hooks/dialects/claude-tool-response.ts) carries file text
+  // under its own names: Write/Edit `originalFile`, `oldString`/`newString` and the hunks' `lines`.
+  ["original_file", "content"],
+  ["lines", "content"],
 ]);
+
+/** The marker kind of a key, compared in its normal form (`oldString` and `old_string` alike). */
+function kindOfKey(key: string): RedactionKind | undefined {
+  const direct = KIND_BY_KEY.get(key);
+  if (direct !== undefined) return direct;
+  return KIND_BY_KEY.get(keySegments(key).join("_"));
+}
 
 const CREDENTIAL_SEGMENTS: ReadonlySet<string> = new Set([
   "password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "tokens", "apikey", "auth",
@@ -213,7 +224,7 @@ export function redactPayload(value: unknown, options: { envValues: readonly str
       const pending: Task[] = [];
       for (const [key, child] of Object.entries(source)) {
         if (child === undefined || typeof child === "function") continue;
-        const kind = KIND_BY_KEY.get(key) ?? (isCredentialKey(key) ? "credential" : undefined);
+        const kind = kindOfKey(key) ?? (isCredentialKey(key) ? "credential" : undefined);
         const safeKey = needles.length === 0 ? redactKey(key) : redactWithNeedles(key, needles);
         if (kind !== undefined) {
           copy[safeKey] = marker(kind, child);

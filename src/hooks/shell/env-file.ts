@@ -1,7 +1,8 @@
 /**
  * `CLAUDE_ENV_FILE` / `AGENT_ENV_FILE` (issue 12 item 5): a session_start hook may append
  * `export NAME=value` lines to the file; the agent reads them once the event is over and sets them
- * in every later `bash` call and hook of the session (children inherit, resume restores them).
+ * in every later `bash` call and project hook of the session, never a user hook (children inherit,
+ * resume restores them).
  * Claude Code `source`s the file in a shell; we never run it as code. We parse a strict subset:
  *
  *   [export ]NAME=VALUE      NAME: [A-Za-z_][A-Za-z0-9_]*

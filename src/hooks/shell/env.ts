@@ -4,6 +4,7 @@
  * own names are set. Pure functions over plain records; the caller passes `runtime.env()`.
  */
 import { CLAUDE_EVENT_NAMES, type CanonicalEvent } from "../../util/events.ts";
+import { findSecrets } from "../secrets/rules.ts";
 
 /** Substrings of the upper-cased name that mark a secret (D18). */
 const SECRET_NAME_PARTS = [
@@ -44,9 +45,27 @@ const SECRET_VALUE_SHAPES: readonly RegExp[] = [
   /(^|;)\s*(AccountKey|SharedAccessKey|SharedAccessSignature|Password|Pwd)\s*=/i,
 ];
 
-/** True when `value` has the shape of a credential (D18 extended by value). */
+/**
+ * Names whose values are never judged by shape: stripping them would break every child, and what
+ * they hold is the user's own setup, not a token (a token-shaped PATH entry is a directory name).
+ */
+const NEVER_BY_VALUE: ReadonlySet<string> = new Set(["PATH", "HOME", "PWD", "OLDPWD", "SHELL", "TERM", "TMPDIR", "LANG", "LS_COLORS"]);
+
+/**
+ * True when `value` has the shape of a credential (D18 extended by value): one of the shapes above,
+ * or a span any redaction rule finds (src/hooks/secrets/rules.ts), so a vendor token under a plain
+ * name (`GITHUB_PAT=ghp_…`, `glpat-…`, `sk_live_…`, `xoxb-…`, `hf_…`, a JWT, a PEM key) is one too.
+ */
 export function isSecretEnvValue(value: string): boolean {
-  return SECRET_VALUE_SHAPES.some((shape) => shape.test(value));
+  return SECRET_VALUE_SHAPES.some((shape) => shape.test(value)) || findSecrets(value).length > 0;
+}
+
+/**
+ * Session tokens of password-manager CLIs, by name: Bitwarden's `BW_SESSION` and 1Password's
+ * `OP_SESSION_<account>` unlock the whole vault, and their values have no recognisable shape.
+ */
+function isVaultSessionName(upper: string): boolean {
+  return upper === "BW_SESSION" || upper.startsWith("OP_SESSION_");
 }
 
 /** The agent's own marker for the credential hand-over (src/runtime/credentials.ts); never passed on. */
@@ -85,6 +104,7 @@ const INJECTED: ReadonlySet<string> = new Set(INJECTED_ENV_NAMES);
 export function isSecretEnvName(name: string): boolean {
   if (ALWAYS_KEPT.has(name)) return false;
   const upper = name.toUpperCase();
+  if (isVaultSessionName(upper)) return true;
   if (SECRET_NAME_ENDINGS.some((ending) => upper.endsWith(ending))) return true;
   return SECRET_NAME_PARTS.some((part) => upper.includes(part)) || MORE_SECRET_NAME_PARTS.some((part) => upper.includes(part));
 }
@@ -94,7 +114,7 @@ const EMPTY: ReadonlySet<string> = new Set();
 /** A variable to keep away from every child: a secret by name, by value shape, or a provider key variable. */
 export function isCredentialEnv(name: string, value: string, providerKeyVars: ReadonlySet<string> = EMPTY): boolean {
   if (ALWAYS_KEPT.has(name)) return false;
-  return isSecretEnvName(name) || providerKeyVars.has(name) || isSecretEnvValue(value);
+  return isSecretEnvName(name) || providerKeyVars.has(name) || (!NEVER_BY_VALUE.has(name) && isSecretEnvValue(value));
 }
 
 
