@@ -54,10 +54,11 @@ interface Program {
 }
 const agentProgram = (label: string, binary: string): Program => ({
   label,
-  argv: (wire, url, extra) => [binary, "run", "--provider", wire, "--base-url", url, "--permission-mode", "bypass", "--output-format", "json", ...extra, "go"],
+  argv: (wire, url, extra) => [binary, "run", "--provider", wire, "--base-url", url, "--permission-mode", "bypass", "--output-format", "json", ...EXTRA_ARGS, ...extra, "go"],
 });
 const floorProgram: Program = { label: "floor loop", argv: (wire, url) => [FLOOR, wire, url] };
 const agents = [agentProgram("agent (this branch)", AGENT), ...(BASE ? [agentProgram("agent (base)", BASE)] : [])];
+const EXTRA_ARGS = (flag("agent-args") ?? "").split(" ").filter((arg) => arg !== "");
 
 let worldCount = 0;
 function world(mcp?: { ignoreStdin: boolean }): { cwd: string; env: Record<string, string> } {

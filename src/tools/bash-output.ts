@@ -101,10 +101,12 @@ function tailOf(text: string, chars: number): string {
 /**
  * `text` when it fits BASH_INLINE_MAX_BYTES; else the text goes to a new file and the result is a
  * preview (head, a line naming the file and how to page it with `read`, tail). Null file: inline.
+ * `rawBytes`: the output's size as it arrived (the collector's count), if known.
  * A failed write keeps the text inline (as before files existed) and says nothing: never worse.
  */
-export function boundOutput(text: string, files: OutputFiles | undefined): { content: string; path: string | null } {
-  const bytes = new TextEncoder().encode(text).byteLength;
+export function boundOutput(text: string, files: OutputFiles | undefined, rawBytes?: number): { content: string; path: string | null } {
+  // The collector's byte count when given: no second encoding of every output just to measure it.
+  const bytes = rawBytes ?? new TextEncoder().encode(text).byteLength;
   if (files === undefined || bytes <= BASH_INLINE_MAX_BYTES) return { content: text, path: null };
   const name = `bash-${files.randomName()}.txt`;
   const path = `${files.dir.replace(/\/+$/, "")}/${name}`;
@@ -115,7 +117,8 @@ export function boundOutput(text: string, files: OutputFiles | undefined): { con
     return { content: text, path: null };
   }
   const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-  const note = `[output too long for the conversation (${bytes} bytes, ${lines} lines): all of it is in ${path}; page through it with the read tool (file_path, offset, limit)]`;
+  // Past the collector's bounds the file holds its head and tail with the collector's own note between.
+  const note = `[output too long for the conversation (${bytes} bytes, ${lines} lines): it is saved in ${path}; page through it with the read tool (file_path, offset, limit)]`;
   const head = headOf(text, BASH_PREVIEW_HEAD_CHARS);
   const tail = tailOf(text, BASH_PREVIEW_TAIL_CHARS);
   return { content: `${head.replace(/\n?$/, "\n")}${note}\n…\n${tail}`, path };

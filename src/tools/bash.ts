@@ -96,7 +96,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
   const stopped = run.stop === "timeout" ? "timeout" : run.stop === "cancelled" ? "cancelled" : undefined;
   const status = run.exit ?? { code: null, signal: null };
 
-  const bounded = boundOutput(output.text(), outputFiles(ctx));
+  const bounded = boundOutput(output.text(), outputFiles(ctx), output.bytes);
   const text = bounded.content;
   const notes: string[] = [];
   if (stopped === "timeout") notes.push(`[command timed out after ${timeoutMs} ms]`);

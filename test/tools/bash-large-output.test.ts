@@ -18,7 +18,7 @@ async function readBody(req: IncomingMessage): Promise<Body> {
   return JSON.parse(Buffer.concat(chunks).toString("utf8")) as Body;
 }
 
-const PATH_IN_PREVIEW = /all of it is in (\S+); page through it with the read tool/;
+const PATH_IN_PREVIEW = /it is saved in (\S+); page through it with the read tool/;
 
 describe("large bash outputs", () => {
   test("TOOL-80 a 170 KB output goes to a session file; the model gets a preview and pages the file with read", async () => {
