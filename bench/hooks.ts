@@ -82,8 +82,9 @@ function forms(world: World): FormSetup[] {
       },
     },
     {
-      form: "list (/bin/bash -lc, envelope)",
-      argv: ["/bin/bash", "-lc", "./noop.sh"],
+      // The login environment is captured once per engine (warm-up), then each run is `bash -c`.
+      form: "list (/bin/bash -c + captured login env, envelope)",
+      argv: ["/bin/bash", "-c", "./noop.sh"],
       cwd: world.project,
       install: () => {
         write(script, NOOP, true);

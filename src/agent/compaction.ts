@@ -5,6 +5,12 @@
  * request with `purpose: "compact"` replaces the conversation by its summary, a `compaction` record
  * is written, and session_start fires with source `compact`. Never throws: a failed summarizing
  * request skips the compaction with a warning and the session goes on uncompacted.
+ *
+ * The summarizing request offers no tools: the conversation goes as one text transcript (tool calls
+ * and results included), which every wire accepts without tool definitions. A reply that is a tool
+ * call, or has no text, is a failure. Automatic compaction backs off after a failure: the next
+ * attempt comes after 1, 2, 4… skipped checks, and after AUTO_COMPACTION_MAX_FAILURES failures in a
+ * row it is off for the session (a manual `/compact` still runs and, when it succeeds, re-arms it).
  */
 import type { Message, Provider, ToolDefinition } from "../providers/types.ts";
 import { hiddenContextMessage, joinContexts } from "../hooks/merge/context.ts";
@@ -35,9 +41,65 @@ export function estimateContextTokens(messages: readonly Message[], lastInputTok
   return Math.ceil(bytes / 4);
 }
 
+/** Consecutive failed automatic compactions after which the session stops trying on its own. */
+export const AUTO_COMPACTION_MAX_FAILURES = 4;
+
+interface Backoff {
+  failures: number;
+  /** Automatic checks still to skip before the next attempt. */
+  skip: number;
+}
+
+/** Per session (its services object), so a long session never resends the whole history on every turn. */
+const backoffs = new WeakMap<SessionServices, Backoff>();
+
+function backoffOf(s: SessionServices): Backoff {
+  let backoff = backoffs.get(s);
+  if (backoff === undefined) {
+    backoff = { failures: 0, skip: 0 };
+    backoffs.set(s, backoff);
+  }
+  return backoff;
+}
+
+/** True when this automatic check may try; counts the check otherwise. */
+function mayAttempt(backoff: Backoff): boolean {
+  if (backoff.failures >= AUTO_COMPACTION_MAX_FAILURES) return false;
+  if (backoff.skip > 0) {
+    backoff.skip -= 1;
+    return false;
+  }
+  return true;
+}
+
+function noteFailure(s: SessionServices, backoff: Backoff): void {
+  backoff.failures += 1;
+  backoff.skip = 2 ** (backoff.failures - 1);
+  if (backoff.failures === AUTO_COMPACTION_MAX_FAILURES) {
+    s.emit({ type: "notice", kind: "warning", text: `agent: automatic compaction is off for this session after ${AUTO_COMPACTION_MAX_FAILURES} failed attempts; /compact tries again` });
+  }
+}
+
+/** The conversation as one transcript: no tool_use/tool_result blocks, so no tool definitions are needed. */
+export function transcriptText(messages: readonly Message[]): string {
+  const parts: string[] = [];
+  for (const message of messages) {
+    if (message.role === "tool") {
+      parts.push(`[tool result ${message.toolCallId}${message.isError ? " (error)" : ""}]\n${message.content}`);
+    } else if (message.role === "assistant") {
+      const calls = message.toolCalls.map((call) => `[tool call ${call.id}: ${call.name} ${call.arguments}]`);
+      parts.push(`[assistant]\n${[message.content, ...calls].filter((text) => text !== "").join("\n")}`);
+    } else {
+      parts.push(`[${message.role}]\n${message.content}`);
+    }
+  }
+  return parts.join("\n\n");
+}
+
 export interface CompactionRequest {
   readonly provider: Provider;
   readonly system: string;
+  /** The session's tools: never offered to the summarizing request (it gets a transcript instead). */
   readonly tools: readonly ToolDefinition[];
   readonly messages: readonly Message[];
   readonly trigger: "auto" | "manual";
@@ -55,6 +117,19 @@ export type CompactionOutcome =
 
 /** Runs one compaction under the turn's signal and counters. Notices go through `s.emit`. */
 export async function compactConversation(s: SessionServices, scope: FireScope & { readonly signal: AbortSignal }, request: CompactionRequest): Promise<CompactionOutcome> {
+  const backoff = backoffOf(s);
+  if (request.trigger === "auto" && !mayAttempt(backoff)) return { kind: "skipped" };
+  const outcome = await compactOnce(s, scope, request);
+  if (outcome.kind === "compacted") {
+    backoff.failures = 0;
+    backoff.skip = 0;
+  } else if (outcome.kind === "skipped" && request.trigger === "auto" && !scope.signal.aborted) {
+    noteFailure(s, backoff);
+  }
+  return outcome;
+}
+
+async function compactOnce(s: SessionServices, scope: FireScope & { readonly signal: AbortSignal }, request: CompactionRequest): Promise<CompactionOutcome> {
   const originalCount = request.messages.length;
   const pre = await s.fire({
     event: "pre_compact",
@@ -70,23 +145,39 @@ export async function compactConversation(s: SessionServices, scope: FireScope &
   const hookText = joinContexts(pre.state.contexts.map((text) => text.trim()));
   const extra = [request.customInstructions.trim(), hookText].filter((text) => text !== "");
   const instructions = extra.length > 0 ? `${COMPACTION_INSTRUCTIONS}\n\nAdditional instructions:\n${extra.join("\n\n")}` : COMPACTION_INSTRUCTIONS;
+  const summary = await summarize(request, instructions, scope.signal);
+  if (!summary.ok) {
+    if (!scope.signal.aborted) s.emit({ type: "notice", kind: "warning", text: `agent: compaction skipped: ${summary.error}` });
+    return { kind: "skipped" };
+  }
+  return finishCompaction(s, scope, request, summary.text);
+}
+
+/** The summarizing request: the transcript and the instructions, no tools; a tool call or no text is a failure. */
+async function summarize(request: CompactionRequest, instructions: string, signal: AbortSignal): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
   let summary = "";
   let error: string | null = null;
+  let calls = 0;
   const stream = request.provider.stream({
     system: request.system,
-    messages: [...request.messages, { role: "user", content: instructions }],
-    tools: request.tools,
-    signal: scope.signal,
+    messages: [{ role: "user", content: `<conversation>\n${transcriptText(request.messages)}\n</conversation>\n\n${instructions}` }],
+    tools: [],
+    signal,
     purpose: "compact",
   });
   for await (const event of stream) {
     if (event.type === "text_delta") summary += event.text;
+    else if (event.type === "tool_call") calls += 1;
     else if (event.type === "error") error = event.message;
   }
-  if (error !== null || summary.trim() === "") {
-    if (!scope.signal.aborted) s.emit({ type: "notice", kind: "warning", text: `agent: compaction skipped: ${error ?? "the summarizing request returned no text"}` });
-    return { kind: "skipped" };
-  }
+  if (error !== null) return { ok: false, error };
+  if (calls > 0) return { ok: false, error: "the summarizing request answered with a tool call" };
+  if (summary.trim() === "") return { ok: false, error: "the summarizing request returned no text" };
+  return { ok: true, text: summary };
+}
+
+async function finishCompaction(s: SessionServices, scope: FireScope & { readonly signal: AbortSignal }, request: CompactionRequest, summary: string): Promise<CompactionOutcome> {
+  const originalCount = request.messages.length;
 
   s.writer.append("compaction", { trigger: request.trigger, summary, original_message_count: originalCount });
   // Built exactly as resume rebuilds it (src/session/replay.ts), so a resumed session matches.

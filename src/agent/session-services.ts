@@ -250,6 +250,8 @@ export class SessionServices {
       env: { ...this.engine().baseEnv, ...this.sessionEnv.vars() },
       signal: scope.signal,
       shells: this.shells,
+      // Large bash outputs go beside the session file (`<session>.outputs/`); none without a session file.
+      ...(this.writer.path !== null ? { outputDir: `${this.writer.path.replace(/\.jsonl$/, "")}.outputs` } : {}),
     });
   }
 }

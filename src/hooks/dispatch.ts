@@ -1,6 +1,7 @@
 /**
- * Dispatch of one event: plan (select hooks, D13 order, D10, D24 readonly) → run (sequential, or
- * hook dirs concurrently in the post phase) → merge (src/hooks/merge/merge.ts) → report (failure lines,
+ * Dispatch of one event: plan (select hooks, D13 order, D10, D24 readonly) → run (batch by batch:
+ * claude-dialect lifecycle commands together, other hooks one at a time; hook dirs all together in
+ * the post phase) → merge (src/hooks/merge/merge.ts) → report (failure lines,
  * hook_lifecycle / hook_diagnostic / hook_context_injection records through sinks). Never throws.
  */
 import type { CanonicalEvent } from "../util/events.ts";
@@ -232,6 +233,110 @@ function failedByMerge(run: HookRun, before: MergeState, after: MergeState): Hoo
   return { ...run, status: "failed", category, reply: { ...run.reply, failure: { category, detail: note.detail } } };
 }
 
+/**
+ * Claude Code runs the matching hooks of an event together, so consecutive lifecycle commands of
+ * the claude dialect form one batch that runs concurrently; every other hook is a batch of its own
+ * (hook dirs chain `modify`, seed 000; lists and the action dialect keep one-at-a-time). Results are
+ * still folded in declared order.
+ */
+export function isConcurrent(spec: HookSpec): boolean {
+  return spec.form === "lifecycle" && spec.dialect === "claude" && !isAsyncHook(spec);
+}
+
+/** `specs` cut into batches in declared order: runs of concurrent hooks together, the rest alone. */
+export function batchesOf(specs: readonly HookSpec[]): HookSpec[][] {
+  const batches: HookSpec[][] = [];
+  for (const spec of specs) {
+    const last = batches[batches.length - 1];
+    const first = last?.[0];
+    if (last !== undefined && first !== undefined && isConcurrent(first) && isConcurrent(spec)) last.push(spec);
+    else batches.push([spec]);
+  }
+  return batches;
+}
+
+interface Dispatch {
+  readonly ctx: DispatchContext;
+  readonly input: HookEventInput;
+  readonly planned: readonly HookSpec[];
+  state: MergeState;
+  readonly rows: HookRow[];
+  readonly asyncRows: Promise<HookRow>[];
+}
+
+/** Starts every hook of a batch at once; their `started` records come first, in declared order. */
+function runBatch(d: Dispatch, batch: readonly HookSpec[], input: HookEventInput): Promise<HookRun[]> {
+  return Promise.all(batch.map((spec) => runTracked(d.ctx, spec, input, d.planned.indexOf(spec))));
+}
+
+/**
+ * Post phase (D13): all hook dirs (sync and async) start together; when the sync ones have ended,
+ * the rest run batch by batch in declared order. No stop cancels a later post hook; the merge
+ * folds every run in declared order, whatever the finish order.
+ */
+async function runPostPhase(d: Dispatch): Promise<void> {
+  const { ctx, input, planned } = d;
+  const runs: HookRun[] = [];
+  const syncDirs: Promise<HookRun>[] = [];
+  for (const [index, spec] of planned.entries()) {
+    if (isAsyncHook(spec)) d.asyncRows.push(startAsync(ctx, spec, input, index));
+    else if (spec.form === "dir") syncDirs.push(runTracked(ctx, spec, input, index));
+  }
+  // Concurrent hooks are recorded once their batch has ended; a lone hook's terminal record
+  // follows its own `started` record, so the JSONL reads started/terminal per hook (D25).
+  const report = (batchRuns: readonly HookRun[]): void => {
+    for (const run of batchRuns) {
+      reportRun(ctx, input, run, true);
+      d.rows.push(rowOf(run.spec, run.status, run.category, run.elapsedMs));
+      runs.push(run);
+    }
+  };
+  report(await Promise.all(syncDirs));
+  for (const batch of batchesOf(planned.filter((spec) => spec.form !== "dir" && !isAsyncHook(spec)))) report(await runBatch(d, batch, input));
+  runs.sort((a, b) => planned.indexOf(a.spec) - planned.indexOf(b.spec));
+  for (const run of runs) d.state = step(d.state, run, ctx.merge).state;
+}
+
+/** The event as the merge left it so far: a replaced tool input and a rewritten prompt chain on. */
+function chainedInput(input: HookEventInput, state: MergeState): HookEventInput {
+  const toolInput = input.tool && state.toolInput ? { ...input, tool: { ...input.tool, input: state.toolInput } } : input;
+  return state.prompt !== undefined ? { ...toolInput, fields: { ...toolInput.fields, prompt: state.prompt } } : toolInput;
+}
+
+/**
+ * Every other event (D13): batch after batch in declared order; each batch sees the input as the
+ * batches before it left it, and its runs fold in declared order. The first deny or block halts:
+ * later batches are skipped; later runs of the same batch (already run) are recorded, not merged.
+ */
+async function runChain(d: Dispatch): Promise<void> {
+  const { ctx, input } = d;
+  let halted = false;
+  for (const batch of batchesOf(d.planned)) {
+    if (halted) {
+      for (const spec of batch) d.rows.push(rowOf(spec, "skipped", null, 0));
+      continue;
+    }
+    const hookInput = chainedInput(input, d.state);
+    const lone = batch[0];
+    if (batch.length === 1 && lone !== undefined && isAsyncHook(lone)) {
+      // Claude Code's async: it sees the event as it stands, and the chain goes on without it.
+      d.asyncRows.push(startAsync(ctx, lone, hookInput, d.planned.indexOf(lone)));
+      continue;
+    }
+    for (let run of await runBatch(d, batch, hookInput)) {
+      if (!halted) {
+        const folded = step(d.state, run, ctx.merge);
+        run = failedByMerge(run, d.state, folded.state);
+        d.state = folded.state;
+        halted = folded.halt;
+      }
+      const targetRan = input.event === "pre_tool" ? (d.state.denied ? false : null) : null;
+      reportRun(ctx, input, run, targetRan);
+      d.rows.push(rowOf(run.spec, run.status, run.category, run.elapsedMs));
+    }
+  }
+}
+
 /** Dispatches one event occurrence and returns the merged outcome. Never throws. */
 export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput): Promise<EventOutcome> {
   // `once` hooks that already started in this session are not planned again.
@@ -239,63 +344,10 @@ export async function dispatchEvent(ctx: DispatchContext, input: HookEventInput)
     const once = onceKey(spec, input);
     return once === undefined || !(ctx.onceStarted?.has(once) ?? false);
   });
-  let state = initialState(input.event, input.tool?.name, input.tool?.input);
-  const rows: HookRow[] = [];
-  const asyncRows: Promise<HookRow>[] = [];
-  const runs: HookRun[] = [];
-  const isPost = input.event === "post_tool" || input.event === "post_tool_failure";
-
-  if (isPost) {
-    const sequential = planned.filter((spec) => spec.form !== "dir" && !isAsyncHook(spec));
-    const syncDirs: Promise<HookRun>[] = [];
-    for (const spec of planned) {
-      const index = planned.indexOf(spec);
-      if (isAsyncHook(spec)) asyncRows.push(startAsync(ctx, spec, input, index));
-      else if (spec.form === "dir") syncDirs.push(runTracked(ctx, spec, input, index));
-    }
-    // Concurrent hook dirs are recorded once all have ended; each sequential hook's terminal record
-    // follows its own `started` record, so the JSONL reads started/terminal per hook (D25).
-    const dirRuns = await Promise.all(syncDirs);
-    for (const run of dirRuns) {
-      reportRun(ctx, input, run, true);
-      rows.push(rowOf(run.spec, run.status, run.category, run.elapsedMs));
-    }
-    runs.push(...dirRuns);
-    for (const spec of sequential) {
-      const run = await runTracked(ctx, spec, input, planned.indexOf(spec));
-      reportRun(ctx, input, run, true);
-      rows.push(rowOf(run.spec, run.status, run.category, run.elapsedMs));
-      runs.push(run);
-    }
-    // Merge in declared order, whatever the finish order (D13).
-    runs.sort((a, b) => planned.indexOf(a.spec) - planned.indexOf(b.spec));
-    for (const run of runs) state = step(state, run, ctx.merge).state;
-  } else {
-    let halted = false;
-    for (const [index, spec] of planned.entries()) {
-      if (halted) {
-        rows.push(rowOf(spec, "skipped", null, 0));
-        continue;
-      }
-      const toolInput = input.tool && state.toolInput ? { ...input, tool: { ...input.tool, input: state.toolInput } } : input;
-      // A rewritten prompt chains: the next hook sees it (issue 12).
-      const hookInput = state.prompt !== undefined ? { ...toolInput, fields: { ...toolInput.fields, prompt: state.prompt } } : toolInput;
-      if (isAsyncHook(spec)) {
-        // Claude Code's async: it sees the event as it stands, and the chain goes on without it.
-        asyncRows.push(startAsync(ctx, spec, hookInput, index));
-        continue;
-      }
-      let run = await runTracked(ctx, spec, hookInput, index);
-      const folded = step(state, run, ctx.merge);
-      run = failedByMerge(run, state, folded.state);
-      state = folded.state;
-      const targetRan = input.event === "pre_tool" ? (state.denied ? false : null) : null;
-      reportRun(ctx, input, run, targetRan);
-      rows.push(rowOf(spec, run.status, run.category, run.elapsedMs));
-      runs.push(run);
-      halted = folded.halt;
-    }
-  }
+  const d: Dispatch = { ctx, input, planned, state: initialState(input.event, input.tool?.name, input.tool?.input), rows: [], asyncRows: [] };
+  if (input.event === "post_tool" || input.event === "post_tool_failure") await runPostPhase(d);
+  else await runChain(d);
+  const { state, rows, asyncRows } = d;
 
   for (const note of state.failures) emitFailure(ctx, input, note);
   for (const diagnostic of state.diagnostics) {

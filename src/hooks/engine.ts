@@ -9,6 +9,7 @@ import type { HookEventInput } from "./dialects/types.ts";
 import { dispatchEvent, settleAsyncHooks, type DispatchContext, type DispatchSinks, type EventOutcome } from "./dispatch.ts";
 import { stripEnv } from "./shell/env.ts";
 import { createSpiller } from "./spill.ts";
+import { createLoginEnvCache } from "./handlers/login-env.ts";
 import { createDialects } from "./dialects/index.ts";
 import { liveGroups } from "../runtime/process-groups.ts";
 import { validateToolInput } from "../tools/schemas.ts";
@@ -60,6 +61,7 @@ export function createHookEngine(runtime: Runtime, options: HookEngineOptions): 
     baseEnv: stripped.env,
     spill: createSpiller(runtime.fs, runtime.platform, () => runtime.randomId(8)),
     groups: liveGroups,
+    loginEnv: createLoginEnvCache(),
     dialectFor: createDialects({ fs: runtime.fs, sha256Hex: (data) => runtime.sha256Hex(data) }),
     signal: controller.signal,
     hooks: options.hooks,

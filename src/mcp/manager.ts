@@ -5,6 +5,9 @@
  * needs the tool list. Tools are named `mcp__<server>__<tool>`; a tool whose full name providers
  * would reject (not `[A-Za-z0-9_-]{1,64}`) is left out and listed as skipped. A server that fails
  * or crashes costs only its own tools.
+ *
+ * The SDK (with its schema libraries) is loaded by `start()` through a dynamic import of
+ * connection.ts, so a command with no server configured never loads it.
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../providers/types.ts";
@@ -13,7 +16,7 @@ import type { ToolResult } from "../tools/types.ts";
 import { joinCapped, OUTPUT_MAX_BYTES } from "../tools/output.ts";
 import { isMcpToolName, MCP_PREFIX, mcpToolName, type McpToolName } from "../tools/names.ts";
 import type { McpServerSpec } from "../config/mcp-servers.ts";
-import { McpConnection, type ConnectionOptions, type ServerState } from "./connection.ts";
+import type { ConnectionOptions, McpConnection, ServerState } from "./connection.ts";
 
 const PROVIDER_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -57,32 +60,54 @@ export interface McpTools {
 }
 
 export class McpManager implements McpTools {
-  private readonly connections: McpConnection[];
+  /** Empty until `start()` has loaded connection.ts (and the SDK). */
+  private connections: McpConnection[] = [];
   private started: Promise<void> | null = null;
+  /** Resolves once the connections exist (the import done), before their start-up. */
+  private created: Promise<void> | null = null;
+  private readonly options: McpManagerOptions;
 
   constructor(options: McpManagerOptions) {
-    this.connections = options.servers.map(
-      (spec) => new McpConnection({
-          runtime: options.runtime,
-          spec,
-          cwd: options.cwd,
-          baseEnv: options.baseEnv,
-          refEnv: options.refEnv,
-          ...(options.user ? { user: options.user } : {}),
-          version: options.version,
-          onNotice: options.onNotice,
-        }),
-    );
+    this.options = options;
   }
 
   get size(): number {
-    return this.connections.length;
+    return this.options.servers.length;
   }
 
   /** Starts every server concurrently; idempotent. Never rejects. */
   start(): Promise<void> {
-    this.started ??= Promise.all(this.connections.map((connection) => connection.start())).then(() => undefined);
+    this.started ??= this.startAll();
     return this.started;
+  }
+
+  private async startAll(): Promise<void> {
+    this.created = this.createConnections();
+    await this.created;
+    await Promise.all(this.connections.map((connection) => connection.start()));
+  }
+
+  private async createConnections(): Promise<void> {
+    const { options } = this;
+    if (options.servers.length === 0) return;
+    try {
+      const { McpConnection: Connection } = await import("./connection.ts");
+      this.connections = options.servers.map(
+        (spec) =>
+          new Connection({
+            runtime: options.runtime,
+            spec,
+            cwd: options.cwd,
+            baseEnv: options.baseEnv,
+            refEnv: options.refEnv,
+            ...(options.user ? { user: options.user } : {}),
+            version: options.version,
+            onNotice: options.onNotice,
+          }),
+      );
+    } catch (error) {
+      options.onNotice(`agent: MCP client could not load: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** The tools of every ready server, for a provider request (waits for start-up to settle). */
@@ -120,6 +145,8 @@ export class McpManager implements McpTools {
 
   /** Stops every server (and its process group). */
   async close(): Promise<void> {
+    // A close during the import waits for the connections to exist; each close then ends its start-up.
+    await this.created;
     await Promise.all(this.connections.map((connection) => connection.close()));
   }
 

@@ -15,8 +15,13 @@ import { liveGroups } from "../runtime/process-groups.ts";
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** How much of the server's stderr is kept (the tail). */
 export const STDERR_TAIL_BYTES = 8 * 1024;
-/** After stdin closes the server gets this long to exit before SIGTERM, then as long again before SIGKILL. */
-const CLOSE_GRACE_MS = 200;
+/**
+ * After stdin closes the server gets STDIN_GRACE_MS to exit before SIGTERM (a server that reads its
+ * stdin sees the EOF at once and is gone in a few ms; one that ignores it need not hold the exit up),
+ * then TERM_GRACE_MS before SIGKILL (time to flush and clean up on SIGTERM).
+ */
+export const STDIN_GRACE_MS = 50;
+export const TERM_GRACE_MS = 200;
 
 /** Registers the server's group in the runtime's one registry; returns the function that removes it. */
 function track(child: ChildHandle): () => void {
@@ -98,9 +103,9 @@ export class RuntimeStdioTransport implements Transport {
     child.closeStdin();
     const gone = child.exited.then(() => true);
     const waitFor = (ms: number): Promise<boolean> => Promise.race([gone, this.runtime.sleep(ms).then(() => false)]);
-    if (!(await waitFor(CLOSE_GRACE_MS))) {
+    if (!(await waitFor(STDIN_GRACE_MS))) {
       child.kill("SIGTERM");
-      if (!(await waitFor(CLOSE_GRACE_MS))) child.kill("SIGKILL");
+      if (!(await waitFor(TERM_GRACE_MS))) child.kill("SIGKILL");
     }
     child.kill("SIGKILL");
     this.untrack();

@@ -8,7 +8,7 @@ import * as v from "valibot";
 import type { WireDialect } from "./http-provider.ts";
 import type { SseEvent } from "./sse.ts";
 import type { WireDecoder } from "./sse-stream.ts";
-import type { ProviderEvent, ProviderRequest } from "./types.ts";
+import type { Message, ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5";
@@ -94,6 +94,73 @@ export function toAnthropicBody(model: string, request: ProviderRequest, maxToke
     }));
   }
   return body;
+}
+
+/**
+ * The wire blocks of one message as JSON texts, memoized per message object: every request re-sends
+ * the whole history, and rebuilding (and re-validating each `tool_use` input of) every earlier
+ * message made each request cost grow with the conversation. A hit needs every field the wire form
+ * reads to be the identical value, so a message changed in place is built afresh.
+ */
+interface WireBlocks {
+  readonly content: string;
+  readonly toolCallId: string | undefined;
+  readonly isError: boolean | undefined;
+  readonly calls: readonly { id: string; name: string; arguments: string }[] | undefined;
+  readonly callFields: readonly string[];
+  readonly blocks: readonly string[];
+}
+const wireBlocks = new WeakMap<Message, WireBlocks>();
+
+function callFields(message: Message): string[] {
+  return message.role === "assistant" ? message.toolCalls.flatMap((call) => [call.id, call.name, call.arguments]) : [];
+}
+
+function sameFields(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The JSON of each block `toAnthropicMessages` makes of this (non-system) message, in order. */
+function blocksOf(message: Message): readonly string[] {
+  const toolCallId = message.role === "tool" ? message.toolCallId : undefined;
+  const isError = message.role === "tool" ? message.isError : undefined;
+  const calls = message.role === "assistant" ? message.toolCalls : undefined;
+  const fields = callFields(message);
+  const cached = wireBlocks.get(message);
+  if (cached !== undefined && cached.content === message.content && cached.toolCallId === toolCallId && cached.isError === isError && cached.calls === calls && sameFields(cached.callFields, fields)) {
+    return cached.blocks;
+  }
+  const built = toAnthropicMessages({ system: "", messages: [message] }).messages;
+  const blocks = built.flatMap((wire) => wire.content.map((block) => JSON.stringify(block)));
+  wireBlocks.set(message, { content: message.content, toolCallId, isError, calls, callFields: fields, blocks });
+  return blocks;
+}
+
+/**
+ * The request body as JSON text: exactly `JSON.stringify(toAnthropicBody(…))`, with each message's
+ * blocks taken from the memo above and merged by role as `toAnthropicMessages` merges them, so a
+ * turn builds only the messages added since the last one.
+ */
+export function anthropicBodyText(model: string, request: ProviderRequest, maxTokens: number): string {
+  const system: string[] = request.system ? [request.system] : [];
+  const wire: { role: "user" | "assistant"; blocks: string[] }[] = [];
+  for (const message of request.messages) {
+    if (message.role === "system") {
+      system.push(message.content);
+      continue;
+    }
+    const blocks = blocksOf(message);
+    if (blocks.length === 0) continue;
+    const role = message.role === "assistant" ? "assistant" : "user";
+    const last = wire[wire.length - 1];
+    if (last !== undefined && last.role === role) last.blocks.push(...blocks);
+    else wire.push({ role, blocks: [...blocks] });
+  }
+  const messages = wire.map((message) => `{"role":"${message.role}","content":[${message.blocks.join(",")}]}`).join(",");
+  const empty = JSON.stringify(toAnthropicBody(model, { system: system.join("\n\n"), messages: [], tools: request.tools }, maxTokens));
+  return empty.replace('"messages":[]', () => `"messages":[${messages}]`);
 }
 
 const count = v.optional(v.nullable(v.number()));
@@ -266,6 +333,6 @@ export const ANTHROPIC_WIRE: WireDialect = {
     if (apiKey) headers["x-api-key"] = apiKey;
     return headers;
   },
-  body: (model, request, maxTokens) => JSON.stringify(toAnthropicBody(model, request, maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS)),
+  body: (model, request, maxTokens) => anthropicBodyText(model, request, maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS),
   decoder: (nextCallId) => new AnthropicStreamDecoder(nextCallId),
 };

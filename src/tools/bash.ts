@@ -12,7 +12,7 @@ import type { Tool, ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { BASH_TIMEOUT_DEFAULT_MS, bashInputSchema, type BashInput } from "./schemas.ts";
 import { failure } from "./output.ts";
 import { defineTool } from "./define-tool.ts";
-import { OutputCollector } from "./bash-output.ts";
+import { boundOutput, OutputCollector, type OutputFiles } from "./bash-output.ts";
 import { runInGroup } from "../runtime/run-group.ts";
 
 export const BASH_PATH = "/bin/bash";
@@ -51,6 +51,19 @@ async function startBackground(input: BashInput, ctx: ToolContext): Promise<Tool
   };
 }
 
+/** The session's directory for large outputs (private: 0700, files 0600); absent: outputs stay inline. */
+function outputFiles(ctx: ToolContext): OutputFiles | undefined {
+  const dir = ctx.outputDir;
+  if (dir === undefined) return undefined;
+  const fs = ctx.runtime.fs;
+  return {
+    dir,
+    mkdir: (path) => fs.mkdir(path, { recursive: true, mode: 0o700 }),
+    write: (path, name, text) => fs.writeText(`${path}/${name}`, text, { mode: 0o600 }),
+    randomName: () => ctx.runtime.randomId(8),
+  };
+}
+
 async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
   if (input.run_in_background === true) return startBackground(input, ctx);
   const timeoutMs = input.timeout ?? BASH_TIMEOUT_DEFAULT_MS;
@@ -83,7 +96,8 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
   const stopped = run.stop === "timeout" ? "timeout" : run.stop === "cancelled" ? "cancelled" : undefined;
   const status = run.exit ?? { code: null, signal: null };
 
-  const text = output.text();
+  const bounded = boundOutput(output.text(), outputFiles(ctx), output.bytes);
+  const text = bounded.content;
   const notes: string[] = [];
   if (stopped === "timeout") notes.push(`[command timed out after ${timeoutMs} ms]`);
   else if (stopped === "cancelled") notes.push("[command cancelled]");
@@ -96,6 +110,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
   if (stopped === "cancelled") metadata.cancelled = true;
   if (output.truncated) metadata.truncated = true;
   metadata.output_bytes = output.bytes;
+  if (bounded.path !== null) metadata.output_file = bounded.path;
   // Claude Code trims trailing whitespace of both streams and calls a timeout or cancel "interrupted".
   const details: ToolDetails = { tool: "bash", stdout: stdoutOnly.text().trimEnd(), stderr: stderrOnly.text().trimEnd(), interrupted: stopped !== undefined };
   return { success: stopped === undefined && status.code === 0, content, metadata, details };

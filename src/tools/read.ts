@@ -23,9 +23,15 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+function orElse<T extends { ok: boolean }>(first: T, second: T): T {
+  return first.ok ? first : second;
+}
+
 async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolResult> {
   const fs = ctx.runtime.fs;
-  const resolved = resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.workspaceRoot, path: input.file_path });
+  const inWorkspace = resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.workspaceRoot, path: input.file_path });
+  // The session's large-output files (bash) are readable too: the preview points the model there.
+  const resolved = !inWorkspace.ok && ctx.outputDir !== undefined ? orElse(resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.outputDir, path: input.file_path }), inWorkspace) : inWorkspace;
   if (!resolved.ok) return failure(resolved.message);
   const path = resolved.path;
   const stat = fs.stat(path);

@@ -71,6 +71,12 @@ export interface ToolContext {
   env: Record<string, string>;
   /** Cancels the call: `bash` kills its process group; `grep` and `glob` stop at the next file or line. */
   signal?: AbortSignal;
+  /**
+   * Where `bash` puts an output too long for the conversation (the model gets a preview and pages
+   * the file with `read`, which may read this directory though it is outside the workspace).
+   * Absent (`--no-session`, hooks test): outputs stay inline, capped.
+   */
+  outputDir?: string;
   /** The session's background shells (`run_in_background`, `bash_output`, `kill_shell`); absent: not offered. */
   shells?: BackgroundShells;
 }

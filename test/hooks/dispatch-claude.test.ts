@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld } from "../support/cli.ts";
 import { appendHookContext, joinContexts } from "../../src/hooks/merge/context.ts";
-import { fire, hookDir, toml, type FireOptions } from "./harness.ts";
+import { fire, hookDir, listHooks, script, toml, type FireOptions } from "./harness.ts";
 import { BASH, claude, decided, lifecycle, post } from "./dispatch-helpers.ts";
 
 // Real processes on 2 shared cores: generous per-test bounds (no timed assertions rely on them).
@@ -58,9 +58,15 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
   test("LIFE-35 LIFE-39 deny and continue:false stop the chain; continue:false stops the session", async () => {
     const world = makeWorld();
     const canary = join(world.root, "canary");
-    toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "nope" } }))} }, { command = "touch '${canary}'" }]`);
+    const beside = join(world.root, "beside");
+    // The second command runs beside the deny (one concurrent batch); the list hook after it never starts.
+    toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "nope" } }))} }, { command = "touch '${beside}'" }]`);
+    script(world, "scripts/canary.sh", `touch '${canary}'`);
+    listHooks(world, "user", { before_tool: [{ command: "./scripts/canary.sh" }] });
     const denied = await fire(world, "pre_tool", BASH);
     expect(decided(denied)).toEqual(["deny", "nope"]);
+    expect(denied.outcome.rows.map((row) => row.status)).toEqual(["success", "success", "skipped"]);
+    expect(existsSync(beside)).toBe(true);
     expect(existsSync(canary)).toBe(false);
     const stopped = await lifecycle("pre_tool_use", claude({ continue: false, stopReason: "policy" }), BASH);
     expect(decided(stopped)).toEqual(["deny", "policy"]);
@@ -70,10 +76,15 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
   test("LIFE-37 MERGE-09 updatedInput replaces the whole input and later hooks see it", async () => {
     const world = makeWorld();
     const seen = join(world.root, "seen.json");
-    toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecisionReason: "rewrite", updatedInput: { command: "rtk cargo build" } } }))} }, { command = "cat > '${seen}'" }]`);
+    const beside = join(world.root, "beside.json");
+    // A command of the same batch sees the input as the batch started; a later list hook sees the rewrite.
+    toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecisionReason: "rewrite", updatedInput: { command: "rtk cargo build" } } }))} }, { command = "cat > '${beside}'" }]`);
+    script(world, "scripts/save.sh", `cat > '${seen}'`);
+    listHooks(world, "user", { before_tool: [{ command: "./scripts/save.sh", payload: "full" }] });
     const fired = await fire(world, "pre_tool", { tool: "bash", input: { command: "cargo build", description: "d", timeout: 5000 } });
     expect(fired.outcome.state.toolInput).toEqual({ command: "rtk cargo build" });
-    expect(JSON.parse(readFileSync(seen, "utf8")).tool_input).toEqual({ command: "rtk cargo build" });
+    expect(JSON.parse(readFileSync(beside, "utf8")).tool_input).toEqual({ command: "cargo build", description: "d", timeout: 5000 });
+    expect(JSON.parse(readFileSync(seen, "utf8")).request.command).toBe("rtk cargo build");
   });
 
   test("LIFE-40 MERGE-20 pre contexts come first in the one block", async () => {
@@ -142,9 +153,10 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
 
     const world = makeWorld();
     const canary = join(world.root, "canary");
-    toml(world, "user", `[[hooks.lifecycle.user_prompt_submit]]\nhooks = [{ command = "echo 'no secrets' >&2; exit 2" }, { command = "touch '${canary}'" }]`);
+    // Both block, concurrently: the first in declared order wins even though it finishes last.
+    toml(world, "user", `[[hooks.lifecycle.user_prompt_submit]]\nhooks = [{ command = "sleep 0.3; echo 'no secrets' >&2; exit 2" }, { command = "touch '${canary}'; echo 'second' >&2; exit 2" }]`);
     expect(decided(await fire(world, "user_prompt_submit", prompt))).toEqual(["block", "no secrets"]);
-    expect(existsSync(canary)).toBe(false);
+    expect(existsSync(canary)).toBe(true);
     expect(decided(await lifecycle("user_prompt_submit", "exit 2", prompt))).toEqual(["block", "blocked by hook (exit 2)"]);
     expect(decided(await lifecycle("user_prompt_submit", claude({ decision: "block" }), prompt))).toEqual(["block", "blocked by hook"]);
     expect(decided(await lifecycle("user_prompt_submit", claude({ decision: "block", reason: "r" }), prompt))).toEqual(["block", "r"]);

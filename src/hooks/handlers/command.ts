@@ -14,6 +14,7 @@ import { runProcess, type ProcessGroups } from "./runner.ts";
 import { buildHookEnv } from "../shell/env.ts";
 import type { Provider } from "../../providers/types.ts";
 import { runHttpHook } from "./http.ts";
+import { mergeLoginEnv, type LoginEnvCache } from "./login-env.ts";
 import { runPromptHook } from "./prompt.ts";
 
 /** Per-form stream caps (D3 hook dirs truncate; lifecycle 1 MiB output-limit; lists their own caps, D14). */
@@ -41,6 +42,8 @@ export interface ExecuteContext {
   readonly fetch?: typeof fetch;
   /** The provider prompt hooks ask, or why there is none; called only when a prompt hook runs. */
   readonly promptProvider?: () => Provider | string;
+  /** List hooks' login environment, captured once (src/hooks/handlers/login-env.ts); absent: `/bin/bash -lc` per run. */
+  readonly loginEnv?: LoginEnvCache;
 }
 
 export interface HookRun {
@@ -110,7 +113,7 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
     return finish(failedReply("stdin", `could not build the payload: ${error instanceof Error ? error.message : String(error)}`));
   }
 
-  const env = {
+  const hookEnv = {
     ...buildHookEnv(baseEnv, spec.dialect, {
       event: spec.event,
       sessionId: input.sessionId,
@@ -129,8 +132,9 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
         ? { stdoutCapBytes: LIFECYCLE_STREAM_CAP_BYTES, stderrCapBytes: LIFECYCLE_STREAM_CAP_BYTES, overflow: "fail" as const }
         : { stdoutCapBytes: DIR_STREAM_CAP_BYTES, stderrCapBytes: DIR_STREAM_CAP_BYTES, overflow: "truncate" as const };
 
+  const { argv, env } = await withLoginEnv(ctx, plan.argv, plan.cwd, hookEnv);
   const result = await runProcess(ctx.runtime, {
-    argv: plan.argv,
+    argv,
     cwd: plan.cwd,
     env,
     stdin: encoded.stdin,
@@ -157,6 +161,18 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
     reply = failedReply("exit", `could not decode the reply: ${error instanceof Error ? error.message : String(error)}`);
   }
   return finish(reply, { stderrFirstLine: spec.form === "dir" ? firstStderrLine(result.stderr) : "", truncated: result.truncated });
+}
+
+/**
+ * A list hook's `/bin/bash -lc COMMAND` becomes `/bin/bash -c COMMAND` under the session's captured
+ * login environment; without a capture (none configured, or it failed) the plan stays as it is.
+ */
+async function withLoginEnv(ctx: ExecuteContext, argv: string[], cwd: string, hookEnv: Record<string, string>): Promise<{ argv: string[]; env: Record<string, string> }> {
+  const [shell, flag, ...rest] = argv;
+  if (ctx.loginEnv === undefined || shell !== "/bin/bash" || flag !== "-lc") return { argv, env: hookEnv };
+  const login = await ctx.loginEnv.get(ctx.runtime, ctx.baseEnv, cwd, ctx.groups);
+  if (login === null) return { argv, env: hookEnv };
+  return { argv: [shell, "-c", ...rest], env: mergeLoginEnv(login, ctx.baseEnv, hookEnv) };
 }
 
 /** An http or prompt lifecycle hook (issue 12 item 9): the same encode and decode, no process. */
