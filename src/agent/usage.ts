@@ -2,6 +2,7 @@
  * Token usage summed over a session, its cost when prices are configured, and each model's context
  * window (configured, else a default for common models) with the automatic compaction threshold.
  */
+import type { ModelSettings } from "../config/settings.ts";
 
 /** Tokens of every provider request of a session. `input` excludes the cached parts. */
 export interface UsageTotals {
@@ -23,14 +24,7 @@ export function addUsage(totals: UsageTotals, event: { inputTokens: number; outp
   totals.cacheWrite += write;
 }
 
-/** What the user configured for one model (`agent.models."<model>"`); prices in USD per million tokens. */
-export interface ModelSettings {
-  readonly contextWindow?: number;
-  readonly inputPrice?: number;
-  readonly outputPrice?: number;
-  readonly cacheReadPrice?: number;
-  readonly cacheWritePrice?: number;
-}
+export type { ModelSettings };
 
 /**
  * Cost in USD, or null when no price is configured for the model. A missing cache price falls back

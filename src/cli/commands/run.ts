@@ -24,7 +24,19 @@ import { STOP_SIGNALS, watchStopSignals } from "../../runtime/signals.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
 import { exitCodeForStop } from "../exit-codes.ts";
 import { createMcpManager } from "../../mcp/start.ts";
-import { escapeJsonText } from "../../util/escape.ts";
+import { createHeadlessOutput } from "../headless.ts";
+import type { AgentEvent } from "../../agent/types.ts";
+
+/**
+ * The prompt: the words given, `-` for stdin, and stdin too when no words are given and stdin is
+ * not a terminal (`echo "fix it" | agent run`).
+ */
+async function readPrompt(runtime: Runtime, words: readonly string[]): Promise<string> {
+  let prompt = words.join(" ");
+  if (prompt === "-" || (prompt === "" && !runtime.isTTY("stdin"))) prompt = (await runtime.readStdin()).replace(/\r?\n$/, "");
+  if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or pipe it: echo "what to do" | agent run)` });
+  return prompt;
+}
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -54,6 +66,7 @@ function positiveInt(flag: string, raw: string | undefined): number | undefined 
 }
 
 export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOptions): Promise<number> {
+  const startedAt = runtime.now();
   // Every flag is checked before any hook can run (LOOP-35).
   const format = FORMATS.find((f) => f === options.outputFormat);
   if (format === undefined) throw new AgentError("usage", `--output-format: "${options.outputFormat}" is not one of ${FORMATS.join(", ")}`);
@@ -87,9 +100,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
   if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
-  let prompt = options.prompt.join(" ");
-  if (prompt === "-") prompt = (await runtime.readStdin()).replace(/\n$/, "");
-  if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or - to read it from stdin)` });
+  const prompt = await readPrompt(runtime, options.prompt);
 
   const settings = loaded.settings;
   requireScriptFile(settings.provider, options);
@@ -104,6 +115,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
 
   const controller = new AbortController();
   const renderer = createRenderer(runtime, io, { format });
+  const headless = format === "text" ? undefined : createHeadlessOutput(io, format);
   // Ctrl-C, SIGTERM and SIGHUP: stop the session (session_end runs, stop reason interrupted) and
   // kill every hook and bash group; a second one exits at once (main.ts maps TERM/HUP to 143/129).
   const offSignal = watchStopSignals(runtime, STOP_SIGNALS, () => {
@@ -130,7 +142,9 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       quietSuccessOutput: settings.hooks.quietSuccessOutput,
       providerKeyVars: providerKeyVarsFor(settings.providers),
       persist: options.session,
-      ...(format === "stream-json" ? { onLine: (line: string) => io.out(escapeJsonText(line)) } : {}),
+      ...(headless ? { onLine: (line: string) => headless.onLine(line), onEvent: (event: AgentEvent) => headless.onEvent(event) } : {}),
+      ...(settings.agent.contextFiles !== undefined ? { contextFiles: settings.agent.contextFiles } : {}),
+      models: settings.agent.models,
       ...(resume ? { resume } : {}),
       signal: controller.signal,
       ...(mcp ? { mcp } : {}),
@@ -147,6 +161,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     const result = await render(session.end({ stop }));
     offSignal();
     renderer.finish(result);
+    headless?.finish(result, { wallMs: Math.max(0, runtime.now() - startedAt), model: provider.model });
     return exitCodeForStop(result.stopReason);
   } finally {
     await mcp?.close();
