@@ -265,7 +265,7 @@ export class AgentSession {
       options.runtime,
       { cwd: options.cwd, projectRoot: options.projectDir, model: options.provider.model, provider: options.provider.id, permissionMode: options.permissionMode, hooks: this.hooks },
       git,
-      localDate(options.runtime.now()),
+      localDate(new Date()),
     );
     const instructions = loadInstructions(this.instructionSources);
     this.system = buildSystemPrompt({ base: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, tools: this.tools, environment, instructions, projectRoot: options.projectDir });

@@ -96,15 +96,23 @@ export async function gitFacts(runtime: Runtime, cwd: string, signal?: AbortSign
   };
 }
 
+/**
+ * Active hooks as events, tool matchers and scopes, counted; labels stay local (like every hook
+ * record), the model only needs to know where a call may be stopped.
+ */
 function hookLines(hooks: readonly HookSpec[]): string[] {
   const active = hooks.filter((hook) => !hook.disabled);
   if (active.length === 0) return ["Hooks: none active."];
-  const lines = [`Hooks: ${active.length} active. A hook may deny, change or add context to a tool call or prompt; a denial comes back as the tool result with the hook's reason, so adjust the call rather than repeating it.`];
-  for (const hook of active.slice(0, HOOKS_LISTED_MAX)) {
-    const matcher = "matcher" in hook && typeof hook.matcher === "string" ? ` (matcher ${hook.matcher})` : "";
-    lines.push(`  - ${hook.event}${matcher}: ${hook.label} [${hook.scope}]`);
+  const counts = new Map<string, number>();
+  for (const hook of active) {
+    const matcher = "matcher" in hook && typeof hook.matcher === "string" && hook.matcher !== "" ? ` on ${hook.matcher}` : "";
+    const key = `${hook.event}${matcher} (${hook.scope})`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  if (active.length > HOOKS_LISTED_MAX) lines.push(`  - … and ${active.length - HOOKS_LISTED_MAX} more`);
+  const lines = [`Hooks: ${active.length} active. A hook may deny, change or add context to a tool call or prompt; a denial comes back as the tool result with the hook's reason, so adjust the call rather than repeating it.`];
+  const entries = [...counts.entries()];
+  for (const [key, count] of entries.slice(0, HOOKS_LISTED_MAX)) lines.push(`  - ${key}: ${count} hook${count === 1 ? "" : "s"}`);
+  if (entries.length > HOOKS_LISTED_MAX) lines.push(`  - … and ${entries.length - HOOKS_LISTED_MAX} more`);
   return lines;
 }
 
@@ -140,9 +148,8 @@ export function environmentBlock(runtime: Runtime, facts: EnvironmentFacts, git:
   return `<environment>\n${lines.join("\n")}\n</environment>`;
 }
 
-/** YYYY-MM-DD of `ms` in local time. */
-export function localDate(ms: number): string {
-  const d = new Date(ms);
+/** YYYY-MM-DD of `d` in local time. */
+export function localDate(d: Date): string {
   const pad = (n: number): string => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }

@@ -68,8 +68,8 @@ export function createHeadlessOutput(io: CliIO, format: "json" | "stream-json"):
         model: extra.model,
         usage: usageJson(result.usage),
         cost_usd: result.costUsd,
-        duration_ms: extra.wallMs,
-        duration_api_ms: result.apiMs,
+        duration_ms: Math.round(extra.wallMs),
+        duration_api_ms: Math.round(result.apiMs),
         permission_denials: permissionDenials,
         hook_denials: hookDenials,
       });
