@@ -123,6 +123,14 @@ export class AgentSession {
       ...(options.child ? { child: options.child } : {}),
       ...(taskRunner ? { taskRunner } : {}),
       ...(options.mcp ? { mcp: options.mcp } : {}),
+      addChildUsage: (usage, apiMs) => {
+        const totals = this.state.usage;
+        totals.input += usage.input;
+        totals.output += usage.output;
+        totals.cacheRead += usage.cacheRead;
+        totals.cacheWrite += usage.cacheWrite;
+        this.state.apiMs += apiMs;
+      },
     });
     this.tools = BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
     if (this.services.taskRunner) this.tools.push(TASK_TOOL_DEFINITION);

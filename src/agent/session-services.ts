@@ -22,6 +22,7 @@ import type { AgentEvent, ChildRun, HookDecisionKind, PermissionAnswer, Permissi
 import type { McpTools } from "../mcp/manager.ts";
 import type { BackgroundShells } from "../tools/background-shells.ts";
 import type { EnvFileSlot, SessionEnv } from "./session-env.ts";
+import type { UsageTotals } from "./usage.ts";
 
 export interface FireRequest {
   readonly event: HookEventInput["event"];
@@ -78,6 +79,8 @@ export interface SessionServicesOptions {
   readonly sessionEnv: SessionEnv;
   /** This session's `run_in_background` shells (issue 12 item 6). */
   readonly shells: BackgroundShells;
+  /** Adds a finished subagent's usage and API time to this session's totals. */
+  readonly addChildUsage?: (usage: UsageTotals, apiMs: number) => void;
 }
 
 export class SessionServices {
@@ -93,6 +96,7 @@ export class SessionServices {
   readonly emit: (event: AgentEvent) => void;
   readonly sessionEnv: SessionEnv;
   readonly shells: BackgroundShells;
+  readonly addChildUsage: ((usage: UsageTotals, apiMs: number) => void) | undefined;
   private readonly engine: () => HookEngine;
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
   private readonly configuredRules: RuleSet;
@@ -116,6 +120,7 @@ export class SessionServices {
     this.child = options.child;
     this.sessionEnv = options.sessionEnv;
     this.shells = options.shells;
+    this.addChildUsage = options.addChildUsage;
     this.envelope = {
       sessionPath: options.writer.path,
       providerId: options.providerId,

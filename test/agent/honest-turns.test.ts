@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, type World } from "../support/cli.ts";
+import { makeWorld, type CliResult, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI, type FakeReply, type FakeServer } from "../support/fake-openai.ts";
 import { FakePromptCache, startFakeAnthropic } from "../support/fake-anthropic.ts";
@@ -13,7 +13,7 @@ import { lastJson, ofType, recordsOf } from "./support.ts";
 
 type Msg = { role: string; content: unknown; tool_calls?: unknown[] };
 
-async function run(w: World, provider: "openai" | "anthropic", server: FakeServer, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(w: World, provider: "openai" | "anthropic", server: FakeServer, extra: string[] = []): Promise<CliResult> {
   const args = ["run", "--provider", provider, "--base-url", server.url, "--model", "fake-model", "--permission-mode", "bypass", "--trust", "--output-format", "json", ...extra, "go"];
   return runCliInProcess(w, args, { env: w.env({ ANTHROPIC_API_KEY: "test-key" }) });
 }
@@ -90,6 +90,23 @@ describe("usage and cost", () => {
       expect(typeof out.duration_ms).toBe("number");
       expect(typeof out.duration_api_ms).toBe("number");
       expect(Number(out.duration_api_ms)).toBeLessThanOrEqual(Number(out.duration_ms));
+    });
+  });
+
+  test("a subagent's usage counts in its parent's totals", async () => {
+    const w = makeWorld();
+    const replies: FakeReply[] = [
+      { toolCalls: [{ id: "t1", name: "task", arguments: { description: "look", prompt: "look around" } }], usage: { input: 100, output: 10 } },
+      { text: "child answer", usage: { input: 40, output: 4 } },
+      { text: "done", usage: { input: 150, output: 5 } },
+    ];
+    await withServer(startFakeOpenAI(replies), async (server) => {
+      const r = await run(w, "openai", server);
+      expect(r.code).toBe(0);
+      expect(server.requests).toHaveLength(3);
+      const out = lastJson(r.stdout);
+      expect(out.usage).toEqual({ input_tokens: 290, output_tokens: 19, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+      expect(out.turns).toBe(2);
     });
   });
 

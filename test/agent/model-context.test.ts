@@ -3,7 +3,7 @@
 // the agent first works in their directory; caps and the context_files setting; the trust review.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { makeWorld, runSync, type World } from "../support/cli.ts";
+import { makeWorld, runSync, type CliResult, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI, type FakeReply } from "../support/fake-openai.ts";
 import { lastJson } from "./support.ts";
@@ -22,7 +22,7 @@ function gitRepo(w: World): void {
   git("checkout", "-q", "-b", "feature-x");
 }
 
-async function runOpenAI(w: World, replies: FakeReply[], options: { cwd?: string; extra?: string[] } = {}): Promise<{ requests: unknown[]; code: number; stdout: string; stderr: string }> {
+async function runOpenAI(w: World, replies: FakeReply[], options: { cwd?: string; extra?: string[] } = {}): Promise<CliResult & { requests: unknown[] }> {
   const server = await startFakeOpenAI(replies);
   try {
     const args = ["run", "--provider", "openai", "--base-url", server.url, "--model", "fake-model", "--permission-mode", "bypass", "--trust", "--output-format", "json", ...(options.extra ?? []), "go"];
