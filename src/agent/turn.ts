@@ -182,7 +182,6 @@ async function requestReply(t: TurnContext): Promise<TurnReply> {
   }
   state.apiMs += Math.max(0, s.runtime.now() - started);
   if (first) s.emit({ type: "waiting", waiting: false });
-  if (reply.error === null) s.emit({ type: "reply_done", stopReason: reply.stopReason, truncated: reply.truncated });
   return reply;
 }
 

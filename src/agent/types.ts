@@ -104,9 +104,7 @@ export type AgentEvent =
    */
   | { readonly type: "hook_record"; readonly record: SessionRecord }
   /** A hook decided something: denied or allowed a tool call, asked, blocked a prompt or stop, stopped the session. */
-  | { readonly type: "hook_decision"; readonly event: string; readonly decision: HookDecisionKind; readonly reason: string | null; readonly toolName: string | null; readonly toolCallId: string | null }
-  /** One provider request's reply ended: its wire stop reason and the session's usage so far. */
-  | { readonly type: "reply_done"; readonly stopReason: string; readonly truncated: boolean };
+  | { readonly type: "hook_decision"; readonly event: string; readonly decision: HookDecisionKind; readonly reason: string | null; readonly toolName: string | null; readonly toolCallId: string | null };
 
 export type HookDecisionKind = "deny" | "allow" | "ask" | "block" | "stop";
 
