@@ -8,6 +8,7 @@ import type { Message, Provider, ToolDefinition } from "../providers/types.ts";
 import { addUsage, type UsageTotals } from "./usage.ts";
 import { callTargets, type NestedInstructions } from "./instructions.ts";
 import { nestedInstructionsMessage } from "./system-prompt.ts";
+import { escapeControls } from "../util/escape.ts";
 import { hiddenContextMessage } from "../hooks/merge/context.ts";
 import type { ContextInjection } from "../hooks/merge/merge.ts";
 import { compactConversation, estimateContextTokens } from "./compaction.ts";
@@ -197,10 +198,12 @@ async function recordTruncated(t: TurnContext, reply: TurnReply, count: number):
   for (const item of recorded.items) state.messages.push({ role: "user", content: item });
   if (recorded.outcome !== null) return recorded.outcome;
   const calls = dropped === 0 ? "" : `; its ${dropped} tool call${dropped === 1 ? " was" : "s were"} not run`;
-  s.emit({ type: "notice", kind: "warning", text: `agent: the reply was cut off at the output token limit (${reply.stopReason})${calls}` });
+  // The stop reason is the server's text: escaped before it reaches a terminal.
+  const why = escapeControls(reply.stopReason);
+  s.emit({ type: "notice", kind: "warning", text: `agent: the reply was cut off at the output token limit (${why})${calls}` });
   if (count >= TRUNCATED_REPLIES_LIMIT) {
     state.result = reply.text;
-    return ended("truncated", `${count} replies in a row were cut off at the output token limit (${reply.stopReason})`);
+    return ended("truncated", `${count} replies in a row were cut off at the output token limit (${why})`);
   }
   const note = `Your previous reply was cut off because it reached the output token limit${dropped === 0 ? "" : `, so none of its ${dropped} tool call${dropped === 1 ? "" : "s"} ran`}. Continue from where it stopped in smaller steps: shorter text, and large file contents split over several smaller edits or writes.`;
   s.writer.append("user", { content: note });
