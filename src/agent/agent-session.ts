@@ -99,6 +99,7 @@ export class AgentSession {
     this.instructionSources = { fs: runtime.fs, agentHome: options.home, projectRoot: options.projectDir, cwd: options.cwd, ...(options.contextFiles ? { names: options.contextFiles } : {}) };
     this.nested = new NestedInstructions(this.instructionSources);
     this.state = { messages: options.resume ? replayMessages(options.resume.records) : [], lastInputTokens: undefined, requests: 0, toolCalls: 0, turnIndex: 0, messageIndex: 0, result: "", usage: emptyUsage(), apiMs: 0 };
+    this.nested.markGiven(this.state.messages);
     const askPermission = options.askPermission ? this.afterRendering(options.askPermission) : undefined;
     // Subagents: only a top-level session offers `task` (children do not nest).
     const taskRunner = options.child ? undefined : createTaskRunner({ ...options, ...(askPermission ? { askPermission } : {}) }, runChildSession, DEFAULT_SYSTEM_PROMPT);

@@ -160,6 +160,21 @@ export class NestedInstructions {
     return paths.length === 0 ? [] : readInstructionFiles(this.#fs, paths, this.#budget);
   }
 
+  /**
+   * A resumed conversation already holds the nested files it was given (`<project_instructions
+   * path="…">` in its messages): their directories count as visited.
+   */
+  markGiven(messages: readonly { readonly role: string; readonly content: string }[]): void {
+    for (const message of messages) {
+      if (message.role !== "user") continue;
+      for (const match of message.content.matchAll(/<project_instructions path="([^"]+)">/g)) {
+        const path = resolvePath(this.#projectRoot, match[1] as string);
+        if (!isInside(path, this.#projectRoot)) continue;
+        for (const dir of directoriesDown(this.#projectRoot, dirnamePath(path))) this.#visited.add(dir);
+      }
+    }
+  }
+
   /** After a compaction the nested files are no longer in the conversation: they are added again on the next visit. */
   forget(): void {
     const keep = directoriesDown(this.#projectRoot, this.#cwd);

@@ -90,6 +90,27 @@ describe("model context", () => {
     expect(JSON.stringify(second)).not.toContain("OTHER-AGENTS");
   });
 
+  test("a resumed session does not add a nested file its conversation already holds", async () => {
+    const w = makeWorld();
+    w.file("pkg/AGENTS.md", "PKG-AGENTS\n");
+    w.file("pkg/a.txt", "a\n");
+    w.file("pkg/b.txt", "b\n");
+    const read = (id: string, path: string): FakeReply => ({ toolCalls: [{ id, name: "read", arguments: { file_path: path } }] });
+    const server = await startFakeOpenAI([read("r1", "pkg/a.txt"), { text: "first" }, read("r2", "pkg/b.txt"), { text: "second" }]);
+    try {
+      const base = ["run", "--provider", "openai", "--base-url", server.url, "--model", "fake-model", "--permission-mode", "bypass", "--trust", "--output-format", "json"];
+      const first = await runCliInProcess(w, [...base, "go"]);
+      expect(first.code).toBe(0);
+      const id = String(lastJson(first.stdout).session_id);
+      const resumed = await runCliInProcess(w, [...base, "--resume", id, "again"]);
+      expect(resumed.code).toBe(0);
+      const last = JSON.stringify(server.requests[3]);
+      expect(last.split("PKG-AGENTS")).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
   test("agent.context_files changes which files are read and their order; active hooks are listed without labels", async () => {
     const w = makeWorld();
     w.file(join(w.agentHome, "config.toml"), ['[agent]', 'context_files = ["GEMINI.md", "AGENTS.md"]', "", "[[hooks.lifecycle.pre_tool]]", 'matcher = "bash"', 'hooks = [{ command = "cat > /dev/null", label = "secret-label" }]'].join("\n"));
