@@ -40,4 +40,19 @@ describe("bench scripts", () => {
     expect(r.stdout).toContain("### 30 tool calls × 10 hooks");
     expect(r.stdout).toContain("processes left after exit: 0.");
   }, 240_000);
+
+  test("bench/prompt-cache.ts runs a short session and prints the hit shares", () => {
+    const r = bench("prompt-cache.ts", ["--turns=5"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("| agent: system, last tool, conversation prefix");
+    expect(r.stdout).toContain("| baseline: no marks | 0 |");
+  }, 240_000);
+
+  test("bench/environment.ts runs and prints its steps", () => {
+    const r = bench("environment.ts", ["--runs=1", `--repo=${REPO}`]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("| git facts (status + log, in parallel) |");
+  }, 240_000);
 });

@@ -28,10 +28,14 @@ import { SessionEnv, sessionEnvOf } from "./session-env.ts";
 import { BackgroundShells } from "../tools/background-shells.ts";
 import { PROVIDER_KEY_VARS } from "../hooks/engine.ts";
 import { replaceConversation, runTurn, type LoopState } from "./turn.ts";
+import { BASE_PROMPT, buildSystemPrompt } from "./system-prompt.ts";
+import { environmentBlock, gitFacts, localDate } from "./environment.ts";
+import { loadInstructions, NestedInstructions, type InstructionSources } from "./instructions.ts";
+import { compactionThresholdOf, contextWindowOf, costOf, emptyUsage } from "./usage.ts";
 import { isErrorStop, type AgentEvent, type AgentSessionOptions, type PermissionAnswer, type PermissionAsk, type SessionResult, type TurnOutcome } from "./types.ts";
 
-export const DEFAULT_SYSTEM_PROMPT =
-  "You are agent, a coding assistant working in the user's project. Use the tools to inspect and change files and to run commands. Be concise.";
+/** The base of every system prompt (src/agent/system-prompt.ts adds tool guidance, the environment and instruction files). */
+export const DEFAULT_SYSTEM_PROMPT = BASE_PROMPT;
 
 export interface EndOptions {
   /** Why the driver ends the session (interactive `/exit` or `/clear`); default `completed`. */
@@ -54,7 +58,9 @@ export class AgentSession {
   private readonly services: SessionServices;
   private readonly state: LoopState;
   private readonly tools: ToolDefinition[];
-  private readonly system: string;
+  private system: string;
+  private readonly instructionSources: InstructionSources;
+  private readonly nested: NestedInstructions;
   private hooks: readonly HookSpec[];
   private engine: HookEngine;
   /** `once` hooks that started in this session, shared by every engine it makes (issue 12). */
@@ -90,7 +96,10 @@ export class AgentSession {
     this.hooks = activeHooks(options.hooks, options.child?.agentName);
     this.engine = this.makeEngine();
     this.system = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
-    this.state = { messages: options.resume ? replayMessages(options.resume.records) : [], lastInputTokens: undefined, requests: 0, toolCalls: 0, turnIndex: 0, messageIndex: 0, result: "" };
+    this.instructionSources = { fs: runtime.fs, agentHome: options.home, projectRoot: options.projectDir, cwd: options.cwd, ...(options.contextFiles ? { names: options.contextFiles } : {}) };
+    this.nested = new NestedInstructions(this.instructionSources);
+    this.state = { messages: options.resume ? replayMessages(options.resume.records) : [], lastInputTokens: undefined, requests: 0, toolCalls: 0, turnIndex: 0, messageIndex: 0, result: "", usage: emptyUsage(), apiMs: 0 };
+    this.nested.markGiven(this.state.messages);
     const askPermission = options.askPermission ? this.afterRendering(options.askPermission) : undefined;
     // Subagents: only a top-level session offers `task` (children do not nest).
     const taskRunner = options.child ? undefined : createTaskRunner({ ...options, ...(askPermission ? { askPermission } : {}) }, runChildSession, DEFAULT_SYSTEM_PROMPT);
@@ -116,6 +125,14 @@ export class AgentSession {
       ...(options.child ? { child: options.child } : {}),
       ...(taskRunner ? { taskRunner } : {}),
       ...(options.mcp ? { mcp: options.mcp } : {}),
+      addChildUsage: (usage, apiMs) => {
+        const totals = this.state.usage;
+        totals.input += usage.input;
+        totals.output += usage.output;
+        totals.cacheRead += usage.cacheRead;
+        totals.cacheWrite += usage.cacheWrite;
+        this.state.apiMs += apiMs;
+      },
     });
     this.tools = BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
     if (this.services.taskRunner) this.tools.push(TASK_TOOL_DEFINITION);
@@ -128,6 +145,7 @@ export class AgentSession {
       const { options } = this;
       this.emit({ type: "session", sessionId: this.sessionId, transcriptPath: this.transcriptPath });
       const source = options.resume ? "resume" : (options.startSource ?? "startup");
+      await this.buildSystemPrompt();
       this.transcript.open(options.resume?.records ?? []);
       this.writer.append("session_start", {
         session_id: this.sessionId,
@@ -156,11 +174,13 @@ export class AgentSession {
       const own = signal !== this.options.signal;
       if (own) signal.addEventListener("abort", this.cancelHooks, { once: true });
       try {
-        const { maxTurns, maxContextTokens, stopBlockCap } = this.options;
+        const { maxTurns, stopBlockCap } = this.options;
+        // An explicit limit wins; else compaction starts at the documented share of the model's context window.
+        const maxContextTokens = this.options.maxContextTokens ?? compactionThresholdOf(contextWindowOf(this.options.provider.model, this.options.models));
         const limits = { maxTurns, maxContextTokens, stopBlockCap };
         const mcp = this.options.mcp;
         const mcpTools = mcp ? () => mcp.toolDefinitions() : undefined;
-        const outcome = await runTurn({ s: this.services, provider: this.options.provider, system: this.system, tools: this.tools, ...(mcpTools ? { mcpTools } : {}), state: this.state, signal, limits }, text);
+        const outcome = await runTurn({ s: this.services, provider: this.options.provider, system: this.system, tools: this.tools, ...(mcpTools ? { mcpTools } : {}), state: this.state, signal, limits, nested: this.nested, projectRoot: this.options.projectDir }, text);
         return signal.aborted && outcome.stopReason !== "interrupted" ? { ...outcome, stopReason: "interrupted" as const } : outcome;
       } finally {
         if (own) signal.removeEventListener("abort", this.cancelHooks);
@@ -180,6 +200,7 @@ export class AgentSession {
         messages: this.state.messages,
         trigger: "manual",
         customInstructions: instructions,
+        usage: this.state.usage,
       });
       if (compacted.kind === "compacted") replaceConversation(this.state, compacted.messages);
     });
@@ -235,12 +256,29 @@ export class AgentSession {
       const isError = isErrorStop(stopReason);
       this.writer.append("session_end", { reason, stop_reason: stopReason, is_error: isError });
       const { state } = this;
-      return { sessionId: this.sessionId, result: state.result, turns: state.requests, toolCalls: state.toolCalls, isError, stopReason, message };
+      const usage = { ...state.usage };
+      const costUsd = costOf(usage, this.options.models?.[this.options.provider.model]);
+      return { sessionId: this.sessionId, result: state.result, turns: state.requests, toolCalls: state.toolCalls, isError, stopReason, message, usage, costUsd, apiMs: state.apiMs };
     });
   }
 
   private emit(event: AgentEvent): void {
+    this.options.onEvent?.(event);
     this.queue.push(event);
+  }
+
+  /** The session's system prompt: base, tool guidance, the environment (git read now, bounded) and the instruction files. */
+  private async buildSystemPrompt(): Promise<void> {
+    const { options } = this;
+    const git = await gitFacts(options.runtime, options.cwd, options.signal);
+    const environment = environmentBlock(
+      options.runtime,
+      { cwd: options.cwd, projectRoot: options.projectDir, model: options.provider.model, provider: options.provider.id, permissionMode: options.permissionMode, hooks: this.hooks },
+      git,
+      localDate(new Date()),
+    );
+    const instructions = loadInstructions(this.instructionSources);
+    this.system = buildSystemPrompt({ base: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, tools: this.tools, environment, instructions, projectRoot: options.projectDir });
   }
 
   private scope(): { turnIndex: number; messageIndex: number } {

@@ -1,6 +1,8 @@
 /**
  * Context compaction (DESIGN.md "Compaction runs before a provider request…", LOOP-37, LIFE-62):
- * when the estimated context passes `maxContextTokens`, pre_compact hooks run (a block skips the
+ * when the estimated context passes `maxContextTokens` (`--max-context-tokens`,
+ * `agent.max_context_tokens`, else 80% of the model's context window: src/agent/usage.ts),
+ * pre_compact hooks run (a block skips the
  * compaction; `additionalContext` joins the summarizing instructions), one summarizing provider
  * request with `purpose: "compact"` replaces the conversation by its summary, a `compaction` record
  * is written, and session_start fires with source `compact`. Never throws: a failed summarizing
@@ -17,6 +19,7 @@ import { hiddenContextMessage, joinContexts } from "../hooks/merge/context.ts";
 import { compactionSummaryMessage } from "../session/replay.ts";
 import type { StopKind } from "../hooks/merge/merge.ts";
 import type { FireScope, SessionServices } from "./session-services.ts";
+import { addUsage, type UsageTotals } from "./usage.ts";
 
 /** The summarizing request's instructions; pre_compact context and custom instructions follow them. */
 export const COMPACTION_INSTRUCTIONS =
@@ -105,6 +108,8 @@ export interface CompactionRequest {
   readonly trigger: "auto" | "manual";
   /** `/compact <instructions>` in the interactive UI; "" for automatic compaction. */
   readonly customInstructions: string;
+  /** The session's usage totals: the summarizing request's tokens are added. */
+  readonly usage?: UsageTotals;
 }
 
 export type CompactionOutcome =
@@ -168,6 +173,7 @@ async function summarize(request: CompactionRequest, instructions: string, signa
   for await (const event of stream) {
     if (event.type === "text_delta") summary += event.text;
     else if (event.type === "tool_call") calls += 1;
+    else if (event.type === "usage" && request.usage) addUsage(request.usage, event);
     else if (event.type === "error") error = event.message;
   }
   if (error !== null) return { ok: false, error };

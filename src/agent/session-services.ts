@@ -21,10 +21,11 @@ import { applyPermissionUpdates } from "../permissions/updates.ts";
 import type { RuleSet } from "../permissions/rules.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
-import type { AgentEvent, ChildRun, PermissionAnswer, PermissionAsk } from "./types.ts";
+import type { AgentEvent, ChildRun, HookDecisionKind, PermissionAnswer, PermissionAsk } from "./types.ts";
 import type { McpTools } from "../mcp/manager.ts";
 import type { BackgroundShells } from "../tools/background-shells.ts";
 import type { EnvFileSlot, SessionEnv } from "./session-env.ts";
+import type { UsageTotals } from "./usage.ts";
 
 /** One event to fire, with that event's own typed fields (hooks/event-fields.ts). */
 export type FireRequest = {
@@ -86,6 +87,8 @@ export interface SessionServicesOptions {
   readonly sessionEnv: SessionEnv;
   /** This session's `run_in_background` shells (issue 12 item 6). */
   readonly shells: BackgroundShells;
+  /** Adds a finished subagent's usage and API time to this session's totals. */
+  readonly addChildUsage?: (usage: UsageTotals, apiMs: number) => void;
 }
 
 export class SessionServices {
@@ -103,6 +106,7 @@ export class SessionServices {
   readonly emit: (event: AgentEvent) => void;
   readonly sessionEnv: SessionEnv;
   readonly shells: BackgroundShells;
+  readonly addChildUsage: ((usage: UsageTotals, apiMs: number) => void) | undefined;
   private readonly engine: () => HookEngine;
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
   private readonly configuredRules: RuleSet;
@@ -127,6 +131,7 @@ export class SessionServices {
     this.child = options.child;
     this.sessionEnv = options.sessionEnv;
     this.shells = options.shells;
+    this.addChildUsage = options.addChildUsage;
     this.envelope = {
       sessionPath: options.writer.path,
       providerId: options.providerId,
@@ -218,10 +223,30 @@ export class SessionServices {
       ...(slot !== null ? { envFile: slot.path } : {}),
     });
     if (slot !== null) this.absorbEnvFile(slot, engine.context.baseEnv);
+    this.emitDecision(request, scope, outcome.state);
     for (const text of outcome.state.infos) this.emit({ type: "notice", kind: "info", text });
     for (const text of outcome.state.systemMessages) this.emit({ type: "notice", kind: "system", text });
     for (const text of outcome.state.warnings) this.emit({ type: "notice", kind: "warning", text: `agent: ${text}` });
     return outcome;
+  }
+
+  /** What the event's hooks decided, as one `hook_decision` event (headless output lists denials from it). */
+  private emitDecision(request: FireRequest, scope: FireScope, state: EventOutcome["state"]): void {
+    const decided: { decision: HookDecisionKind; reason: string | null } | null = state.denied
+      ? { decision: "deny", reason: state.denied.reason }
+      : state.permission?.behavior === "deny"
+        ? { decision: "deny", reason: state.permission.message ?? null }
+        : state.stopSession
+          ? { decision: "stop", reason: state.stopSession.reason }
+          : state.blocked
+            ? { decision: "block", reason: state.blocked.reason }
+            : state.asked
+              ? { decision: "ask", reason: null }
+              : state.allowed || state.permission?.behavior === "allow"
+                ? { decision: "allow", reason: null }
+                : null;
+    if (decided === null) return;
+    this.emit({ type: "hook_decision", event: request.event, ...decided, toolName: request.tool?.name ?? null, toolCallId: scope.callId ?? null });
   }
 
   private openEnvFile(): EnvFileSlot | null {

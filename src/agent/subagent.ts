@@ -156,8 +156,10 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
     stop: (stopFields) => fireStop("completed", { last_assistant_message: stopFields.last_assistant_message ?? "", stop_hook_active: stopFields.stop_hook_active ?? false }),
   };
   // Each child is its own AgentSession; its visible notices (hook failure lines, warnings) reach the parent's UI.
-  const options: AgentSessionOptions = { ...parent, provider: providerForChild(parent.provider, name), cwd, systemPrompt, rules: s.rules(), resume: undefined, onLine: undefined, signal: scope.signal, child };
+  const options: AgentSessionOptions = { ...parent, provider: providerForChild(parent.provider, name), cwd, systemPrompt, rules: s.rules(), resume: undefined, onLine: undefined, onEvent: undefined, signal: scope.signal, child };
   const result = await t.runChild(options, { prompt: request.prompt, signal: scope.signal, forward: (event) => event.type === "notice" && s.emit(event) });
+  // The parent's usage and cost include what its children spent.
+  s.addChildUsage?.(result.usage, result.apiMs);
   const finished = result.stopReason === "completed" || result.stopReason === "stop_block_cap";
   // A child that ended anywhere but its stop point still ends: subagent_stop reports how (a block changes nothing now).
   if (!finished && !endedAtStop) await fireStop(result.stopReason, { last_assistant_message: result.result, stop_hook_active: false });

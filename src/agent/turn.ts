@@ -5,6 +5,10 @@
  * session itself: the AgentSession's `end()` does, when its driver decides.
  */
 import type { Message, Provider, ToolDefinition } from "../providers/types.ts";
+import { addUsage, type UsageTotals } from "./usage.ts";
+import { callTargets, type NestedInstructions } from "./instructions.ts";
+import { nestedInstructionsMessage } from "./system-prompt.ts";
+import { escapeControls } from "../util/escape.ts";
 import { hiddenContextMessage } from "../hooks/merge/context.ts";
 import type { ContextInjection } from "../hooks/merge/merge.ts";
 import { compactConversation, estimateContextTokens } from "./compaction.ts";
@@ -26,6 +30,10 @@ export interface LoopState {
   messageIndex: number;
   /** The last final reply (the session's `result`). */
   result: string;
+  /** Tokens of every provider request of this session (compaction's included). */
+  readonly usage: UsageTotals;
+  /** Milliseconds spent in provider requests. */
+  apiMs: number;
 }
 
 /** What a turn runs with; `signal` is this prompt's (Ctrl-C in the interactive UI cancels only it). */
@@ -38,6 +46,9 @@ export interface TurnContext {
   readonly mcpTools?: () => Promise<readonly ToolDefinition[]>;
   readonly state: LoopState;
   readonly signal: AbortSignal;
+  /** Nested instruction files: a directory's files join the conversation when a tool call first works there. */
+  readonly nested?: NestedInstructions | undefined;
+  readonly projectRoot?: string;
   readonly limits: { readonly maxTurns?: number | undefined; readonly maxContextTokens?: number | undefined; readonly stopBlockCap: number };
 }
 
@@ -46,7 +57,13 @@ interface TurnReply {
   reasoning: string;
   toolCalls: ToolCallRequest[];
   error: string | null;
+  stopReason: string;
+  /** Cut off at the output token limit (`length`, `max_tokens`). */
+  truncated: boolean;
 }
+
+/** Replies cut off at the token limit in a row that end the session as `truncated`. */
+export const TRUNCATED_REPLIES_LIMIT = 2;
 
 const ended = (stopReason: StopReason, message: string | null): TurnOutcome => ({ stopReason, message, endsSession: true });
 const over = (stopReason: StopReason, message: string | null): TurnOutcome => ({ stopReason, message, endsSession: false });
@@ -56,12 +73,20 @@ export async function runTurn(t: TurnContext, prompt: string): Promise<TurnOutco
   const submitted = await submitPrompt(t, prompt);
   if (submitted !== null) return submitted;
   let stopBlocks = 0;
+  let truncations = 0;
   for (;;) {
     const before = await beforeRequest(t);
     if (before !== null) return before;
     const reply = await requestReply(t);
     if (t.signal.aborted) return over("interrupted", null);
     if (reply.error !== null) return over("error", reply.error);
+    if (reply.truncated) {
+      truncations += 1;
+      const cut = await recordTruncated(t, reply, truncations);
+      if (cut !== null) return cut;
+      continue;
+    }
+    truncations = 0;
     const recorded = await recordReply(t, reply);
     if (recorded.outcome !== null) return recorded.outcome;
     if (reply.toolCalls.length > 0) {
@@ -110,10 +135,13 @@ async function beforeRequest(t: TurnContext): Promise<TurnOutcome | null> {
   const compacted = await compactConversation(
     t.s,
     { signal: t.signal, turnIndex: state.turnIndex, messageIndex: state.messageIndex },
-    { provider: t.provider, system: t.system, tools: t.tools, messages: state.messages, trigger: "auto", customInstructions: "" },
+    { provider: t.provider, system: t.system, tools: t.tools, messages: state.messages, trigger: "auto", customInstructions: "", usage: state.usage },
   );
   if (compacted.kind === "stopped") return ended(compacted.stopKind, compacted.reason);
-  if (compacted.kind === "compacted") replaceConversation(state, compacted.messages);
+  if (compacted.kind === "compacted") {
+    replaceConversation(state, compacted.messages);
+    t.nested?.forget();
+  }
   // A Ctrl-C during compaction ends the session (as it always has), not only the turn.
   return t.signal.aborted ? ended("interrupted", null) : null;
 }
@@ -130,7 +158,8 @@ async function requestReply(t: TurnContext): Promise<TurnReply> {
   const tools = t.mcpTools ? [...t.tools, ...(await t.mcpTools())] : t.tools;
   state.requests += 1;
   s.emit({ type: "waiting", waiting: true });
-  const reply: TurnReply = { text: "", reasoning: "", toolCalls: [], error: null };
+  const reply: TurnReply = { text: "", reasoning: "", toolCalls: [], error: null, stopReason: "", truncated: false };
+  const started = s.runtime.now();
   let first = true;
   for await (const event of t.provider.stream({ system: t.system, messages: state.messages, tools, signal: t.signal, purpose: "turn" })) {
     if (first) {
@@ -144,11 +173,42 @@ async function requestReply(t: TurnContext): Promise<TurnReply> {
       reply.reasoning += event.text;
       s.emit({ type: "reasoning_delta", text: event.text });
     } else if (event.type === "tool_call") reply.toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
-    else if (event.type === "usage") state.lastInputTokens = event.inputTokens;
-    else if (event.type === "error") reply.error = event.message;
+    else if (event.type === "usage") {
+      state.lastInputTokens = event.inputTokens;
+      addUsage(state.usage, event);
+    } else if (event.type === "done") {
+      reply.stopReason = event.stopReason;
+      reply.truncated = event.truncated === true;
+    } else if (event.type === "error") reply.error = event.message;
   }
+  state.apiMs += Math.max(0, s.runtime.now() - started);
   if (first) s.emit({ type: "waiting", waiting: false });
   return reply;
+}
+
+/**
+ * A reply cut off at the output token limit: its text is recorded, none of its tool calls run (their
+ * arguments may be cut too), and the model is told why; the second such reply in a row ends the
+ * session as `truncated`.
+ */
+async function recordTruncated(t: TurnContext, reply: TurnReply, count: number): Promise<TurnOutcome | null> {
+  const { s, state } = t;
+  const dropped = reply.toolCalls.length;
+  const recorded = await recordReply(t, { ...reply, toolCalls: [] });
+  for (const item of recorded.items) state.messages.push({ role: "user", content: item });
+  if (recorded.outcome !== null) return recorded.outcome;
+  const calls = dropped === 0 ? "" : `; its ${dropped} tool call${dropped === 1 ? " was" : "s were"} not run`;
+  // The stop reason is the server's text: escaped before it reaches a terminal.
+  const why = escapeControls(reply.stopReason);
+  s.emit({ type: "notice", kind: "warning", text: `agent: the reply was cut off at the output token limit (${why})${calls}` });
+  if (count >= TRUNCATED_REPLIES_LIMIT) {
+    state.result = reply.text;
+    return ended("truncated", `${count} replies in a row were cut off at the output token limit (${why})`);
+  }
+  const note = `Your previous reply was cut off because it reached the output token limit${dropped === 0 ? "" : `, so none of its ${dropped} tool call${dropped === 1 ? "" : "s"} ran`}. Continue from where it stopped in smaller steps: shorter text, and large file contents split over several smaller edits or writes.`;
+  s.writer.append("user", { content: note });
+  state.messages.push({ role: "user", content: note });
+  return null;
 }
 
 /** Records reasoning and the assistant message and runs their hooks; `items` are the injected context items. */
@@ -189,23 +249,37 @@ async function runCalls(t: TurnContext, calls: readonly ToolCallRequest[], messa
   const { state } = t;
   const toolMessages: Message[] = [];
   const postItems: string[] = [];
+  const worked: string[] = [];
   let stop: ToolCallOutcome["stop"];
   const scope = { signal: t.signal, turnIndex: state.turnIndex };
   for (const group of groupToolCalls(calls)) {
     if (t.signal.aborted) break;
     state.toolCalls += group.length;
     const outcomes = await mapConcurrent(group, MAX_CONCURRENT_TASKS, (call) => runToolCall(t.s, scope, call));
-    for (const outcome of outcomes) {
+    outcomes.forEach((outcome, index) => {
       toolMessages.push(outcome.message);
       postItems.push(...outcome.items);
       stop ??= outcome.stop;
-    }
+      // A call that ran (not refused, not failed) took the agent into its path's directory.
+      if (outcome.message.isError !== true) worked.push(...callTargets(group[index]?.arguments ?? ""));
+    });
     if (stop) break;
   }
   state.messages.push(...toolMessages);
   for (const item of [...postItems, ...messageItems]) state.messages.push({ role: "user", content: item });
+  addNestedInstructions(t, worked);
   if (t.signal.aborted) return over("interrupted", null);
   return stop ? ended(stop.kind, stop.reason) : null;
+}
+
+/** The instruction files of directories the calls first went into, as one context message. */
+function addNestedInstructions(t: TurnContext, targets: readonly string[]): void {
+  if (t.nested === undefined || targets.length === 0) return;
+  const files = t.nested.discover(targets);
+  if (files.length === 0) return;
+  const content = nestedInstructionsMessage(files, t.projectRoot ?? "");
+  t.s.writer.append("provider_context_item", { role: "user", content });
+  t.state.messages.push({ role: "user", content });
 }
 
 /** Stop hooks at the drafted final reply (D11): a block sends the agent back, up to the cap. */

@@ -11,9 +11,11 @@ import type { EventOutcome } from "../hooks/dispatch.ts";
 import type { McpTools } from "../mcp/manager.ts";
 import type { McpToolName } from "../tools/names.ts";
 import type { ToolResult } from "../tools/types.ts";
+import type { ModelSettings, UsageTotals } from "./usage.ts";
 
 
-export type StopReason = "completed" | "max_turns" | "hook_blocked" | "hook_failed" | "stop_block_cap" | "error" | "interrupted";
+/** `truncated`: two replies in a row were cut off at the output token limit. */
+export type StopReason = "completed" | "max_turns" | "hook_blocked" | "hook_failed" | "stop_block_cap" | "error" | "interrupted" | "truncated";
 
 /** What an AgentSession (src/agent/agent-session.ts) is built from; the prompts come later, one per `prompt()`. */
 export interface AgentSessionOptions {
@@ -51,6 +53,12 @@ export interface AgentSessionOptions {
   readonly mcp?: McpTools;
   /** session_start source; default `startup` (`resume` when resuming). `/clear` restarts with `clear`. */
   readonly startSource?: "startup" | "clear";
+  /** Instruction file names read per directory, in order (`agent.context_files`; default AGENTS.md, CLAUDE.md, GEMINI.md). */
+  readonly contextFiles?: readonly string[];
+  /** `agent.models`: context windows and prices per model name. */
+  readonly models?: Readonly<Record<string, ModelSettings>>;
+  /** Sees every event as it is emitted, before the stream yields it (stream-json keeps one order with `onLine`). */
+  readonly onEvent?: (event: AgentEvent) => void;
 }
 
 export type PermissionAnswer = "once" | "always" | "deny";
@@ -95,7 +103,11 @@ export type AgentEvent =
    * A hook_lifecycle / hook_diagnostic / hook_context_injection record just written (local-only). The
    * interactive session draws Mission Control rows from it (TOOL-64, TOOL-65); `agent run` ignores it.
    */
-  | { readonly type: "hook_record"; readonly record: SessionRecord };
+  | { readonly type: "hook_record"; readonly record: SessionRecord }
+  /** A hook decided something: denied or allowed a tool call, asked, blocked a prompt or stop, stopped the session. */
+  | { readonly type: "hook_decision"; readonly event: string; readonly decision: HookDecisionKind; readonly reason: string | null; readonly toolName: string | null; readonly toolCallId: string | null };
+
+export type HookDecisionKind = "deny" | "allow" | "ask" | "block" | "stop";
 
 export interface SessionResult {
   readonly sessionId: string;
@@ -106,6 +118,12 @@ export interface SessionResult {
   readonly stopReason: StopReason;
   /** One line explaining a non-completed stop (shown on stderr). */
   readonly message: string | null;
+  /** Tokens of every provider request of the session (this process's part of a resumed one). */
+  readonly usage: UsageTotals;
+  /** USD, when prices for the model are configured (`agent.models`); else null. */
+  readonly costUsd: number | null;
+  /** Milliseconds spent waiting for provider replies. */
+  readonly apiMs: number;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { StopReason } from "../agent/types.ts";
 
-/** 0 ok (a stop-block cap is a normal end), 3 a hook ended the session, 130 interrupted, else 1. */
+/** 0 ok (a stop-block cap is a normal end), 3 a hook ended the session, 4 replies cut off at the token limit twice, 130 interrupted, else 1. */
 export function exitCodeForStop(reason: StopReason): number {
   switch (reason) {
     case "completed":
@@ -13,6 +13,8 @@ export function exitCodeForStop(reason: StopReason): number {
     case "hook_blocked":
     case "hook_failed":
       return 3;
+    case "truncated":
+      return 4;
     case "interrupted":
       return 130;
     case "max_turns":

@@ -175,6 +175,29 @@ export const MCP_SERVER_FIELDS = {
 
 const mcpServerSchema = v.strictObject(optionalFields(MCP_SERVER_FIELDS));
 
+/** `agent.context_files`: instruction file names read in each directory, in order (a name, not a path). */
+export const contextFilesField = v.array(
+  v.pipe(
+    nonBlankString,
+    v.check((value) => !/[\\/]/.test(value) && value !== "." && value !== "..", "must be a file name, not a path"),
+  ),
+  (issue) => `${showValue(issue.input)} is not an array of file names`,
+);
+
+const priceField = v.pipe(
+  v.number((issue) => `${showValue(issue.input)} is not a number (USD per million tokens)`),
+  v.minValue(0, (issue) => `${showValue(issue.input)} is negative`),
+);
+
+/** One `agent.models."<model>"` entry: its context window (tokens) and prices (USD per million tokens). */
+export const MODEL_FIELDS = {
+  context_window: intRange(1024),
+  input_price: priceField,
+  output_price: priceField,
+  cache_read_price: priceField,
+  cache_write_price: priceField,
+} as const;
+
 /** The whole settings document, as `agent config schema` publishes it. */
 export const settingsSchema = v.object({
   hooks: v.optional(
@@ -199,7 +222,13 @@ export const settingsSchema = v.object({
       deny: v.optional(v.array(stringField)),
     }),
   ),
-  agent: v.optional(v.object({ max_context_tokens: v.optional(intRange(1)) })),
+  agent: v.optional(
+    v.object({
+      max_context_tokens: v.optional(intRange(1)),
+      context_files: v.optional(contextFilesField),
+      models: v.optional(v.record(v.string(), v.strictObject(optionalFields(MODEL_FIELDS)))),
+    }),
+  ),
   provider: v.optional(stringField),
   model: v.optional(stringField),
   base_url: v.optional(stringField),

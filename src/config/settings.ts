@@ -22,6 +22,8 @@ import {
   PERMISSION_MODES,
   PROVIDER_FIELDS,
   stringField,
+  contextFilesField,
+  MODEL_FIELDS,
 } from "./schema.ts";
 import type { WarningSink } from "./warnings.ts";
 import { errorMessage } from "../util/errors.ts";
@@ -60,6 +62,15 @@ export interface ProviderSettings {
   readonly apiKeyEnv?: string;
 }
 
+/** What the user configured for one model (`agent.models."<model>"`); prices in USD per million tokens. */
+export interface ModelSettings {
+  readonly contextWindow?: number;
+  readonly inputPrice?: number;
+  readonly outputPrice?: number;
+  readonly cacheReadPrice?: number;
+  readonly cacheWritePrice?: number;
+}
+
 /** Merged settings with defaults filled in. */
 export interface EffectiveSettings {
   /** The list settings of the widest loaded scope (project when present), for display. */
@@ -74,7 +85,13 @@ export interface EffectiveSettings {
   readonly tools: { readonly bash: { readonly absolutePaths: boolean } };
   readonly absolutePathsByScope: { readonly user: boolean; readonly project: boolean };
   readonly permissions: { readonly mode: PermissionMode; readonly allow: readonly string[]; readonly ask: readonly string[]; readonly deny: readonly string[] };
-  readonly agent: { readonly maxContextTokens: number | undefined };
+  readonly agent: {
+    readonly maxContextTokens: number | undefined;
+    /** Instruction file names per directory, in order; undefined: the default list. */
+    readonly contextFiles: readonly string[] | undefined;
+    /** Context windows and prices per model name. */
+    readonly models: Readonly<Record<string, ModelSettings>>;
+  };
   readonly provider: string | undefined;
   readonly model: string | undefined;
   readonly baseUrl: string | undefined;
@@ -215,6 +232,8 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
   const modes: { user: PermissionMode; project: PermissionMode | undefined } = { user: "default", project: undefined };
   const rules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
   let maxContextTokens: number | undefined;
+  let contextFiles: string[] | undefined;
+  const models: Record<string, ModelSettings> = {};
   const top: { provider?: string; model?: string; baseUrl?: string } = {};
   const providers: Record<string, ProviderSettings> = {};
 
@@ -339,7 +358,10 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
       if (!isRecord(agent)) sink.error(path, "agent", "must be a table/object");
       else
         for (const [key, value] of Object.entries(agent)) {
-          if (key !== "max_context_tokens") sink.warning(path, `agent.${key}`, "unknown setting (ignored)");
+          if (key === "context_files") {
+            if (checked(contextFilesField, value, "agent.context_files") && Array.isArray(value)) contextFiles = value.map(String);
+          } else if (key === "models") readModels(value, path, sink, checked, models);
+          else if (key !== "max_context_tokens") sink.warning(path, `agent.${key}`, "unknown setting (ignored)");
           else if (checked(intRange(1), value, "agent.max_context_tokens") && typeof value === "number") maxContextTokens = value;
         }
     }
@@ -383,11 +405,41 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
       tools: { bash: { absolutePaths: absolutePathsMerged } },
       absolutePathsByScope: absolutePaths,
       permissions: { mode: stricter(modes.user, modes.project ?? modes.user), allow: rules.allow, ask: rules.ask, deny: rules.deny },
-      agent: { maxContextTokens },
+      agent: { maxContextTokens, contextFiles, models },
       provider: top.provider,
       model: top.model,
       baseUrl: top.baseUrl,
       providers,
     },
   };
+}
+
+const MODEL_KEYS: Readonly<Record<keyof typeof MODEL_FIELDS, keyof ModelSettings>> = {
+  context_window: "contextWindow",
+  input_price: "inputPrice",
+  output_price: "outputPrice",
+  cache_read_price: "cacheReadPrice",
+  cache_write_price: "cacheWritePrice",
+};
+
+/** `agent.models."<model>"` tables into `models` (a later file's field wins). */
+function readModels(value: unknown, path: string, sink: WarningSink, checked: (schema: Parameters<typeof checkField>[0], value: unknown, field: string) => boolean, models: Record<string, ModelSettings>): void {
+  if (!isRecord(value)) {
+    sink.error(path, "agent.models", "must be a table/object of model names");
+    return;
+  }
+  for (const [model, entry] of Object.entries(value)) {
+    const at = `agent.models.${JSON.stringify(model)}`;
+    if (!isRecord(entry)) {
+      sink.error(path, at, "must be a table/object");
+      continue;
+    }
+    const merged: Record<string, number> = { ...(models[model] ?? {}) };
+    for (const [key, field] of Object.entries(entry)) {
+      const name = MODEL_KEYS[key as keyof typeof MODEL_FIELDS];
+      if (name === undefined) sink.warning(path, `${at}.${key}`, `unknown setting (ignored); known: ${Object.keys(MODEL_KEYS).join(", ")}`);
+      else if (checked(MODEL_FIELDS[key as keyof typeof MODEL_FIELDS], field, `${at}.${key}`) && typeof field === "number") merged[name] = field;
+    }
+    models[model] = merged;
+  }
 }

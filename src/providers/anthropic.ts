@@ -8,7 +8,7 @@ import * as v from "valibot";
 import type { WireDialect } from "./http-provider.ts";
 import type { SseEvent } from "./sse.ts";
 import type { WireDecoder } from "./sse-stream.ts";
-import type { Message, ProviderEvent, ProviderRequest } from "./types.ts";
+import { isTruncatedStop, type Message, type ProviderEvent, type ProviderRequest } from "./types.ts";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5";
@@ -82,15 +82,43 @@ export function toAnthropicMessages(request: Pick<ProviderRequest, "system" | "m
   return { system: system.join("\n\n"), messages };
 }
 
+/** Anthropic prompt caching: a breakpoint caches the whole prefix (tools, system, messages) up to it. */
+const CACHE_MARK = { type: "ephemeral" } as const;
+
+/**
+ * Marks the conversation prefix for the prompt cache: the last block of the last message (this
+ * request's prefix, read back by the next request) and of the last user message before the latest
+ * assistant reply (what the previous request wrote), so a turn that adds many blocks still finds
+ * it. With the tools and system marks that is the API's limit of 4 breakpoints.
+ */
+function markConversation(messages: readonly WireMessage[]): void {
+  const mark = (message: WireMessage | undefined): void => {
+    const block = message?.content[message.content.length - 1];
+    if (block !== undefined) block.cache_control = CACHE_MARK;
+  };
+  mark(messages[messages.length - 1]);
+  let lastAssistant = -1;
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === "assistant") { lastAssistant = i; break; }
+  for (let i = lastAssistant - 1; i >= 0; i--) {
+    if (messages[i]?.role === "user") {
+      mark(messages[i]);
+      break;
+    }
+  }
+}
+
 export function toAnthropicBody(model: string, request: ProviderRequest, maxTokens: number): Record<string, unknown> {
   const { system, messages } = toAnthropicMessages(request);
+  markConversation(messages);
   const body: Record<string, unknown> = { model, max_tokens: maxTokens, stream: true, messages };
-  if (system) body.system = system;
+  if (system) body.system = [{ type: "text", text: system, cache_control: CACHE_MARK }];
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
+    const last = request.tools.length - 1;
+    body.tools = request.tools.map((tool, index) => ({
       name: tool.name,
       description: tool.description,
       input_schema: tool.parameters,
+      ...(index === last ? { cache_control: CACHE_MARK } : {}),
     }));
   }
   return body;
@@ -220,8 +248,7 @@ const RETRYABLE_ERROR_TYPES = new Set(["overloaded_error", "rate_limit_error", "
 
 export class AnthropicStreamDecoder implements WireDecoder {
   readonly #blocks = new Map<number, OpenBlock>();
-  #inputTokens = 0;
-  #outputTokens = 0;
+  #usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   #sawUsage = false;
   #stopReason: string | undefined;
   readonly #nextCallId: () => string;
@@ -295,19 +322,24 @@ export class AnthropicStreamDecoder implements WireDecoder {
     return [{ type: "error", message: "anthropic stream ended before the response was complete", retryable: true }];
   }
 
-  /** message_start carries the input count; message_delta carries cumulative counts. */
+  /** message_start carries the input counts; message_delta carries cumulative counts (a field it leaves out keeps its value). */
   #addUsage(usage: v.InferOutput<typeof UsageSchema> | null | undefined): void {
     if (!usage) return;
-    const input = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-    if (input > 0) this.#inputTokens = input;
-    if (usage.output_tokens !== undefined && usage.output_tokens !== null) this.#outputTokens = usage.output_tokens;
+    const u = this.#usage;
+    if (typeof usage.input_tokens === "number") u.input = usage.input_tokens;
+    if (typeof usage.cache_read_input_tokens === "number") u.cacheRead = usage.cache_read_input_tokens;
+    if (typeof usage.cache_creation_input_tokens === "number") u.cacheWrite = usage.cache_creation_input_tokens;
+    if (typeof usage.output_tokens === "number") u.output = usage.output_tokens;
     this.#sawUsage = true;
   }
 
   #finish(): ProviderEvent[] {
     const events: ProviderEvent[] = [];
-    if (this.#sawUsage) events.push({ type: "usage", inputTokens: this.#inputTokens, outputTokens: this.#outputTokens });
-    events.push({ type: "done", stopReason: this.#stopReason ?? "end_turn" });
+    const u = this.#usage;
+    // The API's input_tokens leaves out the cached parts; inputTokens is the whole request.
+    if (this.#sawUsage) events.push({ type: "usage", inputTokens: u.input + u.cacheRead + u.cacheWrite, outputTokens: u.output, cacheReadTokens: u.cacheRead, cacheWriteTokens: u.cacheWrite });
+    const stopReason = this.#stopReason ?? "end_turn";
+    events.push({ type: "done", stopReason, ...(isTruncatedStop(stopReason) ? { truncated: true } : {}) });
     return events;
   }
 }

@@ -9,7 +9,7 @@ import { errorDetail } from "./http.ts";
 import type { WireDialect } from "./http-provider.ts";
 import type { SseEvent } from "./sse.ts";
 import type { WireDecoder } from "./sse-stream.ts";
-import type { Message, ProviderEvent, ProviderRequest } from "./types.ts";
+import { isTruncatedStop, type Message, type ProviderEvent, type ProviderRequest } from "./types.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com";
 export const OPENAI_DEFAULT_MODEL = "gpt-4.1";
@@ -149,7 +149,16 @@ const ChunkSchema = v.object({
       ),
     ),
   ),
-  usage: v.optional(v.nullable(v.object({ prompt_tokens: v.number(), completion_tokens: v.number() }))),
+  usage: v.optional(
+    v.nullable(
+      v.object({
+        prompt_tokens: v.number(),
+        completion_tokens: v.number(),
+        // OpenAI's automatic prompt cache: the cached part of prompt_tokens.
+        prompt_tokens_details: v.optional(v.nullable(v.object({ cached_tokens: v.optional(v.nullable(v.number())) }))),
+      }),
+    ),
+  ),
   error: v.optional(v.unknown()),
 });
 
@@ -167,7 +176,7 @@ export class OpenAIStreamDecoder implements WireDecoder {
   readonly #calls: PendingCall[] = [];
   readonly #byIndex = new Map<number, PendingCall>();
   #finishReason: string | undefined;
-  #usage: { inputTokens: number; outputTokens: number } | undefined;
+  #usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number } | undefined;
   readonly #nextCallId: () => string;
 
   constructor(nextCallId: () => string) {
@@ -192,7 +201,10 @@ export class OpenAIStreamDecoder implements WireDecoder {
     const chunk = parsed.output;
     if (chunk.error !== undefined && chunk.error !== null) return [this.#streamError(json)];
     const events: ProviderEvent[] = [];
-    if (chunk.usage) this.#usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+    if (chunk.usage) {
+      const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+      this.#usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens, cacheReadTokens: cached, cacheWriteTokens: 0 };
+    }
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) return events;
     const delta = choice.delta;
@@ -236,7 +248,7 @@ export class OpenAIStreamDecoder implements WireDecoder {
     }));
     if (this.#usage) events.push({ type: "usage", ...this.#usage });
     const stopReason = this.#finishReason ?? (this.#calls.length > 0 ? "tool_calls" : "stop");
-    events.push({ type: "done", stopReason });
+    events.push({ type: "done", stopReason, ...(isTruncatedStop(stopReason) ? { truncated: true } : {}) });
     return events;
   }
 

@@ -46,10 +46,17 @@ export type ProviderEvent =
   | { type: "reasoning_delta"; text: string }
   /** A complete call; `arguments` is raw text. */
   | { type: "tool_call"; id: string; name: string; arguments: string }
-  /** Input tokens of the whole request (cached ones included) and output tokens of the reply. */
-  | { type: "usage"; inputTokens: number; outputTokens: number }
-  /** `stopReason` is the provider's own value (`stop`/`tool_calls`, `end_turn`/`tool_use`, …). */
-  | { type: "done"; stopReason: string }
+  /**
+   * Input tokens of the whole request (cached ones included) and output tokens of the reply;
+   * `cacheReadTokens` (served from the provider's prompt cache) and `cacheWriteTokens` (written to
+   * it) are the parts of `inputTokens` the provider reported as such, 0 when it reported none.
+   */
+  | { type: "usage"; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
+  /**
+   * `stopReason` is the provider's own value (`stop`/`tool_calls`, `end_turn`/`tool_use`, …);
+   * `truncated` is set when the reply was cut off at the output token limit (`length`, `max_tokens`).
+   */
+  | { type: "done"; stopReason: string; truncated?: boolean }
   /** `retryable`: the same request may succeed later (rate limit, overload, lost connection). Never holds a key. */
   | { type: "error"; message: string; retryable: boolean; status?: number };
 
@@ -87,3 +94,10 @@ export interface CreateProviderOptions {
 }
 
 export type CreateProviderResult = { ok: true; provider: Provider } | { ok: false; error: string };
+
+/** Wire stop reasons that mean "cut off at the output token limit": OpenAI `length`, Anthropic `max_tokens`. */
+const TRUNCATED_STOP_REASONS: ReadonlySet<string> = new Set(["length", "max_tokens"]);
+
+export function isTruncatedStop(stopReason: string): boolean {
+  return TRUNCATED_STOP_REASONS.has(stopReason);
+}

@@ -15,6 +15,8 @@ export interface PlatformFacts {
   readonly homedir: string;
   /** The agent's uid (`process.getuid()`); null on Windows. Owner checks of private directories. */
   readonly uid: number | null;
+  /** The kernel/OS release (`os.release()`), shown to the model; "" or absent when unknown. */
+  readonly osRelease?: string;
 }
 
 export interface ExitStatus {

@@ -1,8 +1,7 @@
 /**
  * Renders agent events for `agent run`. text: the assistant's words on stdout as they stream, tool
- * activity and notices on stderr (a spinner only on a terminal without NO_COLOR); json: one object
- * at the end; stream-json: session lines are printed by the session writer's listener, so here only
- * notices go to stderr.
+ * activity and notices on stderr (a spinner only on a terminal without NO_COLOR); json and
+ * stream-json: stdout belongs to src/cli/headless.ts, so here only notices go to stderr.
  */
 import type { Runtime } from "../runtime/types.ts";
 import type { TextOutput as CliIO } from "./output.ts";
@@ -135,18 +134,6 @@ export function createRenderer(runtime: Runtime, io: CliIO, options: { format: "
         io.err(`agent: interrupted${stoppedHooks.length > 0 ? `; stopped hook ${stoppedHooks.join(", ")}` : ""}\n`);
       } else if (result.message !== null && result.stopReason !== "completed") {
         io.err(`agent: ${result.stopReason === "stop_block_cap" ? "stopped" : `session ended (${result.stopReason})`}: ${result.message}\n`);
-      }
-      if (options.format === "json") {
-        io.out(
-          `${JSON.stringify({
-            session_id: result.sessionId || sessionId,
-            result: result.result,
-            turns: result.turns,
-            tool_calls: result.toolCalls,
-            is_error: result.isError,
-            stop_reason: result.stopReason,
-          })}\n`,
-        );
       }
     },
   };

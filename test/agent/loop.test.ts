@@ -231,16 +231,23 @@ describe("agent run", () => {
     expect(json(r.stdout)).toMatchObject({ stop_reason: "max_turns", is_error: true, turns: 3, tool_calls: 3 });
   });
 
-  test("LOOP-40 stream-json prints exactly the session file's lines", async () => {
+  test("LOOP-40 stream-json prints the session file's lines, text deltas where they happened, and one result line", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
     const r = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "stream-json", "go"]);
     expect(r.code).toBe(0);
     const dir = join(w.agentHome, "sessions");
     const file = readdirSync(dir).find((f) => f.endsWith(".jsonl")) as string;
-    expect(r.stdout).toBe(readFileSync(join(dir, file), "utf8"));
-    const last = readJsonl(r.stdout).pop();
-    expect(last).toMatchObject({ type: "session_end", stop_reason: "completed", is_error: false });
+    const extra = new Set(["text_delta", "hook_decision", "result"]);
+    const lines = r.stdout.split("\n").filter((line) => line !== "");
+    const sessionLines = lines.filter((line) => !extra.has(String(JSON.parse(line).type)));
+    expect(`${sessionLines.join("\n")}\n`).toBe(readFileSync(join(dir, file), "utf8"));
+    const types = readJsonl(r.stdout).map((line) => line.type);
+    // The reply's text streams before its assistant record; the result line comes last, once.
+    expect(types.indexOf("text_delta")).toBeLessThan(types.lastIndexOf("assistant"));
+    expect(types.filter((type) => type === "result")).toHaveLength(1);
+    expect(types.slice(-2)).toEqual(["session_end", "result"]);
+    expect(readJsonl(r.stdout).pop()).toMatchObject({ type: "result", stop_reason: "completed", is_error: false, result: "done" });
   });
 
   test("LOOP-41 --no-session writes nothing and hooks see no transcript", async () => {

@@ -29,8 +29,8 @@ describe("session writes that fail", () => {
     world.file(join(world.agentHome, "sessions"), "not a directory\n");
     const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--output-format", "stream-json", "--trust", "go"]);
     const lines = readJsonl(run.stdout);
-    expect(lines.map((line) => line.type)).toEqual(["session_start", "user", "assistant", "session_end"]);
-    expect([run.code, lines[3]?.stop_reason, lines[3]?.is_error]).toEqual([1, "error", true]);
+    expect(lines.map((line) => line.type)).toEqual(["session_start", "user", "text_delta", "assistant", "session_end", "result"]);
+    expect([run.code, lines[4]?.stop_reason, lines[4]?.is_error, lines[5]?.is_error]).toEqual([1, "error", true, true]);
   });
 
   test("LOOP-41 --no-session writes nothing, so nothing can fail: exit 0", async () => {

@@ -66,7 +66,7 @@ describe("anthropic provider", () => {
       { id: "toolu_b", name: "glob", arguments: '{"pattern":"**/*.ts"}' },
     ]);
     expect(events.slice(-2)).toEqual([
-      { type: "usage", inputTokens: 321, outputTokens: 54 },
+      { type: "usage", inputTokens: 321, outputTokens: 54, cacheReadTokens: 0, cacheWriteTokens: 0 },
       { type: "done", stopReason: "tool_use" },
     ]);
   });
@@ -82,9 +82,9 @@ describe("anthropic provider", () => {
       model: "claude-test",
       max_tokens: 8192,
       stream: true,
-      system: "be brief\n\nextra rules",
+      system: [{ type: "text", text: "be brief\n\nextra rules", cache_control: { type: "ephemeral" } }],
       messages: [
-        { role: "user", content: [{ type: "text", text: "check" }] },
+        { role: "user", content: [{ type: "text", text: "check", cache_control: { type: "ephemeral" } }] },
         {
           role: "assistant",
           content: [
@@ -98,11 +98,11 @@ describe("anthropic provider", () => {
           content: [
             { type: "tool_result", tool_use_id: "toolu_1", content: "a.txt" },
             { type: "tool_result", tool_use_id: "toolu_2", content: "invalid arguments", is_error: true },
-            { type: "text", text: "Relevant memory" },
+            { type: "text", text: "Relevant memory", cache_control: { type: "ephemeral" } },
           ],
         },
       ],
-      tools: [{ name: "bash", description: "run", input_schema: { type: "object" } }],
+      tools: [{ name: "bash", description: "run", input_schema: { type: "object" }, cache_control: { type: "ephemeral" } }],
     });
   });
 
@@ -138,7 +138,7 @@ describe("anthropic provider", () => {
     ]);
     const events = await collect(provider.stream(REQUEST));
     expect(toolCallsOf(events)).toEqual([{ id: "t1", name: "glob", arguments: "{}" }]);
-    expect(events).toContainEqual({ type: "usage", inputTokens: 105, outputTokens: 7 });
+    expect(events).toContainEqual({ type: "usage", inputTokens: 105, outputTokens: 7, cacheReadTokens: 100, cacheWriteTokens: 0 });
   });
 
   test("LOOP-35 unreachable server names the messages URL", async () => {

@@ -60,7 +60,7 @@ describe("openai provider", () => {
       { id: "call_a", name: "bash", arguments: '{"command":"ls -la"}' },
       { id: "call_b", name: "read", arguments: '{"file_path":"a.txt"}' },
     ]);
-    expect(events).toContainEqual({ type: "usage", inputTokens: 123, outputTokens: 45 });
+    expect(events).toContainEqual({ type: "usage", inputTokens: 123, outputTokens: 45, cacheReadTokens: 0, cacheWriteTokens: 0 });
     expect(lastEvent(events)).toEqual({ type: "done", stopReason: "tool_calls" });
     expect(events.filter((event) => event.type === "done").length).toBe(1);
   });
@@ -178,7 +178,7 @@ describe("openai provider", () => {
       { id: "call_1", name: "bash", arguments: '{"command":"ls"}' },
       { id: "b", name: "read", arguments: "{}" },
     ]);
-    expect(events).toContainEqual({ type: "usage", inputTokens: 9, outputTokens: 3 });
+    expect(events).toContainEqual({ type: "usage", inputTokens: 9, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 });
     expect(lastEvent(events)).toEqual({ type: "done", stopReason: "tool_calls" });
   });
 

@@ -11,7 +11,12 @@ const event = (name: string, value: Record<string, unknown>): string =>
   `event: ${name}\ndata: ${JSON.stringify({ type: name, ...value })}\n\n`;
 
 export function renderAnthropic(reply: FakeStreamReply): string[] {
-  const usage = reply.usage === false ? undefined : (reply.usage ?? { input: 10, output: 5 });
+  return renderWithUsage(reply, reply.usage === false ? undefined : (reply.usage ?? { input: 10, output: 5 }));
+}
+
+type Usage = Exclude<FakeStreamReply["usage"], false | undefined>;
+
+function renderWithUsage(reply: FakeStreamReply, usage: Usage | undefined): string[] {
   const events: string[] = [
     event("message_start", {
       message: {
@@ -21,7 +26,12 @@ export function renderAnthropic(reply: FakeStreamReply): string[] {
         model: "fake",
         content: [],
         stop_reason: null,
-        usage: { input_tokens: usage?.input ?? 0, output_tokens: 1 },
+        usage: {
+          input_tokens: usage?.input ?? 0,
+          output_tokens: 1,
+          ...(usage?.cacheRead !== undefined ? { cache_read_input_tokens: usage.cacheRead } : {}),
+          ...(usage?.cacheWrite !== undefined ? { cache_creation_input_tokens: usage.cacheWrite } : {}),
+        },
       },
     }),
   ];
@@ -70,6 +80,61 @@ export function renderAnthropic(reply: FakeStreamReply): string[] {
   return events;
 }
 
-export function startFakeAnthropic(replies: readonly FakeReply[]): Promise<FakeServer> {
-  return startFakeServer("/v1/messages", replies, renderAnthropic);
+/**
+ * The API's prompt cache, simulated from what each request carries: the request is its blocks in
+ * cache order (each tool, each system block, each message's content blocks), a block with
+ * `cache_control` is a breakpoint, and a breakpoint writes the prefix up to it. A later request
+ * reads the longest written prefix it shares, found at a breakpoint or up to 20 blocks before one
+ * (the API's lookback); from there to its last breakpoint is written, the rest is plain input.
+ * Tokens are estimated as the block's JSON length ÷ 4 (cache marks left out).
+ */
+export class FakePromptCache {
+  readonly #written = new Set<string>();
+
+  usage(request: unknown): { input: number; cacheRead: number; cacheWrite: number } {
+    const blocks = requestBlocks(request);
+    const keys: string[] = [];
+    const tokens: number[] = [];
+    let prefix = "";
+    for (const block of blocks) {
+      const { cache_control: _mark, ...plain } = block;
+      const json = JSON.stringify(plain);
+      prefix += `${json}\n`;
+      keys.push(prefix);
+      tokens.push(Math.ceil(json.length / 4));
+    }
+    const breakpoints = blocks.flatMap((block, index) => (block.cache_control !== undefined ? [index] : []));
+    let hit = -1;
+    for (const point of breakpoints) {
+      for (let at = point; at >= Math.max(0, point - 20); at--) {
+        if (this.#written.has(keys[at] as string)) {
+          hit = Math.max(hit, at);
+          break;
+        }
+      }
+    }
+    const last = breakpoints.length > 0 ? (breakpoints[breakpoints.length - 1] as number) : -1;
+    for (const point of breakpoints) this.#written.add(keys[point] as string);
+    const sum = (from: number, to: number): number => tokens.slice(from, to + 1).reduce((a, b) => a + b, 0);
+    return { cacheRead: sum(0, hit), cacheWrite: last > hit ? sum(hit + 1, last) : 0, input: sum(Math.max(hit, last) + 1, tokens.length - 1) };
+  }
+}
+
+type Block = Record<string, unknown>;
+
+function requestBlocks(request: unknown): Block[] {
+  const body = (typeof request === "object" && request !== null ? request : {}) as { tools?: Block[]; system?: string | Block[]; messages?: { content: string | Block[] }[] };
+  const system = typeof body.system === "string" ? [{ type: "text", text: body.system }] : (body.system ?? []);
+  const messages = (body.messages ?? []).flatMap((message) => (typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content));
+  return [...(body.tools ?? []), ...system, ...messages];
+}
+
+/** `promptCache`: usage comes from a FakePromptCache over the requests (output tokens still from the reply). */
+export function startFakeAnthropic(replies: readonly FakeReply[], options: { promptCache?: FakePromptCache } = {}): Promise<FakeServer> {
+  const cache = options.promptCache;
+  if (cache === undefined) return startFakeServer("/v1/messages", replies, renderAnthropic);
+  return startFakeServer("/v1/messages", replies, (reply, request) => {
+    const output = reply.usage === false || reply.usage === undefined ? 5 : reply.usage.output;
+    return renderWithUsage(reply, { ...cache.usage(request), output });
+  });
 }

@@ -24,8 +24,12 @@ export interface FakeStreamReply {
   text?: string;
   reasoning?: string;
   toolCalls?: FakeToolCall[];
-  /** Token counts reported at the end; `false` sends no usage. Default `{ input: 10, output: 5 }`. */
-  usage?: { input: number; output: number } | false;
+  /**
+   * Token counts reported at the end; `false` sends no usage. Default `{ input: 10, output: 5 }`.
+   * `cached` (openai `prompt_tokens_details.cached_tokens`, part of `input`); `cacheRead` and
+   * `cacheWrite` (anthropic, on top of `input`).
+   */
+  usage?: { input: number; output: number; cached?: number; cacheRead?: number; cacheWrite?: number } | false;
   /** Wire stop reason; default `tool_calls`/`stop` (openai) or `tool_use`/`end_turn` (anthropic). */
   finishReason?: string;
   /** Sends this error mid-stream after the content, and nothing after it. */
@@ -57,8 +61,8 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-/** Turns one stream reply into the SSE event strings to send. */
-export type StreamRenderer = (reply: FakeStreamReply) => string[];
+/** Turns one stream reply (and the parsed request it answers) into the SSE event strings to send. */
+export type StreamRenderer = (reply: FakeStreamReply, request: unknown) => string[];
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -145,7 +149,7 @@ export async function startFakeServer(path: string, replies: readonly FakeReply[
         await writeSse(res, reply.raw, false, reply.stall === true);
         return;
       }
-      await writeSse(res, render(reply), true);
+      await writeSse(res, render(reply, body), true);
     })().catch(() => {
       res.destroy();
     });
@@ -190,7 +194,12 @@ export function renderOpenAI(reply: FakeStreamReply): string[] {
         id,
         object: "chat.completion.chunk",
         choices: [],
-        usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+          ...(usage.cached !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cached } } : {}),
+        },
       }),
     );
   }

@@ -205,7 +205,8 @@ describe("Mission Control hook rows (interactive)", () => {
         s.write("/exit");
         expect((await s.done).code).toBe(0);
         expect(server.requests).toHaveLength(2);
-        bodies.push(JSON.stringify((server.requests[1] as { messages: unknown }).messages));
+        // Each world has its own directory, which the system prompt's environment block names.
+        bodies.push(JSON.stringify((server.requests[1] as { messages: unknown }).messages).replaceAll(w.root, "<world>"));
       } finally {
         await server.close();
       }

@@ -63,7 +63,7 @@ export function wireSettings(settings: EffectiveSettings, files: readonly Parsed
     model: settings.model ?? null,
     base_url: settings.baseUrl ?? null,
     providers,
-    agent: { max_context_tokens: settings.agent.maxContextTokens ?? null },
+    agent: { max_context_tokens: settings.agent.maxContextTokens ?? null, context_files: settings.agent.contextFiles ?? null, models: settings.agent.models },
     permissions: { mode: settings.permissions.mode, allow: settings.permissions.allow, ask: settings.permissions.ask, deny: settings.permissions.deny },
     tools: { bash: { absolute_paths: settings.tools.bash.absolutePaths } },
     hooks: {

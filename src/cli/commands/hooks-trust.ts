@@ -4,14 +4,32 @@ import type { CliIO } from "../io.ts";
 import { escapeControls } from "../../util/escape.ts";
 import { loadConfig } from "../../config/load.ts";
 import { pinTrust, trustListing } from "../../trust/trust.ts";
+import { instructionPaths } from "../../agent/instructions.ts";
+import { relativeInside } from "../../util/path-utils.ts";
+import type { LoadedConfig } from "../../config/load.ts";
+
+/**
+ * The project's instruction files (AGENTS.md, CLAUDE.md, …) from its root to the cwd: text from the
+ * repository the model reads, shown so the review covers it; trust does not pin them, and they never
+ * carry the user's authority (docs/model-context.md).
+ */
+function instructionListing(runtime: Runtime, loaded: LoadedConfig, cwd: string): string[] {
+  const files = instructionPaths({ fs: runtime.fs, agentHome: loaded.home, projectRoot: loaded.projectRoot, cwd, ...(loaded.settings.agent.contextFiles ? { names: loaded.settings.agent.contextFiles } : {}) }).filter((file) => file.scope === "project");
+  if (files.length === 0) return [];
+  return [
+    "project instructions (repository text the model reads as the project's conventions, never with your authority; not pinned):",
+    ...files.map((file) => escapeControls(`  text ${relativeInside(file.path, loaded.projectRoot) ?? file.path}`)),
+  ];
+}
 
 export async function runHooksTrust(runtime: Runtime, io: CliIO, options: { cwd: string }): Promise<number> {
   // Pinning works with hooks off too: trusting is reviewing, nothing runs.
   const loaded = loadConfig(runtime, { cwd: options.cwd, ignoreHooksOff: true });
   const material = loaded.projectScope ? loaded.projectTrustMaterial : null;
   const root = escapeControls(loaded.projectRoot);
+  const instructions = instructionListing(runtime, loaded, options.cwd);
   if (material === null) {
-    io.out(`no project hooks to trust (project ${root})\n`);
+    io.out([`no project hooks to trust (project ${root})`, ...instructions].join("\n") + "\n");
     return 0;
   }
   // Throws (exit 1, nothing written) when trust.json is unreadable or `.agent/` is over its bound.
@@ -23,6 +41,7 @@ export async function runHooksTrust(runtime: Runtime, io: CliIO, options: { cwd:
       `trusting project ${root}:`,
       ...trustListing(loaded.hooks, material),
       ...[...files, ...links].map(escapeControls),
+      ...instructions,
       `digest ${digest}`,
       `pinned in ${escapeControls(loaded.home)}/trust.json; any change to these hooks, settings or files needs trust again`,
     ].join("\n") + "\n",

@@ -100,6 +100,8 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         permissionMode,
         rules,
         ...(settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
+        ...(settings.agent.contextFiles !== undefined ? { contextFiles: settings.agent.contextFiles } : {}),
+        models: settings.agent.models,
         stopBlockCap: settings.hooks.stopBlockCap,
         quietSuccessOutput: settings.hooks.quietSuccessOutput,
         providerKeyVars: providerKeyVarsFor(settings.providers),

@@ -17,14 +17,71 @@ import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
 import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "../session-setup.ts";
 import { AgentSession } from "../../agent/agent-session.ts";
 import type { EventStream } from "../../agent/event-queue.ts";
-import { createRenderer } from "../../ui/renderer.ts";
+import { createRenderer, type Renderer } from "../../ui/renderer.ts";
 import { repinAfterRuleWrite } from "../trust-repin.ts";
 import { providerKeyVarsFor } from "../../hooks/engine.ts";
 import { STOP_SIGNALS, watchStopSignals } from "../../runtime/signals.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
 import { exitCodeForStop } from "../exit-codes.ts";
 import { createMcpManager } from "../../mcp/start.ts";
-import { escapeJsonText } from "../../util/escape.ts";
+import { createHeadlessOutput } from "../headless.ts";
+import type { AgentEvent, SessionResult } from "../../agent/types.ts";
+import type { EffectiveSettings } from "../../config/load.ts";
+
+/** What the settings decide for the session: limits, hook settings, key variables, instruction files, models. */
+function settingsOptions(settings: EffectiveSettings, maxContextTokens: number | undefined) {
+  const limit = maxContextTokens ?? settings.agent.maxContextTokens;
+  return {
+    ...(limit !== undefined ? { maxContextTokens: limit } : {}),
+    stopBlockCap: settings.hooks.stopBlockCap,
+    quietSuccessOutput: settings.hooks.quietSuccessOutput,
+    providerKeyVars: providerKeyVarsFor(settings.providers),
+    ...(settings.agent.contextFiles !== undefined ? { contextFiles: settings.agent.contextFiles } : {}),
+    models: settings.agent.models,
+  };
+}
+
+/** One prompt, one turn; whatever ended the turn ends the session. Every event is rendered. */
+async function runOnePrompt(session: AgentSession, renderer: Renderer, prompt: string): Promise<SessionResult> {
+  const render = async <R>(stream: EventStream<R>): Promise<R> => {
+    for await (const event of stream) renderer.event(event);
+    return stream.result;
+  };
+  const stop = (await render(session.start())) ?? (await render(session.prompt(prompt)));
+  return render(session.end({ stop }));
+}
+
+/** `--resume ID` or `--continue` (the newest session of this project): its records; undefined for a new session. */
+function resumeOf(runtime: Runtime, loaded: ReturnType<typeof loadConfig>, options: RunOptions): ReturnType<typeof loadResume> | undefined {
+  const resumeId = options.resume ?? (options.continue ? latestSessionOf(runtime, loaded.home, loaded.projectRoot)?.id : undefined);
+  if (options.continue && resumeId === undefined) throw new AgentError("config", `--continue: no earlier session in ${loaded.projectRoot}`, { fix: "agent sessions list shows every session; use --resume ID for one of another project" });
+  return resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
+}
+
+/** One line that hooks are off, else the load warnings (each with AGENT_DEBUG=1, else their count). */
+function reportLoad(io: CliIO, env: Readonly<Record<string, string>>, loaded: ReturnType<typeof loadConfig>, hooksOff: string | null): void {
+  if (hooksOff !== null) {
+    io.err(`agent: hooks disabled (${hooksOff})\n`);
+  } else if (loaded.warnings.length > 0) {
+    if ((env.AGENT_DEBUG ?? "") === "1") {
+      for (const w of loaded.warnings) io.err(`agent: ${w.severity === "error" ? "hook load error" : "hook load warning"}: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
+    } else {
+      const n = loaded.warnings.length;
+      io.err(n === 1 ? "agent: 1 hook load warning (set AGENT_DEBUG=1 or run agent hooks list to see it)\n" : `agent: ${n} hook load warnings (set AGENT_DEBUG=1 or run agent hooks list to see them)\n`);
+    }
+  }
+}
+
+/**
+ * The prompt: the words given, `-` for stdin, and stdin too when no words are given and stdin is
+ * not a terminal (`echo "fix it" | agent run`).
+ */
+async function readPrompt(runtime: Runtime, words: readonly string[]): Promise<string> {
+  let prompt = words.join(" ");
+  if (prompt === "-" || (prompt === "" && !runtime.isTTY("stdin"))) prompt = (await runtime.readStdin()).replace(/\r?\n$/, "");
+  if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or pipe it: echo "what to do" | agent run)` });
+  return prompt;
+}
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -54,6 +111,7 @@ function positiveInt(flag: string, raw: string | undefined): number | undefined 
 }
 
 export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOptions): Promise<number> {
+  const startedAt = runtime.now();
   // Every flag is checked before any hook can run (LOOP-35).
   const format = FORMATS.find((f) => f === options.outputFormat);
   if (format === undefined) throw new AgentError("usage", `--output-format: "${options.outputFormat}" is not one of ${FORMATS.join(", ")}`);
@@ -69,16 +127,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const offByEnv = hooksOffByEnv(env);
   const hooksOff = !options.hooks ? "--no-hooks" : offByEnv ? "AGENT_HOOKS=off" : null;
   const loaded = loadConfig(runtime, { cwd: options.cwd, ...(hooksOff === "--no-hooks" ? { noHooks: true } : {}) });
-  if (hooksOff !== null) {
-    io.err(`agent: hooks disabled (${hooksOff})\n`);
-  } else if (loaded.warnings.length > 0) {
-    if ((env.AGENT_DEBUG ?? "") === "1") {
-      for (const w of loaded.warnings) io.err(`agent: ${w.severity === "error" ? "hook load error" : "hook load warning"}: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
-    } else {
-      const n = loaded.warnings.length;
-      io.err(n === 1 ? "agent: 1 hook load warning (set AGENT_DEBUG=1 or run agent hooks list to see it)\n" : `agent: ${n} hook load warnings (set AGENT_DEBUG=1 or run agent hooks list to see them)\n`);
-    }
-  }
+  reportLoad(io, env, loaded, hooksOff);
   // With hooks off the gate still covers the project's request-routing settings (issue 9 item 1).
   if (!requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
   // Only a persisted trust is re-pinned after the agent writes a project rule (D17): `--trust` is for
@@ -87,9 +136,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
   if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
-  let prompt = options.prompt.join(" ");
-  if (prompt === "-") prompt = (await runtime.readStdin()).replace(/\n$/, "");
-  if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or - to read it from stdin)` });
+  const prompt = await readPrompt(runtime, options.prompt);
 
   const settings = loaded.settings;
   requireScriptFile(settings.provider, options);
@@ -98,12 +145,11 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const permissionMode = permissionFlag ?? settings.permissions.mode;
   const rules = configuredRules(io, settings, allowParsed.rules);
 
-  const resumeId = options.resume ?? (options.continue ? latestSessionOf(runtime, loaded.home, loaded.projectRoot)?.id : undefined);
-  if (options.continue && resumeId === undefined) throw new AgentError("config", `--continue: no earlier session in ${loaded.projectRoot}`, { fix: "agent sessions list shows every session; use --resume ID for one of another project" });
-  const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
+  const resume = resumeOf(runtime, loaded, options);
 
   const controller = new AbortController();
   const renderer = createRenderer(runtime, io, { format });
+  const headless = format === "text" ? undefined : createHeadlessOutput(io, format);
   // Ctrl-C, SIGTERM and SIGHUP: stop the session (session_end runs, stop reason interrupted) and
   // kill every hook and bash group; a second one exits at once (main.ts maps TERM/HUP to 143/129).
   const offSignal = watchStopSignals(runtime, STOP_SIGNALS, () => {
@@ -125,12 +171,9 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       permissionMode,
       rules,
       ...(maxTurns !== undefined ? { maxTurns } : {}),
-      ...(maxContextTokens !== undefined ? { maxContextTokens } : settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
-      stopBlockCap: settings.hooks.stopBlockCap,
-      quietSuccessOutput: settings.hooks.quietSuccessOutput,
-      providerKeyVars: providerKeyVarsFor(settings.providers),
+      ...settingsOptions(settings, maxContextTokens),
       persist: options.session,
-      ...(format === "stream-json" ? { onLine: (line: string) => io.out(escapeJsonText(line)) } : {}),
+      ...(headless ? { onLine: (line: string) => headless.onLine(line), onEvent: (event: AgentEvent) => headless.onEvent(event) } : {}),
       ...(resume ? { resume } : {}),
       signal: controller.signal,
       ...(mcp ? { mcp } : {}),
@@ -138,15 +181,10 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
         if (trustPersisted) repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied });
       },
     });
-    const render = async <R>(stream: EventStream<R>): Promise<R> => {
-      for await (const event of stream) renderer.event(event);
-      return stream.result;
-    };
-    // One prompt, one turn; whatever ended the turn ends the session.
-    const stop = (await render(session.start())) ?? (await render(session.prompt(prompt)));
-    const result = await render(session.end({ stop }));
+    const result = await runOnePrompt(session, renderer, prompt);
     offSignal();
     renderer.finish(result);
+    headless?.finish(result, { wallMs: Math.max(0, runtime.now() - startedAt), model: provider.model });
     return exitCodeForStop(result.stopReason);
   } finally {
     await mcp?.close();
