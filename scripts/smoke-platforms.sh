@@ -131,6 +131,17 @@ int main(void) {
   puts("{\"action\":\"allow\"}"); return 0;
 }
 EOF
+  # A hook that starts a child and sleeps for a minute.
+  cat >"$work/slow.c" <<'EOF'
+#include <windows.h>
+#include <string.h>
+int main(void) {
+  STARTUPINFOA si = { sizeof si }; PROCESS_INFORMATION pi; char cmd[] = "slow.exe child";
+  if (!strstr(GetCommandLineA(), "child")) CreateProcessA(NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi);
+  Sleep(60000); return 0;
+}
+EOF
+  x86_64-w64-mingw32-gcc -O2 -o "$work/slow.exe" "$work/slow.c" &&
   x86_64-w64-mingw32-gcc -shared -O2 -o "$work/bcryptprimitives.dll" "$work/bcryptprimitives.c" "$work/bcryptprimitives.def" -ladvapi32 &&
     x86_64-w64-mingw32-gcc -O2 -o "$work/deny.exe" "$work/deny.c" &&
     timeout 180 wineboot -i >/dev/null 2>&1 &&
@@ -152,6 +163,14 @@ check_windows() {
   [ $rc -eq 2 ] && grep -q '"reason":"deny.exe: refusing rm -rf /"' "$work/deny.json" && pass "windows-x64 hooks test: deny from a .exe hook (exit 2)" || fail "windows-x64 hooks test deny exited $rc: $(cat "$work/deny.json")"
   (cd "$work/winproj" && timeout 120 wine "$exe" hooks test pre_tool --tool bash --input '{"command":"dir"}' --json --trust >"$work/allow.json"); rc=$?
   [ $rc -eq 0 ] && grep -q '"decision":"allow"' "$work/allow.json" && pass "windows-x64 hooks test: allow (exit 0)" || fail "windows-x64 hooks test allow exited $rc: $(cat "$work/allow.json")"
+  # A hook that outlives its timeout is killed (taskkill /T /F; Wine's taskkill has no /T, so there
+  # the fallback ends the hook process itself and a grandchild it started may live on).
+  mkdir -p "$work/winslow/.git" "$work/winslow/.agent/hooks/slow"
+  cp "$work/slow.exe" "$work/winslow/.agent/hooks/slow/"
+  echo '{"name":"slow","event":"pre_tool","match":"bash","run":"./slow.exe","timeout":"2s"}' >"$work/winslow/.agent/hooks/slow/hook.json"
+  (cd "$work/winslow" && timeout 120 wine "$exe" hooks test pre_tool --tool bash --input '{"command":"dir"}' --json --trust >"$work/slow.json" 2>/dev/null)
+  if grep -q '"category":"timeout"' "$work/slow.json" && ! pgrep -f 'hooks.slow.slow\.exe' >/dev/null; then pass "windows-x64 a hook past its timeout is killed"
+  else fail "windows-x64 slow hook: $(cat "$work/slow.json"; pgrep -af 'slow\.exe')"; fi
   # The demo's hooks are .sh files, which Windows cannot run directly: guard-bash (fail_closed)
   # blocks both bash calls, and the session still ends normally and writes its notes.
   (cd "$work/demo" && timeout 120 wine "$exe" run --provider script --script script.json --trust --permission-mode accept-edits --allow 'bash(ls*)' "Show me around" >"$work/demo.out" 2>&1); rc=$?
