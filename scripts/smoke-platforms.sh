@@ -9,7 +9,8 @@
 # Missing tools are installed with apt-get when root can (wine, qemu-user-static, the arm64 C
 # library, mingw-w64 for the Wine stub below, minisign, zsh, fish); a platform whose tools are still
 # missing is reported as skipped. SMOKE_BUDGET_SECONDS (default 900) bounds the whole run: a step
-# that would start past it is skipped, and each step has its own timeout.
+# that would start past it is skipped, and each step has its own timeout. SMOKE_KEEP_RELEASE=DIR
+# builds the release there and keeps it.
 # Test aid only: Wine 8 has no bcryptprimitives.dll (Bun's runtime imports ProcessPrng from it), so a
 # stub built here with mingw, forwarding to RtlGenRandom, goes into the throwaway Wine prefix.
 set -uo pipefail
@@ -24,7 +25,8 @@ in_budget() { [ $((SECONDS - start)) -lt "$budget" ] || { skip "$1 (time budget 
 elapsed() { echo "smoke: ... $1 took $(($SECONDS - $2))s"; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/agent-smoke.XXXXXX")
-export WINEPREFIX="$work/wine" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+# SMOKE_KEEP_WINEPREFIX=DIR keeps the prepared Wine prefix there (bench/artefacts.ts runs in it).
+export WINEPREFIX="${SMOKE_KEEP_WINEPREFIX:-$work/wine}" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 cleanup() {
   command -v wineserver >/dev/null 2>&1 && [ -d "$WINEPREFIX" ] && wineserver -k >/dev/null 2>&1
   rm -rf "$work"
@@ -55,7 +57,7 @@ elapsed "tools" "$t"
 
 # --- release: six targets, reproducible, signed --------------------------------------------------
 t=$SECONDS
-rel="$work/release"
+rel="${SMOKE_KEEP_RELEASE:-$work/release}"
 npx bun scripts/release.ts --generate-key="$work/key" >/dev/null
 if AGENT_SIGNING_KEY_FILE="$work/key/agent-release.key" timeout 900 npx bun scripts/release.ts --out="$rel" --reproduce >"$work/release.log" 2>&1; then
   pass "release: six targets built twice, byte-identical; SHA256SUMS signed"

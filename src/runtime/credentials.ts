@@ -19,6 +19,18 @@ export const CREDENTIAL_FD_VAR = "AGENT_CREDENTIAL_FD";
 /** Credentials kept in memory only; merged into `runtime.env()`. */
 let held: Record<string, string> = {};
 
+/**
+ * A proxy URL with a password (`HTTPS_PROXY=http://user:pass@proxy:3128`) is a credential too, but
+ * the agent's own `fetch` reads the proxy from `process.env`: it goes back there, in this process's
+ * memory only. `/proc/<pid>/environ` keeps the initial (clean) environment, and children never
+ * inherit `process.env` (each spawn passes a complete, stripped env).
+ */
+const PROXY_VARIABLES = ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"];
+
+function restoreProxies(): void {
+  for (const name of PROXY_VARIABLES) if (held[name] !== undefined) process.env[name] = held[name];
+}
+
 export function heldCredentials(): Readonly<Record<string, string>> {
   return held;
 }
@@ -80,6 +92,7 @@ export async function isolateCredentials(isCredential: (name: string, value: str
   if (handover !== undefined) {
     delete process.env[CREDENTIAL_FD_VAR];
     held = receive(handover);
+    restoreProxies();
     return { kind: "received", names: Object.keys(held) };
   }
   const found: Record<string, string> = {};
@@ -92,6 +105,7 @@ export async function isolateCredentials(isCredential: (name: string, value: str
   const inMemory = (reason: string): Isolation => {
     for (const name of names) delete process.env[name];
     held = found;
+    restoreProxies();
     return { kind: "in-memory", names, reason };
   };
   const loaded = await loadLibc();
