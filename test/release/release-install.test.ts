@@ -4,7 +4,9 @@
  * and the minisign signature checked with OpenSSL, with no download tool and no minisign on PATH.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, chmodSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,6 +35,28 @@ function toolsDir(): string {
     chmodSync(join(dir, tool), 0o755);
   }
   return dir;
+}
+
+/** The same tools plus the real curl: for `--from http://…`. */
+function toolsWithCurl(): string {
+  const dir = join(root, "tools-curl");
+  if (existsSync(dir)) return dir;
+  cpSync(toolsDir(), dir, { recursive: true, verbatimSymlinks: true });
+  rmSync(join(dir, "curl"));
+  symlinkSync(spawnSync("sh", ["-c", "command -v curl"], { encoding: "utf8" }).stdout.trim(), join(dir, "curl"));
+  return dir;
+}
+
+function runInstall(tools: string, args: string[], home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  mkdirSync(home, { recursive: true });
+  return new Promise((resolve) => {
+    const child = spawn(join(tools, "sh"), [join(release, "install.sh"), ...args], { env: { PATH: tools, HOME: home, TMPDIR: process.env.TMPDIR ?? tmpdir() } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk) => (stderr += chunk.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 function install(args: string[], home: string): { code: number | null; stdout: string; stderr: string } {
@@ -146,5 +170,39 @@ describe("install.sh", () => {
     const wrongKey = install(["--from", release, "--to", join(home, "bin-other"), "--pubkey", join(root, "other.pub")], home);
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.stderr).toBe("install.sh: SHA256SUMS: signed by another key (key id differs)\n");
+  });
+
+  test("--from http://… downloads the file, SHA256SUMS and its signature, then checks them; a tampered download is refused", async () => {
+    const served: string[] = [];
+    let tamper = false;
+    const server: Server = createServer((req, res) => {
+      const name = (req.url ?? "").split("/").pop() ?? "";
+      served.push(req.url ?? "");
+      const path = join(release, name);
+      if (!existsSync(path) || name === "") {
+        res.writeHead(404).end();
+        return;
+      }
+      const bytes = readFileSync(path);
+      if (tamper && name === "agent-linux-x64") bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
+      res.writeHead(200, { "content-length": String(bytes.length) }).end(bytes);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
+      const home = join(root, "home-url");
+      const r = await runInstall(toolsWithCurl(), ["--from", url, "--to", join(home, "bin"), "--pubkey", join(root, "release.pub")], home);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(served).toEqual(["/v1/agent-linux-x64", "/v1/SHA256SUMS", "/v1/SHA256SUMS.minisig"]);
+      expect(sha256File(join(home, "bin", "agent"))).toBe(sha256File(join(release, "agent-linux-x64")));
+      tamper = true;
+      const refused = await runInstall(toolsWithCurl(), ["--from", url, "--to", join(home, "bin-tampered")], home);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("does not match SHA256SUMS");
+      expect(existsSync(join(home, "bin-tampered"))).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
