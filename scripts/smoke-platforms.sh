@@ -158,6 +158,8 @@ check_windows() {
   export AGENT_HOME='C:\agent-home'
   out=$(timeout 120 wine "$exe" --version | tr -d '\r') && [[ "$out" == "agent "*"windows-x64)" ]] && pass "windows-x64 --version: $out" || fail "windows-x64 --version printed '$out'"
   out=$(cd "$work/demo/sub/dir" && timeout 120 wine "$exe" hooks list | tr -d '\r') && [[ "$out" == *guard-bash*'source: .agent\hooks\guard-bash\hook.json'* ]] && pass "windows-x64 hooks list from a git subdirectory" || fail "windows-x64 hooks list: $out"
+  out=$(cd "$work/demo" && timeout 120 wine "$exe" hooks validate | tr -d '\r')
+  [[ "$out" == *"note: list hooks and the bash tool run in "* ]] && pass "windows-x64 hooks validate names the shell" || fail "windows-x64 hooks validate: $out"
   mkdir -p "$work/winproj/.git" "$work/winproj/.agent/hooks/deny-rm"
   cp "$work/deny.exe" "$work/winproj/.agent/hooks/deny-rm/"
   echo '{"name":"deny-rm","event":"pre_tool","match":"bash","run":"./deny.exe","timeout":"30s"}' >"$work/winproj/.agent/hooks/deny-rm/hook.json"
