@@ -19,6 +19,8 @@ const release = join(root, "release");
 const keys = generateSigningKey();
 const otherKeys = generateSigningKey();
 let log = "";
+/** Each install copies and hashes a ~110 MB executable: minutes, not seconds, on a loaded machine. */
+const INSTALL_TIMEOUT_MS = 180_000;
 
 /** A PATH holding only the tools install.sh may use, plus curl and wget that record being called. */
 function toolsDir(): string {
@@ -64,7 +66,7 @@ function install(args: string[], home: string): { code: number | null; stdout: s
   const run = spawnSync(join(toolsDir(), "sh"), [join(release, "install.sh"), ...args], {
     encoding: "utf8",
     env: { PATH: toolsDir(), HOME: home, TMPDIR: process.env.TMPDIR ?? tmpdir() },
-    timeout: 60_000,
+    timeout: INSTALL_TIMEOUT_MS,
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -130,7 +132,7 @@ describe("install.sh", () => {
     expect(r.stdout).toMatch(/\nagent \d+\.\d+\.\d+ \(commit /);
     expect(sha256File(join(home, "bin", "agent"))).toBe(sha256File(join(release, "agent-linux-x64")));
     expect(existsSync(join(root, "network-calls"))).toBe(false);
-  });
+  }, INSTALL_TIMEOUT_MS);
 
   test("--from one file finds SHA256SUMS beside it; a file not listed there is refused", () => {
     const home = join(root, "home-file");
@@ -144,7 +146,7 @@ describe("install.sh", () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`install.sh: agent-renamed is not listed in ${join(stray, "SHA256SUMS")}\n`);
     expect(existsSync(join(home, "bin2"))).toBe(false);
-  });
+  }, INSTALL_TIMEOUT_MS);
 
   test("a tampered executable is refused and nothing is installed; a SHA256SUMS rewritten to match fails the signature", () => {
     const tampered = join(root, "tampered");
@@ -170,7 +172,7 @@ describe("install.sh", () => {
     const wrongKey = install(["--from", release, "--to", join(home, "bin-other"), "--pubkey", join(root, "other.pub")], home);
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.stderr).toBe("install.sh: SHA256SUMS: signed by another key (key id differs)\n");
-  });
+  }, INSTALL_TIMEOUT_MS);
 
   test("--from http://… downloads the file, SHA256SUMS and its signature, then checks them; a tampered download is refused", async () => {
     const served: string[] = [];
@@ -204,5 +206,5 @@ describe("install.sh", () => {
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
-  });
+  }, INSTALL_TIMEOUT_MS);
 });
