@@ -179,6 +179,8 @@ check_windows() {
   # blocks both bash calls, and the session still ends normally and writes its notes.
   (cd "$work/demo" && timeout 120 wine "$exe" run --provider script --script script.json --trust --permission-mode accept-edits --allow 'bash(ls*)' "Show me around" >"$work/demo.out" 2>&1); rc=$?
   [ $rc -eq 0 ] && [ -f "$work/demo/.agent/demo-out/notes.txt" ] && grep -q "cannot run .sh directly on Windows" "$work/demo.out" && pass "windows-x64 README demo" || { cat "$work/demo.out"; fail "windows-x64 README demo exited $rc"; }
+  # AGENT_HOME=C:\agent-home is absolute: the session file lands there, not in a `C:` folder of the project.
+  ls "$WINEPREFIX/drive_c/agent-home/sessions/"*.jsonl >/dev/null 2>&1 && [ -z "$(find "$work/demo" -maxdepth 1 -name '*:*')" ] && pass "windows-x64 session file in C:\\agent-home" || fail "windows-x64 session file not in C:\\agent-home"
   unset AGENT_HOME
   elapsed "windows-x64" "$t"
 }
