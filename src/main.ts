@@ -6,10 +6,10 @@
  * entry chunk of the compiled binary (BENCHMARKS.md, Startup).
  */
 import pkg from "../package.json" with { type: "json" };
-import { bootArgs, printLineAndExit } from "./runtime/boot.ts";
+import { bootArgs, printLineAndExit, versionLine } from "./runtime/boot.ts";
 
 const args = bootArgs();
-if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) printLineAndExit(`agent ${pkg.version}`);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) printLineAndExit(versionLine(pkg.version));
 
 // Credentials leave the initial environment before anything else runs: with a key present, this
 // re-execs the agent (same pid) without it, so no child reads it from /proc/<pid>/environ.

@@ -2,7 +2,7 @@
 // Only that they run and print their tables: never a timed assertion (BENCHMARKS.md holds numbers).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "./support/cli.ts";
@@ -54,5 +54,16 @@ describe("bench scripts", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("| git facts (status + log, in parallel) |");
+  }, 240_000);
+
+  test("bench/artefacts.ts sizes a release folder, times what runs here and marks what was not built", () => {
+    const release = join(dir, "release");
+    mkdirSync(release, { recursive: true });
+    copyFileSync(agent, join(release, "agent-linux-x64"));
+    const r = spawnSync(process.execPath, [join(REPO, "bench", "artefacts.ts"), `--release=${release}`, "--runs=1"], { cwd: REPO, encoding: "utf8", timeout: 240_000 });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\| linux-x64 \| \d+\.\d \| native \| \d+\.\d \| \d+\.\d \| \d+\.\d\d× \|/);
+    expect(r.stdout).toContain("| windows-x64 | — | not built | | | |");
   }, 240_000);
 });

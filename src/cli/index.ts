@@ -243,6 +243,14 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
       );
     });
 
+  cli
+    .command("completion <shell>", "Shell completion script: bash | zsh | fish | powershell")
+    .example("source <(agent completion bash)")
+    .action((shell: string) => {
+      const table = cli.commands.map((c) => ({ rawName: c.rawName, description: c.description, options: c.options }));
+      result = import("./commands/completion.ts").then((m) => m.runCompletion(io, shell, table));
+    });
+
   // `agent --help` shows one example per command (the per-command --help shows more).
   for (const example of [
     `agent run --provider script --script script.json --trust --permission-mode accept-edits --allow 'bash(ls*)' "Show me around"`,

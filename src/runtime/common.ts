@@ -159,10 +159,13 @@ export function which(command: string, pathValue?: string): string | null {
   }
   const sep = process.platform === "win32" ? ";" : ":";
   const dirs = (pathValue ?? process.env.PATH ?? "").split(sep).filter((dir) => dir.length > 0);
+  const names = process.platform === "win32" && !/\.[A-Za-z0-9]+$/.test(command) ? [`${command}.exe`, command] : [command];
   for (const dir of dirs) {
-    const candidate = nodePath.join(dir, command);
-    const stat = nodeFileSystem.stat(candidate);
-    if (stat?.kind === "file" && nodeFileSystem.isExecutable(candidate)) return candidate;
+    for (const name of names) {
+      const candidate = nodePath.join(dir, name);
+      const stat = nodeFileSystem.stat(candidate);
+      if (stat?.kind === "file" && nodeFileSystem.isExecutable(candidate)) return candidate;
+    }
   }
   return null;
 }

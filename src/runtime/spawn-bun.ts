@@ -9,6 +9,7 @@
  * pipe reject with `code: "EPIPE"`.
  */
 import type { ChildHandle, ExitStatus, Signal, SpawnRequest, SpawnResult } from "./types.ts";
+import { windowsKillTree } from "./tree-kill.ts";
 
 function errorCode(error: unknown, fallback: string): string {
   if (typeof error === "object" && error !== null && "code" in error && typeof error.code === "string") return error.code;
@@ -26,6 +27,7 @@ function codedError(error: unknown): Error {
 
 /** Signals the group (negative pid) or the child alone. ESRCH (already gone) and EPERM are ignored. */
 function sendSignal(pid: number, group: boolean, signal: Signal): void {
+  if (process.platform === "win32") return windowsKillTree(pid);
   try {
     process.kill(group ? -pid : pid, signal);
   } catch {

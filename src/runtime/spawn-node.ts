@@ -12,6 +12,7 @@ import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import type { ChildHandle, ExitStatus, Signal, SpawnRequest, SpawnResult } from "./types.ts";
+import { windowsKillTree } from "./tree-kill.ts";
 
 function errorCode(error: unknown, fallback: string): string {
   if (typeof error === "object" && error !== null && "code" in error && typeof error.code === "string") return error.code;
@@ -23,6 +24,7 @@ function errorMessage(error: unknown): string {
 }
 
 function sendSignal(pid: number, group: boolean, signal: Signal): void {
+  if (process.platform === "win32") return windowsKillTree(pid);
   try {
     process.kill(group ? -pid : pid, signal);
   } catch {

@@ -14,6 +14,7 @@ import { failure } from "./output.ts";
 import { defineTool } from "./define-tool.ts";
 import { boundOutput, OutputCollector, type OutputFiles } from "./bash-output.ts";
 import { runInGroup } from "../runtime/run-group.ts";
+import { shellFor } from "../runtime/shell.ts";
 
 export const BASH_PATH = "/bin/bash";
 export const BASH_KILL_GRACE_MS = 500;
@@ -36,7 +37,7 @@ async function startBackground(input: BashInput, ctx: ToolContext): Promise<Tool
   if (ctx.shells === undefined) return failure("run_in_background is not available here (no background shell registry in this context)");
   if (ctx.signal?.aborted) return failure("[command cancelled before it started]", { exit_code: null, cancelled: true });
   const started = await ctx.shells.start({
-    argv: [BASH_PATH, "-c", input.command],
+    argv: shellFor(ctx.runtime, ctx.env).argv(input.command),
     cwd: ctx.cwd,
     env: bashEnv(ctx.env),
     command: input.command,
@@ -81,7 +82,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
     },
   });
   const run = await runInGroup(ctx.runtime, {
-    argv: [BASH_PATH, "-c", input.command],
+    argv: shellFor(ctx.runtime, ctx.env).argv(input.command),
     cwd: ctx.cwd,
     env: bashEnv(ctx.env),
     stdin: null,
@@ -92,7 +93,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
     drainGraceMs: BASH_DRAIN_GRACE_MS,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
-  if (run.stop === "spawn") return failure(`cannot start ${BASH_PATH}: ${run.code}: ${run.message}`, { exit_code: null });
+  if (run.stop === "spawn") return failure(`cannot start ${shellFor(ctx.runtime, ctx.env).program}: ${run.code}: ${run.message}`, { exit_code: null });
   const stopped = run.stop === "timeout" ? "timeout" : run.stop === "cancelled" ? "cancelled" : undefined;
   const status = run.exit ?? { code: null, signal: null };
 

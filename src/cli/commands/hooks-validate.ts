@@ -12,6 +12,7 @@ import { loadConfig } from "../../config/load.ts";
 import type { LoadWarning } from "../../hooks/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { subreaperStatus } from "../../runtime/subreaper.ts";
+import { shellFor } from "../../runtime/shell.ts";
 import type { CliIO } from "../io.ts";
 
 export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { cwd: string }): Promise<number> {
@@ -51,6 +52,7 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
   if (needsShell && runtime.platform.os === "win32" && runtime.which("pwsh") === null && runtime.which("powershell.exe") === null) {
     add(loaded.home, "", "PowerShell not found (tried pwsh, powershell.exe)");
   }
+  const shellNote = runtime.platform.os === "win32" ? `note: list hooks and the bash tool run in ${shellFor(runtime, env).describe}; lifecycle commands in PowerShell` : undefined;
 
   const places = { projectRoot: loaded.projectRoot, userHome: env.HOME ?? runtime.platform.homedir };
   const errors = problems.filter((p) => p.severity === "error");
@@ -59,6 +61,7 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
   if (loaded.hooksOff === null && hooksOffByEnv(env)) {
     lines.push("note: hooks are disabled (AGENT_HOOKS=off); validating anyway");
   }
+  if (shellNote !== undefined) lines.push(shellNote);
   const reaper = subreaperStatus();
   if (loaded.hooks.length > 0 && !reaper.active) {
     // Issue 9 item 11: say where a `setsid` escape from a hook's group cannot be cleaned up.

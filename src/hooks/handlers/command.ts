@@ -10,6 +10,7 @@ import type { Dialect } from "../dialects/types.ts";
 import { cleanupSpill } from "../spill.ts";
 import { preflight } from "../shell/preflight.ts";
 import { planDirSpawn, planShellSpawn } from "../shell/spawn-plan.ts";
+import { findGitBash } from "../../runtime/shell.ts";
 import { runProcess, type ProcessGroups } from "./runner.ts";
 import { buildHookEnv } from "../shell/env.ts";
 import type { Provider } from "../../providers/types.ts";
@@ -99,7 +100,7 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
   const plan =
     spec.form === "dir"
       ? planDirSpawn(ctx.runtime.fs, ctx.runtime.platform, which, spec)
-      : planShellSpawn(ctx.runtime.platform, which, spec.form, spec.command, input.cwd, input.projectDir);
+      : planShellSpawn(ctx.runtime.platform, which, spec.form, spec.command, input.cwd, input.projectDir, ctx.runtime.platform.os === "win32" ? findGitBash(ctx.runtime, ctx.baseEnv) : null);
   if (!plan.ok) return finish(failedReply("runner", plan.detail));
 
   let encoded;

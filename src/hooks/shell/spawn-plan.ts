@@ -64,7 +64,8 @@ export function substituteProjectDir(command: string, projectDir: string): strin
 }
 
 /**
- * Shell forms. Unix: lifecycle `/bin/sh -c`, list `/bin/bash -lc` (seed 003). win32: pwsh, else
+ * Shell forms. Unix: lifecycle `/bin/sh -c`, list `/bin/bash -lc` (seed 003). win32: a list hook
+ * runs in Git Bash (`gitBash`, found by runtime/shell.ts) when there is one; otherwise pwsh, else
  * powershell.exe, with `-NoLogo -NoProfile -NonInteractive -Command`; neither found is
  * `PowerShell not found (tried pwsh, powershell.exe)` (RUN-07). cwd is the agent cwd (RUN-04/05).
  */
@@ -75,7 +76,10 @@ export function planShellSpawn(
   command: string,
   cwd: string,
   projectDir: string,
+  gitBash: string | null = null,
 ): SpawnPlan {
+  // A list hook on Windows gets Git Bash when there is one (runtime/shell.ts), like the bash tool.
+  if (platform.os === "win32" && form === "list" && gitBash !== null) return { ok: true, argv: [gitBash, "-lc", command], cwd };
   if (platform.os === "win32") {
     const shell = findPowerShell(which);
     if (!shell) return { ok: false, detail: POWERSHELL_NOT_FOUND };
