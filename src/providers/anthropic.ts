@@ -166,6 +166,26 @@ function blocksOf(message: Message): readonly string[] {
   return blocks;
 }
 
+const CACHE_MARK_FIELD = `,"cache_control":${JSON.stringify(CACHE_MARK)}}`;
+
+/** `markConversation` over block texts: the same two blocks get the cache mark as their last field. */
+function markConversationText(wire: { role: "user" | "assistant"; blocks: string[] }[]): void {
+  const mark = (message: { blocks: string[] } | undefined): void => {
+    const at = (message?.blocks.length ?? 0) - 1;
+    const block = message?.blocks[at];
+    if (message !== undefined && block !== undefined) message.blocks[at] = block.slice(0, -1) + CACHE_MARK_FIELD;
+  };
+  mark(wire[wire.length - 1]);
+  let lastAssistant = -1;
+  for (let i = wire.length - 1; i >= 0; i--) if (wire[i]?.role === "assistant") { lastAssistant = i; break; }
+  for (let i = lastAssistant - 1; i >= 0; i--) {
+    if (wire[i]?.role === "user") {
+      mark(wire[i]);
+      break;
+    }
+  }
+}
+
 /**
  * The request body as JSON text: exactly `JSON.stringify(toAnthropicBody(…))`, with each message's
  * blocks taken from the memo above and merged by role as `toAnthropicMessages` merges them, so a
@@ -186,6 +206,7 @@ export function anthropicBodyText(model: string, request: ProviderRequest, maxTo
     if (last !== undefined && last.role === role) last.blocks.push(...blocks);
     else wire.push({ role, blocks: [...blocks] });
   }
+  markConversationText(wire);
   const messages = wire.map((message) => `{"role":"${message.role}","content":[${message.blocks.join(",")}]}`).join(",");
   const empty = JSON.stringify(toAnthropicBody(model, { system: system.join("\n\n"), messages: [], tools: request.tools }, maxTokens));
   return empty.replace('"messages":[]', () => `"messages":[${messages}]`);
