@@ -46,7 +46,8 @@ describe("compaction", () => {
     const pre = readLog(w, "auto.log");
     expect(pre).toHaveLength(1);
     expect(pre[0]).toMatchObject({ hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "", original_message_count: 3 });
-    expect(marks(w, "starts")).toEqual(["startup", "startup|resume", "compact"]);
+    // The two startup groups run together (D13): their marks may come in either order.
+    expect([...marks(w, "starts").slice(0, 2).sort(), ...marks(w, "starts").slice(2)]).toEqual(["startup", "startup|resume", "compact"]);
     const records = recordsOf(w, r);
     expect(ofType(records, "compaction")).toMatchObject([{ trigger: "auto", summary: "compacted conversation", original_message_count: 3 }]);
     const types = records.map((rec) => rec.type);
