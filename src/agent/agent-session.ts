@@ -115,6 +115,7 @@ export class AgentSession {
       ...(options.child ? { child: options.child } : {}),
       ...(taskRunner ? { taskRunner } : {}),
       ...(options.mcp ? { mcp: options.mcp } : {}),
+      ...(options.readRoots ? { readRoots: options.readRoots } : {}),
     });
     this.tools = BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
     if (this.services.taskRunner) this.tools.push(TASK_TOOL_DEFINITION);

@@ -74,6 +74,8 @@ export interface SessionServicesOptions {
   readonly taskRunner?: (services: SessionServices) => TaskRunner;
   /** The MCP servers' tools (src/mcp/manager.ts), when any are configured. */
   readonly mcp?: McpTools;
+  /** Read-only roots beside the workspace for `read` (loaded plugins). */
+  readonly readRoots?: readonly string[];
   /** The CLAUDE_ENV_FILE variables of this session (issue 12 item 5). */
   readonly sessionEnv: SessionEnv;
   /** This session's `run_in_background` shells (issue 12 item 6). */
@@ -90,6 +92,7 @@ export class SessionServices {
   readonly askPermission: ((request: PermissionAsk) => Promise<PermissionAnswer>) | undefined;
   readonly taskRunner: TaskRunner | undefined;
   readonly mcp: McpTools | undefined;
+  private readonly readRoots: readonly string[];
   readonly emit: (event: AgentEvent) => void;
   readonly sessionEnv: SessionEnv;
   readonly shells: BackgroundShells;
@@ -125,6 +128,7 @@ export class SessionServices {
       subagent: options.child !== undefined,
     };
     this.mcp = options.mcp;
+    this.readRoots = options.readRoots ?? [];
     this.taskRunner = options.taskRunner?.(this);
   }
 
@@ -240,6 +244,7 @@ export class SessionServices {
       env: { ...this.engine().baseEnv, ...this.sessionEnv.vars() },
       signal: scope.signal,
       shells: this.shells,
+      readRoots: this.readRoots,
     });
   }
 }

@@ -17,6 +17,8 @@ import { createTrustGuard } from "../trust/guard.ts";
 import { buildTrustMaterial, type ProjectTrustMaterial } from "../trust/material.ts";
 import type { HookDirShadow, HookSpec, LoadWarning, Scope } from "../hooks/types.ts";
 import { readMcpServers, type McpServerSpec } from "./mcp-servers.ts";
+import { discoverPlugins, loadPluginHooks, pluginMcpServers, type PluginSource } from "./plugins.ts";
+import { warnUnsetVariables } from "./hook-vars.ts";
 
 export type { EffectiveSettings } from "./settings.ts";
 
@@ -41,6 +43,10 @@ export interface LoadedConfig {
   readonly projectTrustMaterial: ProjectTrustMaterial | null;
   /** `mcp_servers` of every scope (project ones only when hooks are on: they need trust, D17). */
   readonly mcpServers: readonly McpServerSpec[];
+  /** Claude Code plugins loaded here (src/config/plugins.ts); [] with hooks off. */
+  readonly plugins: readonly PluginSource[];
+  /** The `--plugin-dir` values this config was loaded with (a reload passes them again). */
+  readonly pluginDirs: readonly string[];
 }
 
 export interface LoadOptions {
@@ -48,6 +54,8 @@ export interface LoadOptions {
   readonly noHooks?: boolean;
   /** Load hooks even when `AGENT_HOOKS=off` (for `agent hooks validate`, which checks without running). */
   readonly ignoreHooksOff?: boolean;
+  /** `--plugin-dir` values (absolute): plugins for this run only. */
+  readonly pluginDirs?: readonly string[];
 }
 
 function deepFreeze<T>(value: T): T {
@@ -84,6 +92,10 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
   const merged = mergeSettings(parsed, sink, { hooksOff: hooksOff !== null, projectScope: location.projectScope });
 
   const mcpServers = readMcpServers(parsed, sink, { skipProject: hooksOff !== null });
+  const pluginDirs = options.pluginDirs ?? [];
+  // Plugins run code (hooks, MCP servers): with hooks off none loads.
+  const plugins = hooksOff === null ? discoverPlugins(runtime, { agentHome: location.agentHome, projectRoot: location.projectScope ? location.projectRoot : null, pluginDirs }, sink) : [];
+  mcpServers.push(...pluginMcpServers(runtime.fs, plugins, sink));
   const hooks: HookSpec[] = [];
   let manifests: string[] = [];
   let shadows: HookDirShadow[] = [];
@@ -114,11 +126,13 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
       const scoped = parsed.filter((file) => file.file.scope === scope);
       for (const file of scoped) hooks.push(...loadLifecycle(file, sink, lifecycleOptions));
       hooks.push(...loadClaudeHooks(runtime.fs, claudeFiles, scope, sink, lifecycleOptions));
+      hooks.push(...loadPluginHooks(runtime, plugins, scope, sink, { ...lifecycleOptions, projectRoot: location.projectScope ? location.projectRoot : null, cwd: location.cwd }));
       for (const file of scoped) {
         hooks.push(...loadListHooks(file, merged.chains[scope], { absolutePaths: merged.settings.absolutePathsByScope[scope] }, sink));
       }
       hooks.push(...agentHooks.filter((spec) => spec.scope === scope));
     }
+    warnUnsetVariables(hooks, { projectScope: location.projectScope }, sink);
   }
 
   const material = location.projectScope
@@ -140,6 +154,8 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     warnings: hooksOff === null ? sink.items : [],
     projectTrustMaterial: material,
     mcpServers,
+    plugins,
+    pluginDirs,
   };
   return deepFreeze(loaded);
 }

@@ -71,6 +71,8 @@ export interface ToolContext {
   env: Record<string, string>;
   /** Cancels the call: `bash` kills its process group; `grep` and `glob` stop at the next file or line. */
   signal?: AbortSignal;
+  /** Read-only roots beside the workspace (loaded plugins: their skills' SKILL.md and its files); only `read` uses them. */
+  readRoots?: readonly string[];
   /** The session's background shells (`run_in_background`, `bash_output`, `kill_shell`); absent: not offered. */
   shells?: BackgroundShells;
 }

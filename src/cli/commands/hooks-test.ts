@@ -40,6 +40,8 @@ export interface HooksTestOptions {
   readonly script?: string | undefined;
   readonly model?: string | undefined;
   readonly baseUrl?: string | undefined;
+  /** `--plugin-dir` values (absolute). */
+  readonly pluginDirs?: readonly string[];
 }
 
 const ResultSchema = v.object({
@@ -133,7 +135,7 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   }
 
   requireParsableConfig(runtime, options.cwd); // a config that does not parse is never half-applied
-  const loaded = loadConfig(runtime, { cwd: options.cwd });
+  const loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [] });
   // As a top-level session would: agent front-matter hooks only where they fire in the parent.
   const hooks = loaded.hooksOff ? [] : activeHooks(loaded.hooks, undefined);
   if (!loaded.hooksOff && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;

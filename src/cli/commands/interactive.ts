@@ -21,6 +21,7 @@ import { buildProvider, configuredRules, loadResume, parsePermissionMode } from 
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
 import { latestSessionOf } from "../../session/store.ts";
 import { AgentError } from "../../util/errors.ts";
+import { pluginSessionParts } from "../plugin-setup.ts";
 
 export interface InteractiveCommandOptions {
   readonly cwd: string;
@@ -33,6 +34,8 @@ export interface InteractiveCommandOptions {
   readonly resume?: string | undefined;
   /** `agent --continue`: the newest session of this project. */
   readonly continue?: boolean;
+  /** `--plugin-dir` values (absolute). */
+  readonly pluginDirs?: readonly string[];
 }
 
 const DEFAULT_IDLE_MS = 60_000;
@@ -48,7 +51,7 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
   const input = createPromptIO(io);
   let handedOver = false;
   try {
-    let loaded = loadConfig(runtime, { cwd: options.cwd });
+    let loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [] });
     if (hooksOff) io.err("agent: hooks disabled (AGENT_HOOKS=off)\n");
     else if (loaded.warnings.length > 0) io.err(`agent: ${loaded.warnings.length} hook load warning(s); /hooks lists them\n`);
     for (const w of (env.AGENT_DEBUG ?? "") === "1" ? loaded.warnings : []) io.err(`agent: hook load warning: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
@@ -66,7 +69,7 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
       }
       pinTrust(runtime, loaded.home, loaded.projectRoot, decision.material);
       io.err("agent: project trusted\n");
-      loaded = loadConfig(runtime, { cwd: options.cwd });
+      loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [] });
     }
     const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform);
     if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
@@ -105,6 +108,8 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         providerKeyVars: providerKeyVarsFor(settings.providers),
         persist: true,
         ...(mcp ? { mcp } : {}),
+        // Skills and agents of the loaded plugins (slash commands: src/plugins/commands.ts expandSlashCommand).
+        ...pluginSessionParts(runtime, loaded).sessionOptions,
         onProjectSettingsWritten: (applied) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
       },
     }).finally(() => mcp?.close());

@@ -25,6 +25,7 @@ import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
 import { exitCodeForStop } from "../exit-codes.ts";
 import { createMcpManager } from "../../mcp/start.ts";
 import { escapeJsonText } from "../../util/escape.ts";
+import { expandPromptCommand, pluginSessionParts } from "../plugin-setup.ts";
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -43,6 +44,8 @@ export interface RunOptions {
   readonly trust: boolean;
   readonly hooks: boolean;
   readonly session: boolean;
+  /** `--plugin-dir` values (absolute). */
+  readonly pluginDirs?: readonly string[];
 }
 
 const FORMATS = ["text", "json", "stream-json"] as const;
@@ -68,7 +71,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const env = runtime.env();
   const offByEnv = hooksOffByEnv(env);
   const hooksOff = !options.hooks ? "--no-hooks" : offByEnv ? "AGENT_HOOKS=off" : null;
-  const loaded = loadConfig(runtime, { cwd: options.cwd, ...(hooksOff === "--no-hooks" ? { noHooks: true } : {}) });
+  const loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [], ...(hooksOff === "--no-hooks" ? { noHooks: true } : {}) });
   if (hooksOff !== null) {
     io.err(`agent: hooks disabled (${hooksOff})\n`);
   } else if (loaded.warnings.length > 0) {
@@ -90,6 +93,8 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   let prompt = options.prompt.join(" ");
   if (prompt === "-") prompt = (await runtime.readStdin()).replace(/\n$/, "");
   if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or - to read it from stdin)` });
+  const plugins = pluginSessionParts(runtime, loaded);
+  prompt = expandPromptCommand(runtime, plugins.catalog, prompt);
 
   const settings = loaded.settings;
   requireScriptFile(settings.provider, options);
@@ -134,6 +139,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       ...(resume ? { resume } : {}),
       signal: controller.signal,
       ...(mcp ? { mcp } : {}),
+      ...plugins.sessionOptions,
       onProjectSettingsWritten: (applied) => {
         if (trustPersisted) repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied });
       },
