@@ -1,0 +1,133 @@
+/**
+ * `agent plugin install|list|enable|disable|remove|marketplace`: installed offline from a folder, a
+ * .tar.gz and a local marketplace folder, then run by `agent run` with no flag; a changed plugin is
+ * not loaded until it is enabled again; an archive that climbs out of its folder is refused.
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { join } from "node:path";
+import { makeWorld, type World } from "../support/cli.ts";
+import { runCliInProcess } from "../support/in-process.ts";
+import { sessionRecords, toolResult, writePlugin } from "./support.ts";
+
+setDefaultTimeout(120_000);
+
+const RESET_SCRIPT = { turns: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "git reset --hard" } }] }, { text: "end" }] };
+
+async function runReset(world: World, log: string) {
+  world.file("script.json", JSON.stringify(RESET_SCRIPT));
+  return runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--no-session", "go"], { env: world.env({ PLUGIN_TEST_LOG: log }) });
+}
+
+describe("agent plugin", () => {
+  test("install from a folder: runs in every session; list, disable, enable and remove", async () => {
+    const world = makeWorld();
+    const source = writePlugin(world, join(world.root, "src/guardkit"));
+    const log = join(world.root, "guard.log");
+    const installed = await runCliInProcess(world, ["plugin", "install", source]);
+    expect(installed.code).toBe(0);
+    const root = join(world.agentHome, "plugins/guardkit");
+    expect(installed.stdout).toContain(`installed plugin guardkit in ${root}`);
+
+    const list = await runCliInProcess(world, ["plugin", "list", "--json"], { env: world.env({ PLUGIN_TEST_LOG: log }) });
+    const row = (JSON.parse(list.stdout) as { plugins: Record<string, unknown>[] }).plugins[0];
+    expect(row).toMatchObject({ name: "guardkit", origin: "installed", version: "1.2.0", root, hooks: 1, commands: ["greet"], agents: ["reviewer"], skills: ["haiku"], mcp_servers: ["plugin_guardkit_fix"] });
+
+    // The installed copy's guard runs with no flag, from the installed root.
+    const blocked = await runReset(world, log);
+    expect(blocked.code).toBe(0);
+    expect(readFileSync(log, "utf8").trim()).toBe(root);
+
+    // Disabled: nothing of it loads.
+    expect((await runCliInProcess(world, ["plugin", "disable", "guardkit"])).code).toBe(0);
+    const hooksOff = await runCliInProcess(world, ["hooks", "list", "--json"]);
+    expect((JSON.parse(hooksOff.stdout) as { hooks: unknown[] }).hooks).toEqual([]);
+    expect((await runCliInProcess(world, ["plugin", "enable", "guardkit"])).code).toBe(0);
+    const hooksOn = await runCliInProcess(world, ["hooks", "list", "--json"]);
+    expect(JSON.stringify(JSON.parse(hooksOn.stdout))).toContain("plugin:guardkit:PreToolUse[0].hooks[0]");
+
+    expect((await runCliInProcess(world, ["plugin", "remove", "guardkit"])).code).toBe(0);
+    expect(existsSync(root)).toBe(false);
+    const empty = await runCliInProcess(world, ["plugin", "list"]);
+    expect(empty.stdout).toContain("no plugins");
+    const unknown = await runCliInProcess(world, ["plugin", "enable", "guardkit"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(`no installed plugin named "guardkit"`);
+  });
+
+  test("a plugin whose files change is not loaded until it is enabled again", async () => {
+    const world = makeWorld();
+    const log = join(world.root, "guard.log");
+    await runCliInProcess(world, ["plugin", "install", writePlugin(world, join(world.root, "src/guardkit"))]);
+    const guard = join(world.agentHome, "plugins/guardkit/hooks/guard.sh");
+    appendFileSync(guard, "# changed after install\n");
+    const validate = await runCliInProcess(world, ["hooks", "validate"]);
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain("plugin guardkit changed since it was enabled (its files differ from the pinned digest); it is not loaded: review it, then run agent plugin enable guardkit");
+    const run = await runReset(world, log);
+    expect(run.stderr).toContain("1 hook load warning");
+    expect(existsSync(log)).toBe(false);
+    await runCliInProcess(world, ["plugin", "enable", "guardkit"]);
+    await runReset(world, log);
+    expect(readFileSync(log, "utf8").trim()).toBe(join(world.agentHome, "plugins/guardkit"));
+  });
+
+  test("install from a .tar.gz and from a local marketplace folder", async () => {
+    const world = makeWorld();
+    const parent = join(world.root, "build");
+    writePlugin(world, join(parent, "guardkit"));
+    const archive = join(world.root, "guardkit-1.2.0.tgz");
+    const tar = spawnSync("tar", ["-czf", archive, "-C", parent, "guardkit"]);
+    expect(tar.status).toBe(0);
+    const fromArchive = await runCliInProcess(world, ["plugin", "install", archive]);
+    expect(fromArchive.stderr).toBe("");
+    expect(fromArchive.code).toBe(0);
+    expect(readFileSync(join(world.agentHome, "plugins/guardkit/hooks/guard.sh"), "utf8")).toContain("blocked by guardkit");
+    const log = join(world.root, "guard.log");
+    await runReset(world, log);
+    expect(readFileSync(log, "utf8").trim()).toBe(join(world.agentHome, "plugins/guardkit"));
+
+    const market = join(world.root, "market");
+    writePlugin(world, join(market, "plugins/other"), { name: "other" });
+    world.file(join(market, ".claude-plugin/marketplace.json"), JSON.stringify({ name: "local-market", owner: { name: "Test" }, plugins: [{ name: "other", source: "./plugins/other", description: "x" }] }));
+    const added = await runCliInProcess(world, ["plugin", "marketplace", "add", market]);
+    expect(added.stdout).toContain("added marketplace local-market: other");
+    const fromMarket = await runCliInProcess(world, ["plugin", "install", "other@local-market"]);
+    expect(fromMarket.code).toBe(0);
+    const list = JSON.parse((await runCliInProcess(world, ["plugin", "list", "--json"], { env: world.env({ PLUGIN_TEST_LOG: log }) })).stdout) as { plugins: { name: string }[] };
+    expect(list.plugins.map((plugin) => plugin.name).sort()).toEqual(["guardkit", "other"]);
+  });
+
+  test("an archive entry that climbs out of the folder, or a link, is refused and nothing is installed", async () => {
+    const world = makeWorld();
+    const header = (name: string, size: number, type: string): Uint8Array => {
+      const block = new Uint8Array(512);
+      const put = (text: string, at: number): void => block.set(new TextEncoder().encode(text), at);
+      put(name, 0);
+      put("0000644\0", 100);
+      put(`${size.toString(8).padStart(11, "0")}\0`, 124);
+      put(type, 156);
+      put("ustar\0", 257);
+      return block;
+    };
+    const body = new TextEncoder().encode("owned\n");
+    const padded = new Uint8Array(512);
+    padded.set(body);
+    const evil = join(world.root, "evil.tgz");
+    writeFileSync(evil, gzipSync(Buffer.concat([header("../escape.txt", body.length, "0"), padded, new Uint8Array(1024)])));
+    const refused = await runCliInProcess(world, ["plugin", "install", evil]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`plugin archive: path climbing out of the archive: "../escape.txt"`);
+    expect(existsSync(join(world.agentHome, "escape.txt"))).toBe(false);
+    expect(existsSync(join(world.agentHome, "plugins", "escape.txt"))).toBe(false);
+
+    const link = join(world.root, "link.tgz");
+    writeFileSync(link, gzipSync(Buffer.concat([header("p/x", 0, "2"), new Uint8Array(1024)])));
+    const linkRefused = await runCliInProcess(world, ["plugin", "install", link]);
+    expect(linkRefused.code).toBe(2);
+    expect(linkRefused.stderr).toContain("is a link; a plugin archive may hold only files and directories");
+    expect((await runCliInProcess(world, ["plugin", "list"])).stdout).toContain("no plugins");
+  });
+});
