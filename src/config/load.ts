@@ -132,7 +132,9 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
       }
       hooks.push(...agentHooks.filter((spec) => spec.scope === scope));
     }
-    warnUnsetVariables(hooks, { projectScope: location.projectScope }, sink);
+    // "No project" is also a root that fell back to the cwd: no .agent/ or .git was found above it.
+    const marked = (name: string): boolean => runtime.fs.lstat(`${location.projectRoot}/${name}`) !== undefined;
+    warnUnsetVariables(hooks, { projectScope: location.projectScope && (marked(".agent") || marked(".git")) }, sink);
   }
 
   const material = location.projectScope
