@@ -4,7 +4,8 @@
  * by its words, and `${CLAUDE_PLUGIN_ROOT}` by the plugin's root. A body that never says
  * `$ARGUMENTS` gets the arguments appended as `ARGUMENTS: …`, as Claude Code does. Lines the
  * command would have run first (`!` + backticks) are left as text: nothing runs before the model sees
- * the prompt. Used by `agent run /cmd args`; the interactive session calls `expandSlashCommand` too.
+ * the prompt. A skill is a command too (`/name` or `/plugin:name`): its SKILL.md body is the prompt.
+ * Used by `agent run /cmd args`; the interactive session calls `expandSlashCommand` too.
  */
 import type { FileSystem } from "../runtime/types.ts";
 import { expandPluginRoot } from "../config/plugins.ts";
@@ -22,6 +23,15 @@ export function findCommand(catalog: PluginCatalog, name: string): PluginCommand
   if (qualified !== undefined) return qualified;
   const plain = catalog.commands.filter((command) => command.name === name);
   return plain.length === 1 ? plain[0] : plain.length > 1 ? plain : undefined;
+}
+
+/** A skill run as `/name` or `/plugin:name` (Claude Code's skill commands): its SKILL.md is the prompt. */
+function skillAsCommand(catalog: PluginCatalog, name: string): PluginCommand | undefined {
+  const skills = catalog.skills.filter((skill) => `${skill.plugin}:${skill.name}` === name || skill.name === name);
+  const skill = skills.length === 1 ? skills[0] : skills.find((item) => `${item.plugin}:${item.name}` === name);
+  const plugin = skill === undefined ? undefined : catalog.plugins.find((item) => item.name === skill.plugin);
+  if (skill === undefined || plugin === undefined) return undefined;
+  return { name: skill.name, plugin: skill.plugin, pluginRoot: plugin.root, path: skill.path, description: skill.description, argumentHint: "" };
 }
 
 /** Words of the argument text, with "double" and 'single' quotes grouping. */
@@ -51,7 +61,7 @@ export function commandPrompt(body: string, args: string, pluginRoot: string): s
 export function expandSlashCommand(fs: FileSystem, catalog: PluginCatalog, text: string): SlashExpansion {
   const match = /^\/([A-Za-z0-9][A-Za-z0-9._:-]*)(?:[ \t\n]+([\s\S]*))?$/.exec(text.trim());
   if (!match?.[1]) return { kind: "none" };
-  const found = findCommand(catalog, match[1]);
+  const found = findCommand(catalog, match[1]) ?? skillAsCommand(catalog, match[1]);
   if (found === undefined) return { kind: "none" };
   if (Array.isArray(found)) {
     return { kind: "error", message: `/${match[1]} is a command of several plugins (${found.map((command) => command.plugin).join(", ")}); say which: ${found.map((command) => `/${command.plugin}:${command.name}`).join(" or ")}` };
