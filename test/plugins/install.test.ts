@@ -8,7 +8,9 @@ import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
+import { createServer } from "node:http";
 import { makeWorld, type World } from "../support/cli.ts";
+import { listenLocal } from "../support/listen.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { sessionRecords, toolResult, writePlugin } from "./support.ts";
 
@@ -98,6 +100,38 @@ describe("agent plugin", () => {
     expect(fromMarket.code).toBe(0);
     const list = JSON.parse((await runCliInProcess(world, ["plugin", "list", "--json"], { env: world.env({ PLUGIN_TEST_LOG: log }) })).stdout) as { plugins: { name: string }[] };
     expect(list.plugins.map((plugin) => plugin.name).sort()).toEqual(["guardkit", "other"]);
+  });
+
+  test("install from an http URL of an archive, only when given one; a URL that is not an archive is refused before any request", async () => {
+    const world = makeWorld();
+    const parent = join(world.root, "build");
+    writePlugin(world, join(parent, "guardkit"));
+    const archive = join(world.root, "guardkit.tgz");
+    expect(spawnSync("tar", ["-czf", archive, "-C", parent, "guardkit"]).status).toBe(0);
+    const requests: string[] = [];
+    const server = await listenLocal(
+      createServer((request, response) => {
+        requests.push(request.url ?? "");
+        if (request.url === "/guardkit.tgz") response.end(readFileSync(archive));
+        else response.writeHead(404).end();
+      }),
+    );
+    try {
+      const notArchive = await runCliInProcess(world, ["plugin", "install", `${server.url}/guardkit`]);
+      expect(notArchive.code).toBe(2);
+      expect(notArchive.stderr).toContain("is not a .tar.gz/.tgz URL");
+      const missing = await runCliInProcess(world, ["plugin", "install", `${server.url}/nope.tgz`]);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain("HTTP 404");
+      const installed = await runCliInProcess(world, ["plugin", "install", `${server.url}/guardkit.tgz`]);
+      expect(installed.code).toBe(0);
+      expect(installed.stdout).toContain("installed plugin guardkit");
+    } finally {
+      await server.close();
+    }
+    expect(requests).toEqual(["/nope.tgz", "/guardkit.tgz"]);
+    const registry = JSON.parse(readFileSync(join(world.agentHome, "plugins/installed.json"), "utf8")) as { plugins: Record<string, { source: string }> };
+    expect(registry.plugins.guardkit?.source).toBe(`${server.url}/guardkit.tgz`);
   });
 
   test("an archive entry that climbs out of the folder, or a link, is refused and nothing is installed", async () => {
