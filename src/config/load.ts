@@ -9,7 +9,7 @@ import { loadLifecycle } from "./lifecycle.ts";
 import { loadAgentHooks } from "./agent-hooks.ts";
 import { claudeSettingsEnabled, claudeSettingsFiles, loadClaudeHooks } from "./claude-settings.ts";
 import { loadListHooks } from "./list-hooks.ts";
-import { hookDirRoots, hooksOffByEnv, locateConfig } from "./paths.ts";
+import { hookDirRoots, hooksOffByEnv, locateConfig, type ConfigLocation } from "./paths.ts";
 import { mergeSettings, readSettingsFile, type EffectiveSettings } from "./settings.ts";
 import { WarningSink } from "./warnings.ts";
 import type { Runtime } from "../runtime/types.ts";
@@ -71,6 +71,20 @@ function withTrustGuard(hooks: readonly HookSpec[], material: ProjectTrustMateri
   return hooks.map((spec) => (spec.scope === "project" ? { ...spec, trustCheck } : spec));
 }
 
+/** "No project" is also a root that fell back to the cwd: no `.agent/` or `.git` was found above it. */
+function projectFound(runtime: Runtime, location: ConfigLocation): boolean {
+  const marked = (name: string): boolean => runtime.fs.lstat(`${location.projectRoot}/${name}`) !== undefined;
+  return location.projectScope && (marked(".agent") || marked(".git"));
+}
+
+/** The plugins that load here; their MCP servers join `mcpServers`. Plugins run code: with hooks off none loads. */
+function loadPlugins(runtime: Runtime, location: ConfigLocation, options: { hooksOff: boolean; pluginDirs: readonly string[] }, sink: WarningSink, mcpServers: McpServerSpec[]): PluginSource[] {
+  if (options.hooksOff) return [];
+  const plugins = discoverPlugins(runtime, { agentHome: location.agentHome, projectRoot: location.projectScope ? location.projectRoot : null, pluginDirs: options.pluginDirs }, sink);
+  mcpServers.push(...pluginMcpServers(runtime.fs, plugins, sink));
+  return plugins;
+}
+
 /**
  * Reads every config source for `options.cwd`. Environment comes from `runtime.env()`, so tests
  * point it at a temp home with a runtime wrapper. Creates `$AGENT_HOME/hooks/` when missing (DIR-05)
@@ -93,9 +107,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
 
   const mcpServers = readMcpServers(parsed, sink, { skipProject: hooksOff !== null });
   const pluginDirs = options.pluginDirs ?? [];
-  // Plugins run code (hooks, MCP servers): with hooks off none loads.
-  const plugins = hooksOff === null ? discoverPlugins(runtime, { agentHome: location.agentHome, projectRoot: location.projectScope ? location.projectRoot : null, pluginDirs }, sink) : [];
-  mcpServers.push(...pluginMcpServers(runtime.fs, plugins, sink));
+  const plugins = loadPlugins(runtime, location, { hooksOff: hooksOff !== null, pluginDirs }, sink, mcpServers);
   const hooks: HookSpec[] = [];
   let manifests: string[] = [];
   let shadows: HookDirShadow[] = [];
@@ -132,9 +144,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
       }
       hooks.push(...agentHooks.filter((spec) => spec.scope === scope));
     }
-    // "No project" is also a root that fell back to the cwd: no .agent/ or .git was found above it.
-    const marked = (name: string): boolean => runtime.fs.lstat(`${location.projectRoot}/${name}`) !== undefined;
-    warnUnsetVariables(hooks, { projectScope: location.projectScope && (marked(".agent") || marked(".git")) }, sink);
+    warnUnsetVariables(hooks, { projectScope: projectFound(runtime, location) }, sink);
   }
 
   const material = location.projectScope
