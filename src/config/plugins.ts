@@ -174,7 +174,7 @@ function projectFileGuard(fs: FileSystem, plugin: PluginSource, command: string,
   if (plugin.scope !== "user" || projectRoot === null) return undefined;
   return () => {
     const named = referencedFiles(expandPluginRoot(command, plugin.root), projectRoot, where.cwd, fs).filter((path) => !isInside(path, plugin.root));
-    return named.length === 0 ? null : `user plugin ${plugin.name} would run a project file (${named[0]}); a user plugin never runs a project's files (move it into the plugin or trust it as a project hook)`;
+    return named.length === 0 ? null : `user plugin ${plugin.name} would run or read a project file (${named[0]}); a user plugin never runs a project's files (move the file into the plugin, or declare the hook in the project and trust it)`;
   };
 }
 

@@ -81,7 +81,7 @@ describe("unset variables and missing scripts", () => {
     });
     world.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] }, { text: "end" }] }));
     const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--plugin-dir", plugin, "go"], { env: world.env({ PLUGIN_TEST_LOG: join(world.root, "log") }) });
-    expect(run.stderr).toContain("user plugin lint would run a project file");
+    expect(run.stderr).toContain("user plugin lint would run or read a project file");
     expect(toolResult(sessionRecords(world), "c1").success).toBe(false);
     expect(existsSync(touched)).toBe(false);
   });
