@@ -48,7 +48,8 @@ describe("agent plugin", () => {
     expect((JSON.parse(hooksOff.stdout) as { hooks: unknown[] }).hooks).toEqual([]);
     expect((await runCliInProcess(world, ["plugin", "enable", "guardkit"])).code).toBe(0);
     const hooksOn = await runCliInProcess(world, ["hooks", "list", "--json"]);
-    expect(JSON.stringify(JSON.parse(hooksOn.stdout))).toContain("plugin:guardkit:PreToolUse[0].hooks[0]");
+    const hookRow = (JSON.parse(hooksOn.stdout) as { hooks: Record<string, unknown>[] }).hooks[0];
+    expect(hookRow).toMatchObject({ label: "plugin:guardkit:PreToolUse[0].hooks[0]", scope: "user", dialect: "claude", event: "pre_tool", matcher: "Bash", plugin: "guardkit", source: join(root, "hooks/hooks.json") });
 
     expect((await runCliInProcess(world, ["plugin", "remove", "guardkit"])).code).toBe(0);
     expect(existsSync(root)).toBe(false);

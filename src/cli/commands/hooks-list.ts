@@ -76,7 +76,7 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       policy: policyText(spec),
       async: isAsync(spec),
       // Claude Code's keys exist on lifecycle commands only.
-      ...(spec.form === "lifecycle" ? { once: spec.once === true, status_message: spec.statusMessage ?? null } : {}),
+      ...(spec.form === "lifecycle" ? { once: spec.once === true, status_message: spec.statusMessage ?? null, plugin: spec.plugin ?? null } : {}),
       timeout_ms: spec.timeoutMs,
       source: spec.source,
       field: spec.field,
