@@ -175,8 +175,9 @@ function oneLine(text: string, max: number): string {
 }
 
 /**
- * The system-prompt section that offers the plugins' skills (name, description, where SKILL.md is)
- * and subagents (for `task`'s `subagent_type`); "" when there are none. The system prompt's owner
+ * The system-prompt section that offers the plugins' skills (`plugin:name`, as plugin commands name
+ * them, the description, where SKILL.md is) and subagents (`plugin:name` for `task`'s
+ * `subagent_type`); "" when there are none. The system prompt's owner
  * appends it.
  */
 export function pluginPromptSection(catalog: PluginCatalog): string {
@@ -184,12 +185,12 @@ export function pluginPromptSection(catalog: PluginCatalog): string {
   if (catalog.skills.length > 0) {
     parts.push(
       "Skills: when a task matches a skill's description, first read its SKILL.md with the read tool and follow it (files it names are in the same directory).",
-      ...catalog.skills.map((skill) => `- ${skill.name} (plugin ${skill.plugin}): ${oneLine(skill.description, 300)} [${skill.path}]`),
+      ...catalog.skills.map((skill) => `- ${skill.plugin}:${skill.name}: ${oneLine(skill.description, 300)} [${skill.path}]`),
     );
   }
   if (catalog.agents.length > 0) {
     if (parts.length > 0) parts.push("");
-    parts.push("Subagents for the task tool (subagent_type):", ...catalog.agents.map((agent) => `- ${agent.name} (plugin ${agent.plugin}): ${oneLine(agent.description, 300)}`));
+    parts.push("Subagents for the task tool (subagent_type):", ...catalog.agents.map((agent) => `- ${agent.plugin}:${agent.name}: ${oneLine(agent.description, 300)}`));
   }
   return parts.join("\n");
 }

@@ -43,7 +43,7 @@ describe("plugin slash commands", () => {
     expect(expand("/nothing here")).toEqual({ kind: "none" });
     expect(expand("fix 42")).toEqual({ kind: "none" });
     expect(catalog.commands.find((command) => command.name === "fix")).toMatchObject({ description: "Fix: an issue", argumentHint: "[issue]" });
-    expect(pluginPromptSection(catalog)).toContain("- poem (plugin alpha): Writes poems about code");
+    expect(pluginPromptSection(catalog)).toContain("- alpha:poem: Writes poems about code");
   });
 
   test("front matter: quoted, block and missing", () => {

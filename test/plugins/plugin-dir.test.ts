@@ -81,8 +81,8 @@ describe("--plugin-dir", () => {
       const body = server.requests[index] as { messages: { role: string; content: unknown }[] };
       return String(body.messages.find((message) => message.role === "system")?.content ?? "");
     };
-    expect(system(0)).toContain(`- haiku (plugin guardkit): Write a haiku about code when asked for poetry [${join(plugin, "skills/haiku/SKILL.md")}]`);
-    expect(system(0)).toContain("- reviewer (plugin guardkit): Reviews a change for bugs");
+    expect(system(0)).toContain(`- guardkit:haiku: Write a haiku about code when asked for poetry [${join(plugin, "skills/haiku/SKILL.md")}]`);
+    expect(system(0)).toContain("- guardkit:reviewer: Reviews a change for bugs");
     expect(system(0)).not.toContain("SKILL-BODY");
     expect(system(1)).toBe("You are the plugin reviewer. REVIEWER-PROMPT");
     expect(result.stdout).toContain("parent done");
