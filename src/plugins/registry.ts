@@ -11,7 +11,7 @@ import type { Runtime } from "../runtime/types.ts";
 import { gunzip } from "../runtime/gunzip.ts";
 import { isRecord } from "../util/records.ts";
 import { AgentError } from "../util/errors.ts";
-import { isInside, joinPath, normalizePath } from "../util/path-utils.ts";
+import { basenamePath, isInside, joinPath, normalizePath } from "../util/path-utils.ts";
 import { parseJson } from "../config/parse.ts";
 import { PLUGIN_REGISTRY_FILE, pluginsHome, readPluginManifest, readPluginRegistry, type PluginRegistry, type PluginRegistryEntry } from "../config/plugins.ts";
 import { pluginDigest } from "../trust/material.ts";
@@ -95,7 +95,8 @@ export function installPlugin(runtime: Runtime, agentHome: string, source: Insta
   const staging = joinPath(home, `.staging-${runtime.randomId(6)}`);
   const skipped: string[] = [];
   try {
-    if (source.kind === "dir") copyTree(runtime, source.path, staging, skipped);
+    // A folder is copied under its own name: a plugin without a manifest is named after its folder.
+    if (source.kind === "dir") copyTree(runtime, source.path, joinPath(staging, basenamePath(normalizePath(source.path))), skipped);
     else {
       const bytes = source.bytes ?? runtime.fs.readBytes(source.path);
       if (bytes === undefined) throw new AgentError("usage", `plugin install: cannot read ${source.path}`);

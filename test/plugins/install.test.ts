@@ -103,6 +103,19 @@ describe("agent plugin", () => {
     expect(list.plugins.map((plugin) => plugin.name).sort()).toEqual(["guardkit", "other"]);
   });
 
+  test("a plugin folder without a manifest installs under its folder's name", async () => {
+    const world = makeWorld();
+    const dir = join(world.root, "src/bare-guard");
+    world.file(join(dir, "hooks/hooks.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh" }] }] } }));
+    world.file(join(dir, "hooks/guard.sh"), "#!/bin/sh\nexit 0\n", { executable: true });
+    const installed = await runCliInProcess(world, ["plugin", "install", dir]);
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toContain(`installed plugin bare-guard in ${join(world.agentHome, "plugins/bare-guard")}`);
+    const notPlugin = await runCliInProcess(world, ["plugin", "install", join(world.root, "src")]);
+    expect(notPlugin.code).toBe(2);
+    expect(notPlugin.stderr).toContain("not a Claude Code plugin (no .claude-plugin/plugin.json, hooks/hooks.json, commands/, agents/, skills/ or .mcp.json)");
+  });
+
   test("install from an http URL of an archive, only when given one; a URL that is not an archive is refused before any request", async () => {
     const world = makeWorld();
     const parent = join(world.root, "build");
