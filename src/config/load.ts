@@ -17,7 +17,7 @@ import { createTrustGuard } from "../trust/guard.ts";
 import { buildTrustMaterial, type ProjectTrustMaterial } from "../trust/material.ts";
 import type { HookDirShadow, HookSpec, LoadWarning, Scope } from "../hooks/types.ts";
 import { readMcpServers, type McpServerSpec } from "./mcp-servers.ts";
-import { discoverPlugins, loadPluginHooks, pluginMcpServers, type PluginSource } from "./plugins.ts";
+import { discoverPlugins, loadPluginHooks, pluginMcpServers, type ChangedPlugin, type PluginSource } from "./plugins.ts";
 import { warnUnsetVariables } from "./hook-vars.ts";
 
 export type { EffectiveSettings } from "./settings.ts";
@@ -45,6 +45,8 @@ export interface LoadedConfig {
   readonly mcpServers: readonly McpServerSpec[];
   /** Claude Code plugins loaded here (src/config/plugins.ts); [] with hooks off. */
   readonly plugins: readonly PluginSource[];
+  /** Enabled installed plugins whose files changed since they were enabled: not loaded, and a run asks again. */
+  readonly changedPlugins: readonly ChangedPlugin[];
   /** The `--plugin-dir` values this config was loaded with (a reload passes them again). */
   readonly pluginDirs: readonly string[];
 }
@@ -78,11 +80,12 @@ function projectFound(runtime: Runtime, location: ConfigLocation): boolean {
 }
 
 /** The plugins that load here; their MCP servers join `mcpServers`. Plugins run code: with hooks off none loads. */
-function loadPlugins(runtime: Runtime, location: ConfigLocation, options: { hooksOff: boolean; pluginDirs: readonly string[] }, sink: WarningSink, mcpServers: McpServerSpec[]): PluginSource[] {
-  if (options.hooksOff) return [];
-  const plugins = discoverPlugins(runtime, { agentHome: location.agentHome, projectRoot: location.projectScope ? location.projectRoot : null, pluginDirs: options.pluginDirs }, sink);
+function loadPlugins(runtime: Runtime, location: ConfigLocation, options: { hooksOff: boolean; pluginDirs: readonly string[] }, sink: WarningSink, mcpServers: McpServerSpec[]): { plugins: PluginSource[]; changed: ChangedPlugin[] } {
+  const changed: ChangedPlugin[] = [];
+  if (options.hooksOff) return { plugins: [], changed };
+  const plugins = discoverPlugins(runtime, { agentHome: location.agentHome, projectRoot: location.projectScope ? location.projectRoot : null, pluginDirs: options.pluginDirs }, sink, changed);
   mcpServers.push(...pluginMcpServers(runtime.fs, plugins, sink));
-  return plugins;
+  return { plugins, changed };
 }
 
 /**
@@ -106,8 +109,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
   const merged = mergeSettings(parsed, sink, { hooksOff: hooksOff !== null, projectScope: location.projectScope });
 
   const mcpServers = readMcpServers(parsed, sink, { skipProject: hooksOff !== null });
-  const pluginDirs = options.pluginDirs ?? [];
-  const plugins = loadPlugins(runtime, location, { hooksOff: hooksOff !== null, pluginDirs }, sink, mcpServers);
+  const { plugins, changed: changedPlugins } = loadPlugins(runtime, location, { hooksOff: hooksOff !== null, pluginDirs: options.pluginDirs ?? [] }, sink, mcpServers);
   const hooks: HookSpec[] = [];
   let manifests: string[] = [];
   let shadows: HookDirShadow[] = [];
@@ -167,7 +169,8 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     projectTrustMaterial: material,
     mcpServers,
     plugins,
-    pluginDirs,
+    changedPlugins,
+    pluginDirs: options.pluginDirs ?? [],
   };
   return deepFreeze(loaded);
 }

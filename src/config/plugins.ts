@@ -129,8 +129,18 @@ export interface PluginDiscovery {
   readonly pluginDirs: readonly string[];
 }
 
-/** Every plugin that loads here, in source order (installed, project, `--plugin-dir`). Never throws. */
-export function discoverPlugins(runtime: Runtime, where: PluginDiscovery, sink: WarningSink): PluginSource[] {
+/** An enabled installed plugin whose files no longer match its pinned digest (it does not load). */
+export interface ChangedPlugin {
+  readonly name: string;
+  readonly root: string;
+  readonly reason: string;
+}
+
+/**
+ * Every plugin that loads here, in source order (installed, project, `--plugin-dir`); changed
+ * installed plugins go to `changed` instead. Never throws.
+ */
+export function discoverPlugins(runtime: Runtime, where: PluginDiscovery, sink: WarningSink, changed: ChangedPlugin[] = []): PluginSource[] {
   const fs = runtime.fs;
   const found = new Map<string, PluginSource>();
   const add = (source: PluginSource | null): void => {
@@ -146,7 +156,9 @@ export function discoverPlugins(runtime: Runtime, where: PluginDiscovery, sink: 
     const dir = joinPath(pluginsHome(where.agentHome), name);
     const now = pluginDigest(runtime, dir);
     if (now.digest === null || now.digest !== entry.digest) {
-      sink.error(dir, "", `plugin ${name} changed since it was enabled (${now.digest === null ? now.reason : "its files differ from the pinned digest"}); it is not loaded: review it, then run agent plugin enable ${name}`);
+      const reason = now.digest === null ? now.reason : "its files differ from the pinned digest";
+      changed.push({ name, root: dir, reason });
+      sink.error(dir, "", `plugin ${name} changed since it was enabled (${reason}); it is not loaded: review it, then run agent plugin enable ${name}`);
       continue;
     }
     add(sourceAt(runtime, dir, "installed", "user", sink));

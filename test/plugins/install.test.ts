@@ -69,8 +69,14 @@ describe("agent plugin", () => {
     const validate = await runCliInProcess(world, ["hooks", "validate"]);
     expect(validate.code).toBe(1);
     expect(validate.stdout).toContain("plugin guardkit changed since it was enabled (its files differ from the pinned digest); it is not loaded: review it, then run agent plugin enable guardkit");
+    // agent run refuses, like an untrusted project: the plugin's guard must not silently go missing.
     const run = await runReset(world, log);
-    expect(run.stderr).toContain("1 hook load warning");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`agent: plugin guardkit changed since it was enabled (its files differ from the pinned digest): review ${join(world.agentHome, "plugins/guardkit")}, then run agent plugin enable guardkit (or agent plugin disable guardkit)\nagent: nothing ran`);
+    expect(existsSync(log)).toBe(false);
+    // Disabled, it no longer asks.
+    await runCliInProcess(world, ["plugin", "disable", "guardkit"]);
+    expect((await runReset(world, log)).code).toBe(0);
     expect(existsSync(log)).toBe(false);
     await runCliInProcess(world, ["plugin", "enable", "guardkit"]);
     await runReset(world, log);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { readFileSync, realpathSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, REPO, writeScript } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
@@ -39,6 +39,31 @@ describe("--plugin-dir in the interactive session and hooks test", () => {
     expect(toolResult(records, "c1").content).toContain("blocked by guardkit: no hard resets");
     expect(toolResult(records, "c2")).toEqual({ success: true, content: "plugin agent says hi" });
     expect(readFileSync(log, "utf8").trim()).toBe(plugin);
+  });
+
+  test("a changed installed plugin asks again in the interactive session: no refuses, yes pins it and it runs", async () => {
+    const world = makeWorld();
+    const log = join(world.root, "guard.log");
+    expect((await runCliInProcess(world, ["plugin", "install", writePlugin(world, join(world.root, "src/guardkit"))])).code).toBe(0);
+    appendFileSync(join(world.agentHome, "plugins/guardkit/hooks/guard.sh"), "# edited\n");
+    writeScript(world, [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "git reset --hard" } }] }, { text: "turn over" }]);
+    const session = async (answers: string): Promise<{ code: number | null; stderr: string }> => {
+      const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), "--script", "script.json", "--permission-mode", "bypass"], { cwd: world.project, env: world.env({ AGENT_INTERACTIVE: "1", PLUGIN_TEST_LOG: log }) });
+      let stderr = "";
+      child.stderr.on("data", (chunk) => (stderr += chunk.toString()));
+      const done = new Promise<number | null>((resolve) => child.on("close", resolve));
+      child.stdin.end(answers);
+      return { code: await done, stderr };
+    };
+    const refused = await session("n\n");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("agent: plugin guardkit not trusted; nothing ran");
+    expect(existsSync(log)).toBe(false);
+    const accepted = await session("y\ngo\n/exit\n");
+    expect(accepted.stderr).toContain("agent: plugin guardkit trusted");
+    expect(accepted.code).toBe(0);
+    expect(readFileSync(log, "utf8").trim()).toBe(join(world.agentHome, "plugins/guardkit"));
+    expect((await runCliInProcess(world, ["hooks", "validate"])).stdout).not.toContain("changed since it was enabled");
   });
 
   test("agent hooks test fires a --plugin-dir plugin's hook (exit 2: blocked)", async () => {

@@ -25,7 +25,7 @@ import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
 import { exitCodeForStop } from "../exit-codes.ts";
 import { createMcpManager } from "../../mcp/start.ts";
 import { escapeJsonText } from "../../util/escape.ts";
-import { expandPromptCommand, pluginSessionParts } from "../plugin-setup.ts";
+import { expandPromptCommand, pluginSessionParts, requirePluginsUnchanged } from "../plugin-setup.ts";
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -83,7 +83,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     }
   }
   // With hooks off the gate still covers the project's request-routing settings (issue 9 item 1).
-  if (!requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
+  if (!requireTrust(runtime, io, loaded, { once: options.trust }) || !requirePluginsUnchanged(io, loaded)) return 1;
   // Only a persisted trust is re-pinned after the agent writes a project rule (D17): `--trust` is for
   // one run and must not turn into lasting trust of everything else the project ships.
   const trustPersisted = hooksOff === null && isProjectTrusted(runtime, loaded);
