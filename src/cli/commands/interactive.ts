@@ -42,7 +42,7 @@ const DEFAULT_IDLE_MS = 60_000;
 
 /**
  * SEC-41: ask before anything of the project runs; the answer is read from the terminal. With hooks
- * off the project's request-routing settings still need trust (issue 9 item 1). An installed plugin
+ * off the project's request-routing settings still need trust (D17). An installed plugin
  * that changed since it was enabled asks again the same way. Null: refused, nothing runs.
  */
 async function askTrust(runtime: Runtime, io: CliIO, first: LoadedConfig, ask: (question: string) => Promise<string | null>, options: InteractiveCommandOptions): Promise<LoadedConfig | null> {
