@@ -12,7 +12,7 @@ import { canonicalEvent, CANONICAL_EVENTS, TOOL_EVENTS, type CanonicalEvent } fr
 import { toolIdOf, type ToolId } from "../../tools/names.ts";
 import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../../hooks/event-fields.ts";
 import { loadConfig } from "../../config/load.ts";
-import { requirePluginsUnchanged } from "../plugin-setup.ts";
+import { requirePluginsUnchanged } from "../plugin-gate.ts";
 import { requireParsableConfig } from "../config-gate.ts";
 import { createHookEngine, providerKeyVarsFor } from "../../hooks/engine.ts";
 import { activeHooks } from "../../hooks/agent-scope.ts";

@@ -21,7 +21,8 @@ import { buildProvider, configuredRules, loadResume, parsePermissionMode } from 
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
 import { latestSessionOf } from "../../session/store.ts";
 import { AgentError } from "../../util/errors.ts";
-import { askChangedPlugins, pluginSessionParts } from "../plugin-setup.ts";
+import { pluginSessionParts } from "../plugin-setup.ts";
+import { askChangedPlugins } from "../plugin-gate.ts";
 
 export interface InteractiveCommandOptions {
   readonly cwd: string;

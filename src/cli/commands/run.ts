@@ -25,7 +25,8 @@ import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
 import { exitCodeForStop } from "../exit-codes.ts";
 import { createMcpManager } from "../../mcp/start.ts";
 import { escapeJsonText } from "../../util/escape.ts";
-import { expandPromptCommand, pluginSessionParts, requirePluginsUnchanged } from "../plugin-setup.ts";
+import { expandPromptCommand, pluginSessionParts } from "../plugin-setup.ts";
+import { requirePluginsUnchanged } from "../plugin-gate.ts";
 
 export interface RunOptions {
   readonly prompt: readonly string[];
