@@ -133,6 +133,7 @@ export class AgentSession {
         totals.cacheWrite += usage.cacheWrite;
         this.state.apiMs += apiMs;
       },
+      ...(options.readRoots ? { readRoots: options.readRoots } : {}),
     });
     this.tools = BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
     if (this.services.taskRunner) this.tools.push(TASK_TOOL_DEFINITION);

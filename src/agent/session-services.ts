@@ -83,6 +83,8 @@ export interface SessionServicesOptions {
   readonly taskRunner?: (services: SessionServices) => TaskRunner;
   /** The MCP servers' tools (src/mcp/manager.ts), when any are configured. */
   readonly mcp?: McpTools;
+  /** Read-only roots beside the workspace for `read` (loaded plugins). */
+  readonly readRoots?: readonly string[];
   /** The CLAUDE_ENV_FILE variables of this session (issue 12 item 5). */
   readonly sessionEnv: SessionEnv;
   /** This session's `run_in_background` shells (issue 12 item 6). */
@@ -103,6 +105,7 @@ export class SessionServices {
   readonly askPermission: ((request: PermissionAsk) => Promise<PermissionAnswer>) | undefined;
   readonly taskRunner: TaskRunner | undefined;
   readonly mcp: McpTools | undefined;
+  private readonly readRoots: readonly string[];
   readonly emit: (event: AgentEvent) => void;
   readonly sessionEnv: SessionEnv;
   readonly shells: BackgroundShells;
@@ -141,6 +144,7 @@ export class SessionServices {
       subagent: options.child !== undefined,
     };
     this.mcp = options.mcp;
+    this.readRoots = options.readRoots ?? [];
     this.taskRunner = options.taskRunner?.(this);
   }
 
@@ -277,6 +281,7 @@ export class SessionServices {
       shells: this.shells,
       // Large bash outputs go beside the session file (`<session>.outputs/`); none without a session file.
       ...(this.writer.path !== null ? { outputDir: `${this.writer.path.replace(/\.jsonl$/, "")}.outputs` } : {}),
+      readRoots: this.readRoots,
     });
   }
 }

@@ -72,7 +72,7 @@ interface TaskContext {
 
 function setUp(t: TaskContext, request: TaskRequest): { ok: true; setup: ChildSetup } | { ok: false; error: string } {
   const { parent } = t;
-  const prompt = agentSystemPrompt(parent.runtime.fs, { projectDir: parent.projectDir, home: parent.home, name: request.agentName, fallback: t.fallbackPrompt });
+  const prompt = agentSystemPrompt(parent.runtime.fs, { projectDir: parent.projectDir, home: parent.home, name: request.agentName, fallback: t.fallbackPrompt, ...(parent.agentFiles ? { extra: parent.agentFiles } : {}) });
   if (!prompt.ok) return prompt;
   const cwd = childCwd(parent.runtime.fs, { parentCwd: t.s.cwd, projectDir: parent.projectDir, cwd: request.cwd });
   if (!cwd.ok) return cwd;

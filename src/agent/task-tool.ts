@@ -53,12 +53,15 @@ export function agentBody(text: string): string {
  */
 export function agentSystemPrompt(
   fs: FileSystem,
-  options: { projectDir: string; home: string; name: string; fallback: string },
+  options: { projectDir: string; home: string; name: string; fallback: string; extra?: ReadonlyMap<string, string> },
 ): { ok: true; systemPrompt: string } | { ok: false; error: string } {
   const { name } = options;
-  if (!AGENT_NAME.test(name)) return { ok: false, error: `unknown subagent type "${name}" (not a valid agent name)` };
+  const plugin = options.extra?.get(name);
+  if (!AGENT_NAME.test(name) && plugin === undefined) return { ok: false, error: `unknown subagent type "${name}" (not a valid agent name)` };
   // The user's file first: a project never replaces a user agent of the same name (src/config/agent-hooks.ts).
-  const candidates = [`${trimSlash(options.home)}/agents/${name}.md`, `${trimSlash(options.projectDir)}/.agent/agents/${name}.md`];
+  const own = AGENT_NAME.test(name) ? [`${trimSlash(options.home)}/agents/${name}.md`, `${trimSlash(options.projectDir)}/.agent/agents/${name}.md`] : [];
+  // Plugin agents (`name` or `plugin:name`) come after the user's and the project's own.
+  const candidates = plugin === undefined ? own : [...own, plugin];
   for (const path of candidates) {
     let text: string | undefined;
     try {
@@ -69,7 +72,7 @@ export function agentSystemPrompt(
     if (text !== undefined) return { ok: true, systemPrompt: agentBody(text) };
   }
   if (name === DEFAULT_AGENT_NAME) return { ok: true, systemPrompt: options.fallback };
-  return { ok: false, error: `unknown subagent type "${name}": no .agent/agents/${name}.md in the project or agents/${name}.md in the agent home` };
+  return { ok: false, error: `unknown subagent type "${name}": no .agent/agents/${name}.md in the project, agents/${name}.md in the agent home or plugin agent of that name` };
 }
 
 /** The child's cwd: `cwd` resolved against the parent's cwd; it must be a directory inside the workspace. */

@@ -51,6 +51,10 @@ export interface AgentSessionOptions {
   readonly askPermission?: (request: PermissionAsk) => Promise<PermissionAnswer>;
   /** MCP tools offered next to the built-ins (the driver starts and stops the servers). */
   readonly mcp?: McpTools;
+  /** Plugin agents for `task` (name → agent file), after the project's and the user's agents (src/plugins/components.ts). */
+  readonly agentFiles?: ReadonlyMap<string, string>;
+  /** Read-only roots beside the workspace for the `read` tool (loaded plugins, so their skills can be read). */
+  readonly readRoots?: readonly string[];
   /** session_start source; default `startup` (`resume` when resuming). `/clear` restarts with `clear`. */
   readonly startSource?: "startup" | "clear";
   /** Instruction file names read per directory, in order (`agent.context_files`; default AGENTS.md, CLAUDE.md, GEMINI.md). */

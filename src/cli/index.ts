@@ -18,11 +18,11 @@ const STDIN_ARG = "\u0000stdin";
 const restoreDash = (value: string): string => (value === STDIN_ARG ? "-" : value);
 
 /** Options `agent` itself (the interactive session) accepts; anything else is a usage error. */
-const INTERACTIVE_OPTIONS = new Set(["--", "provider", "model", "baseUrl", "base-url", "script", "permissionMode", "permission-mode", "resume", "continue", "cwd", "help", "h", "version", "v"]);
+const INTERACTIVE_OPTIONS = new Set(["--", "provider", "model", "baseUrl", "base-url", "script", "permissionMode", "permission-mode", "resume", "continue", "cwd", "help", "h", "version", "v", "pluginDir", "plugin-dir"]);
 
 const INTERACTIVE_HELP = [
   "  agent [--provider NAME] [--model M] [--base-url URL] [--script FILE] [--permission-mode MODE]",
-  "        [--resume ID | --continue] [--cwd DIR]",
+  "        [--resume ID | --continue] [--cwd DIR] [--plugin-dir DIR]...",
   "",
   "  With no command, agent opens the interactive session: a prompt on the terminal, /help for its",
   "  commands, Ctrl-C to interrupt a turn, Ctrl-D to leave. It needs a terminal on stdin; in scripts",
@@ -83,6 +83,13 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     }
     return real;
   };
+  // `--plugin-dir DIR` (repeatable; cac hands it over as `pluginDir`): each must be a directory.
+  const pluginDirsOf = (options: Options): string[] =>
+    listOption(options, "pluginDir").map((dir) => {
+      const real = runtime.fs.realpath(resolvePath(runtime.cwd(), dir));
+      if (real === undefined || runtime.fs.stat(real)?.kind !== "dir") throw new AgentError("usage", `--plugin-dir: ${dir} is not a directory`, { fix: "give the folder holding the plugin's .claude-plugin/plugin.json" });
+      return real;
+    });
 
   cli
     .command("run [...prompt]", "Run one non-interactive session")
@@ -101,6 +108,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .option("--trust", "Trust this project's hooks for this run only")
     .option("--no-hooks", "Disable every hook")
     .option("--no-session", "Write no session file")
+    .option("--plugin-dir <dir>", "Load the Claude Code plugin in DIR for this run (repeatable)")
     .example(`cd hooks-examples/demo && agent run --provider script --script script.json --trust --permission-mode accept-edits --allow 'bash(ls*)' "Show me around"`)
     .example(`agent run --provider openai --base-url http://127.0.0.1:11434 --model qwen2.5-coder "fix the tests"`)
     .action((prompt: string[], options: Options) => {
@@ -122,6 +130,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
           trust: options.trust === true,
           hooks: options.hooks !== false,
           session: options.session !== false,
+          pluginDirs: pluginDirsOf(options),
         }),
       );
     });
@@ -143,6 +152,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .option("--from <agent>", "hooks import: claude | gemini | codex")
     .option("--user", "hooks import: the user's files into ~/.agent/settings.json")
     .option("--dry-run", "hooks import: print the result, write nothing")
+    .option("--plugin-dir <dir>", "list, validate, test: also load the Claude Code plugin in DIR (repeatable)")
     .example("agent hooks list --json")
     .example("agent hooks validate")
     .example(`agent hooks test pre_tool --tool bash --input '{"command":"rm -rf /"}' --json`)
@@ -151,12 +161,13 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .action((action: string, rest: string[], options: Options) => {
       const cwd = cwdOf(options);
       const json = options.json === true;
+      const pluginDirs = pluginDirsOf(options);
       switch (action) {
         case "list":
-          result = import("./commands/hooks-list.ts").then((m) => m.runHooksList(runtime, io, { cwd, json }));
+          result = import("./commands/hooks-list.ts").then((m) => m.runHooksList(runtime, io, { cwd, json, pluginDirs }));
           return;
         case "validate":
-          result = import("./commands/hooks-validate.ts").then((m) => m.runHooksValidate(runtime, io, { cwd }));
+          result = import("./commands/hooks-validate.ts").then((m) => m.runHooksValidate(runtime, io, { cwd, pluginDirs }));
           return;
         case "test":
           result = import("./commands/hooks-test.ts").then((m) =>
@@ -175,6 +186,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
               script: stringOption(options, "script"),
               model: stringOption(options, "model"),
               baseUrl: stringOption(options, "baseUrl"),
+              pluginDirs,
             }),
           );
           return;
@@ -190,6 +202,18 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
         default:
           throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, trust, init or import" });
       }
+    });
+
+  cli
+    .command("plugin <action> [...args]", "Claude Code plugins: install PATH|TARBALL|URL | list | enable NAME | disable NAME | remove NAME | marketplace add DIR")
+    .option("--json", "plugin list: machine-readable output")
+    .option("--cwd <dir>", "Working directory (project plugins in .agent/plugins/)")
+    .example("agent plugin install ./my-plugin")
+    .example("agent plugin install my-plugin@my-marketplace")
+    .example("agent plugin list")
+    .action((action: string, rest: string[], options: Options) => {
+      const cwd = cwdOf(options);
+      result = import("./commands/plugin.ts").then((m) => m.runPluginCommand(runtime, io, { action, args: rest, cwd, json: options.json === true }));
     });
 
   cli
@@ -260,6 +284,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     "agent hooks trust",
     "agent hooks init guard-bash",
     "agent config path",
+    "agent plugin install ./my-plugin",
     "agent sessions list",
     `agent notify --title Build "tests passed"`,
     "agent mcp list",
@@ -314,6 +339,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
         permissionMode: stringOption(parsedOptions, "permissionMode"),
         resume: stringOption(parsedOptions, "resume"),
         continue: parsedOptions.continue === true,
+        pluginDirs: pluginDirsOf(parsedOptions),
       });
     }
     await cli.runMatchedCommand();

@@ -126,6 +126,10 @@ function translateGroup(source: ImportSource, field: string, group: unknown, not
   });
   if (commands.length === 0) return undefined;
   const translatedMatcher = matcher === undefined ? undefined : source === "gemini" ? geminiMatcher(`${field}.matcher`, matcher, note) : matcher;
+  if (source === "codex" && matcher !== undefined && /apply_patch/.test(matcher)) {
+    // Codex's apply_patch creates, edits and deletes files with one patch text; ours are separate tools.
+    note(`${field}.matcher`, `kept as written, but apply_patch is not one tool here: it selects Edit only (Write, which creates files, is not matched; use "Edit|Write"), and tool_input holds file_path/old_string/new_string, not the patch text`);
+  }
   return { ...(translatedMatcher !== undefined && translatedMatcher !== "" ? { matcher: translatedMatcher } : {}), hooks: commands };
 }
 
@@ -148,6 +152,9 @@ function translateCommand(source: ImportSource, field: string, entry: unknown, n
     return undefined;
   }
   const out: Record<string, unknown> = handler === undefined ? { command: mainValue } : { type: handler, [main]: mainValue };
+  if (handler === undefined && /\$\{?CLAUDE_PLUGIN_ROOT(?![A-Za-z0-9_])/.test(mainValue)) {
+    note(`${field}.command`, "imported, but names ${CLAUDE_PLUGIN_ROOT}, which is set only for a plugin's own hooks: here it is empty and the hook cannot find its script (install the plugin instead: agent plugin install DIR, or --plugin-dir DIR)");
+  }
   if (handler === "http") note(`${field}.url`, "runs only if the URL matches hooks.http_allow in ~/.agent/config.toml; the payload is redacted unless payload = \"full\"");
   for (const [key, value] of Object.entries(entry)) {
     if (key === "type" || key === main) continue;

@@ -9,7 +9,7 @@ import { loadLifecycle } from "./lifecycle.ts";
 import { loadAgentHooks } from "./agent-hooks.ts";
 import { claudeSettingsEnabled, claudeSettingsFiles, loadClaudeHooks } from "./claude-settings.ts";
 import { loadListHooks } from "./list-hooks.ts";
-import { hookDirRoots, hooksOffByEnv, locateConfig } from "./paths.ts";
+import { hookDirRoots, hooksOffByEnv, locateConfig, type ConfigLocation } from "./paths.ts";
 import { mergeSettings, readSettingsFile, type EffectiveSettings } from "./settings.ts";
 import { WarningSink } from "./warnings.ts";
 import type { Runtime } from "../runtime/types.ts";
@@ -17,6 +17,8 @@ import { createTrustGuard } from "../trust/guard.ts";
 import { buildTrustMaterial, type ProjectTrustMaterial } from "../trust/material.ts";
 import type { HookDirShadow, HookSpec, LoadWarning, Scope } from "../hooks/types.ts";
 import { readMcpServers, type McpServerSpec } from "./mcp-servers.ts";
+import { discoverPlugins, loadPluginHooks, pluginMcpServers, type ChangedPlugin, type PluginSource } from "./plugins.ts";
+import { warnUnsetVariables } from "./hook-vars.ts";
 
 export type { EffectiveSettings } from "./settings.ts";
 
@@ -41,6 +43,12 @@ export interface LoadedConfig {
   readonly projectTrustMaterial: ProjectTrustMaterial | null;
   /** `mcp_servers` of every scope (project ones only when hooks are on: they need trust, D17). */
   readonly mcpServers: readonly McpServerSpec[];
+  /** Claude Code plugins loaded here (src/config/plugins.ts); [] with hooks off. */
+  readonly plugins: readonly PluginSource[];
+  /** Enabled installed plugins whose files changed since they were enabled: not loaded, and a run asks again. */
+  readonly changedPlugins: readonly ChangedPlugin[];
+  /** The `--plugin-dir` values this config was loaded with (a reload passes them again). */
+  readonly pluginDirs: readonly string[];
 }
 
 export interface LoadOptions {
@@ -48,6 +56,8 @@ export interface LoadOptions {
   readonly noHooks?: boolean;
   /** Load hooks even when `AGENT_HOOKS=off` (for `agent hooks validate`, which checks without running). */
   readonly ignoreHooksOff?: boolean;
+  /** `--plugin-dir` values (absolute): plugins for this run only. */
+  readonly pluginDirs?: readonly string[];
 }
 
 function deepFreeze<T>(value: T): T {
@@ -61,6 +71,21 @@ function deepFreeze<T>(value: T): T {
 function withTrustGuard(hooks: readonly HookSpec[], material: ProjectTrustMaterial, root: string, runtime: Runtime): HookSpec[] {
   const trustCheck = createTrustGuard(runtime, { root, treeRoots: material.treeRoots, files: material.fileHashes, tree: material.tree, links: material.links });
   return hooks.map((spec) => (spec.scope === "project" ? { ...spec, trustCheck } : spec));
+}
+
+/** "No project" is also a root that fell back to the cwd: no `.agent/` or `.git` was found above it. */
+function projectFound(runtime: Runtime, location: ConfigLocation): boolean {
+  const marked = (name: string): boolean => runtime.fs.lstat(`${location.projectRoot}/${name}`) !== undefined;
+  return location.projectScope && (marked(".agent") || marked(".git"));
+}
+
+/** The plugins that load here; their MCP servers join `mcpServers`. Plugins run code: with hooks off none loads. */
+function loadPlugins(runtime: Runtime, location: ConfigLocation, options: { hooksOff: boolean; pluginDirs: readonly string[] }, sink: WarningSink, mcpServers: McpServerSpec[]): { plugins: PluginSource[]; changed: ChangedPlugin[] } {
+  const changed: ChangedPlugin[] = [];
+  if (options.hooksOff) return { plugins: [], changed };
+  const plugins = discoverPlugins(runtime, { agentHome: location.agentHome, projectRoot: location.projectScope ? location.projectRoot : null, pluginDirs: options.pluginDirs }, sink, changed);
+  mcpServers.push(...pluginMcpServers(runtime.fs, plugins, sink));
+  return { plugins, changed };
 }
 
 /**
@@ -84,6 +109,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
   const merged = mergeSettings(parsed, sink, { hooksOff: hooksOff !== null, projectScope: location.projectScope });
 
   const mcpServers = readMcpServers(parsed, sink, { skipProject: hooksOff !== null });
+  const { plugins, changed: changedPlugins } = loadPlugins(runtime, location, { hooksOff: hooksOff !== null, pluginDirs: options.pluginDirs ?? [] }, sink, mcpServers);
   const hooks: HookSpec[] = [];
   let manifests: string[] = [];
   let shadows: HookDirShadow[] = [];
@@ -114,11 +140,13 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
       const scoped = parsed.filter((file) => file.file.scope === scope);
       for (const file of scoped) hooks.push(...loadLifecycle(file, sink, lifecycleOptions));
       hooks.push(...loadClaudeHooks(runtime.fs, claudeFiles, scope, sink, lifecycleOptions));
+      hooks.push(...loadPluginHooks(runtime, plugins, scope, sink, { ...lifecycleOptions, projectRoot: location.projectScope ? location.projectRoot : null, cwd: location.cwd }));
       for (const file of scoped) {
         hooks.push(...loadListHooks(file, merged.chains[scope], { absolutePaths: merged.settings.absolutePathsByScope[scope] }, sink));
       }
       hooks.push(...agentHooks.filter((spec) => spec.scope === scope));
     }
+    warnUnsetVariables(hooks, { projectScope: projectFound(runtime, location) }, sink);
   }
 
   const material = location.projectScope
@@ -140,6 +168,9 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     warnings: hooksOff === null ? sink.items : [],
     projectTrustMaterial: material,
     mcpServers,
+    plugins,
+    changedPlugins,
+    pluginDirs: options.pluginDirs ?? [],
   };
   return deepFreeze(loaded);
 }

@@ -97,6 +97,10 @@ export interface LifecycleHookSpec extends HookSpecBase {
   readonly once?: boolean;
   /** Claude Code's `statusMessage`: the line shown while the hook runs. */
   readonly statusMessage?: string;
+  /** Declared by this Claude Code plugin (src/config/plugins.ts). */
+  readonly plugin?: string;
+  /** The plugin's root: `CLAUDE_PLUGIN_ROOT` in the hook's environment. */
+  readonly pluginRoot?: string;
 }
 
 /** Seed 003: one entry of `hooks.before_tool|after_tool|after_assistant|after_reasoning`. */

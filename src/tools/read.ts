@@ -7,6 +7,7 @@ import type { ToolContext, ToolDetails, ToolResult } from "./types.ts";
 import { defineTool } from "./define-tool.ts";
 import { readInputSchema, type ReadInput } from "./schemas.ts";
 import { resolveInWorkspace } from "./paths.ts";
+import { isAbsolutePath } from "../util/path-utils.ts";
 import { capLine, describeError, failure, joinCapped, looksBinary } from "./output.ts";
 
 export const READ_DEFAULT_LINES = 2000;
@@ -31,7 +32,10 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolResult>
   const fs = ctx.runtime.fs;
   const inWorkspace = resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.workspaceRoot, path: input.file_path });
   // The session's large-output files (bash) are readable too: the preview points the model there.
-  const resolved = !inWorkspace.ok && ctx.outputDir !== undefined ? orElse(resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.outputDir, path: input.file_path }), inWorkspace) : inWorkspace;
+  const withOutputs = !inWorkspace.ok && ctx.outputDir !== undefined ? orElse(resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.outputDir, path: input.file_path }), inWorkspace) : inWorkspace;
+  // A plugin's skill files are read where the plugin lives (ctx.readRoots), outside the workspace.
+  const root = withOutputs.ok || !isAbsolutePath(input.file_path) ? undefined : ctx.readRoots?.find((dir) => resolveInWorkspace(fs, { cwd: dir, workspaceRoot: dir, path: input.file_path }).ok);
+  const resolved = root === undefined ? withOutputs : resolveInWorkspace(fs, { cwd: root, workspaceRoot: root, path: input.file_path });
   if (!resolved.ok) return failure(resolved.message);
   const path = resolved.path;
   const stat = fs.stat(path);

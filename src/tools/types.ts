@@ -77,6 +77,8 @@ export interface ToolContext {
    * Absent (`--no-session`, hooks test): outputs stay inline, capped.
    */
   outputDir?: string;
+  /** Read-only roots beside the workspace (loaded plugins: their skills' SKILL.md and its files); only `read` uses them. */
+  readRoots?: readonly string[];
   /** The session's background shells (`run_in_background`, `bash_output`, `kill_shell`); absent: not offered. */
   shells?: BackgroundShells;
 }

@@ -293,3 +293,47 @@ export function buildTrustMaterial(options: {
 export function pinnedFiles(material: Pick<ProjectTrustMaterial, "scripts" | "tree">): string[] {
   return [...material.scripts, ...material.tree];
 }
+
+/** The bound on what one plugin directory may hold for its digest (as for `.agent/`). */
+export const PLUGIN_TREE_BOUNDS = { maxFiles: 2000, maxTotalBytes: 64 * 1024 * 1024, maxDepth: 16 } as const;
+
+/**
+ * The digest that pins a user plugin's files (every regular file under `root`, by relative path and
+ * SHA-256 of its bytes; symlinks by where they point). Stored when a plugin is installed or enabled;
+ * a plugin whose files no longer match is not loaded until it is enabled again. Null when the tree
+ * is over PLUGIN_TREE_BOUNDS (a pin that skipped files would pin nothing), with the reason.
+ */
+export function pluginDigest(runtime: Pick<Runtime, "fs" | "sha256Hex">, root: string): { digest: string } | { digest: null; reason: string } {
+  const fs = runtime.fs;
+  const entries: string[] = [];
+  let bytes = 0;
+  let reason: string | undefined;
+  const walk = (dir: string, rel: string, depth: number): void => {
+    for (const name of [...fs.readdir(dir)].sort()) {
+      if (reason !== undefined) return;
+      const path = joinPath(dir, name);
+      const relPath = rel === "" ? name : `${rel}/${name}`;
+      const own = fs.lstat(path);
+      if (own === undefined) continue;
+      if (own.kind === "symlink") {
+        entries.push(`link ${relPath} ${fs.realpath(path) ?? "(dangling)"}`);
+        continue;
+      }
+      if (own.kind === "dir") {
+        if (depth >= PLUGIN_TREE_BOUNDS.maxDepth) reason = `${path} is nested deeper than ${PLUGIN_TREE_BOUNDS.maxDepth} directories`;
+        else walk(path, relPath, depth + 1);
+        continue;
+      }
+      if (own.kind !== "file") continue;
+      const content = fs.readBytes(path);
+      bytes += content?.length ?? 0;
+      entries.push(`file ${relPath} ${own.mode & 0o111 ? "x" : "-"} ${content === undefined ? "missing" : runtime.sha256Hex(content)}`);
+      if (entries.length > PLUGIN_TREE_BOUNDS.maxFiles) reason = `${root} holds more than ${PLUGIN_TREE_BOUNDS.maxFiles} files`;
+      else if (bytes > PLUGIN_TREE_BOUNDS.maxTotalBytes) reason = `${root} holds more than ${PLUGIN_TREE_BOUNDS.maxTotalBytes / (1024 * 1024)} MiB`;
+    }
+  };
+  if (fs.stat(root)?.kind !== "dir") return { digest: null, reason: `${root} is not a directory` };
+  walk(root, "", 0);
+  if (reason !== undefined) return { digest: null, reason };
+  return { digest: runtime.sha256Hex(entries.join("\n")) };
+}

@@ -16,6 +16,8 @@ export interface HooksListOptions {
   readonly cwd: string;
   readonly json: boolean;
   readonly noHooks?: boolean;
+  /** `--plugin-dir` values (absolute). */
+  readonly pluginDirs?: readonly string[];
   /** Whether the project's hooks are trusted (D17); defaults to the pinned digest in `$AGENT_HOME/trust.json`. */
   readonly isTrusted?: (loaded: LoadedConfig) => boolean;
 }
@@ -50,7 +52,7 @@ function table(rows: string[][]): string[] {
 }
 
 export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksListOptions): Promise<number> {
-  const loaded = loadConfig(runtime, { cwd: options.cwd, ...(options.noHooks ? { noHooks: true } : {}) });
+  const loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [], ...(options.noHooks ? { noHooks: true } : {}) });
   if (loaded.hooksOff !== null) {
     if (options.json) io.out(`${JSON.stringify({ enabled: false, hooks: [], warnings: [] }, null, 2)}\n`);
     else io.out(`hooks disabled (${loaded.hooksOff})\n`);
@@ -74,7 +76,7 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       policy: policyText(spec),
       async: isAsync(spec),
       // Claude Code's keys exist on lifecycle commands only.
-      ...(spec.form === "lifecycle" ? { once: spec.once === true, status_message: spec.statusMessage ?? null } : {}),
+      ...(spec.form === "lifecycle" ? { once: spec.once === true, status_message: spec.statusMessage ?? null, plugin: spec.plugin ?? null } : {}),
       timeout_ms: spec.timeoutMs,
       source: spec.source,
       field: spec.field,

@@ -12,6 +12,7 @@ import { canonicalEvent, CANONICAL_EVENTS, TOOL_EVENTS, type CanonicalEvent } fr
 import { toolIdOf, type ToolId } from "../../tools/names.ts";
 import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../../hooks/event-fields.ts";
 import { loadConfig } from "../../config/load.ts";
+import { requirePluginsUnchanged } from "../plugin-gate.ts";
 import { requireParsableConfig } from "../config-gate.ts";
 import { createHookEngine, providerKeyVarsFor } from "../../hooks/engine.ts";
 import { activeHooks } from "../../hooks/agent-scope.ts";
@@ -40,6 +41,8 @@ export interface HooksTestOptions {
   readonly script?: string | undefined;
   readonly model?: string | undefined;
   readonly baseUrl?: string | undefined;
+  /** `--plugin-dir` values (absolute). */
+  readonly pluginDirs?: readonly string[];
 }
 
 const ResultSchema = v.object({
@@ -133,10 +136,10 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   }
 
   requireParsableConfig(runtime, options.cwd); // a config that does not parse is never half-applied
-  const loaded = loadConfig(runtime, { cwd: options.cwd });
+  const loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [] });
   // As a top-level session would: agent front-matter hooks only where they fire in the parent.
   const hooks = loaded.hooksOff ? [] : activeHooks(loaded.hooks, undefined);
-  if (!loaded.hooksOff && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
+  if (!loaded.hooksOff && (!requireTrust(runtime, io, loaded, { once: options.trust }) || !requirePluginsUnchanged(io, loaded))) return 1;
   const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
   if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 

@@ -9,14 +9,15 @@ import { hooksOffByEnv } from "../../config/paths.ts";
 import { checkCommandTargets, checkRunTarget } from "../../hooks/shell/command-words.ts";
 import { preflight } from "../../hooks/shell/preflight.ts";
 import { loadConfig } from "../../config/load.ts";
+import { expandPluginRoot } from "../../config/plugins.ts";
 import type { LoadWarning } from "../../hooks/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { subreaperStatus } from "../../runtime/subreaper.ts";
 import { shellFor } from "../../runtime/shell.ts";
 import type { CliIO } from "../io.ts";
 
-export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { cwd: string }): Promise<number> {
-  const loaded = loadConfig(runtime, { cwd: options.cwd, ignoreHooksOff: true });
+export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { cwd: string; pluginDirs?: readonly string[] }): Promise<number> {
+  const loaded = loadConfig(runtime, { cwd: options.cwd, ignoreHooksOff: true, pluginDirs: options.pluginDirs ?? [] });
   const env = runtime.env();
   const problems: LoadWarning[] = [...loaded.warnings];
   const add = (file: string, field: string, message: string): void => {
@@ -44,7 +45,9 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
     }
     if (runtime.platform.os !== "win32") {
       const pathValue = env.PATH;
-      for (const problem of checkCommandTargets(runtime, spec.command, { projectDir: loaded.projectRoot, cwd: loaded.cwd, ...(pathValue !== undefined ? { pathValue } : {}) })) {
+      // A plugin hook's `${CLAUDE_PLUGIN_ROOT}` is known here, so its script is checked like any other.
+      const command = spec.form === "lifecycle" && spec.pluginRoot !== undefined ? expandPluginRoot(spec.command, spec.pluginRoot) : spec.command;
+      for (const problem of checkCommandTargets(runtime, command, { projectDir: loaded.projectRoot, cwd: loaded.cwd, ...(pathValue !== undefined ? { pathValue } : {}) })) {
         add(spec.source, field, problem);
       }
     }

@@ -6,7 +6,7 @@
 import type { Runtime } from "../../runtime/types.ts";
 import { hooksOffByEnv } from "../../config/paths.ts";
 import type { CliIO } from "../io.ts";
-import { loadConfig } from "../../config/load.ts";
+import { loadConfig, type LoadedConfig } from "../../config/load.ts";
 import { formatWarning } from "../../config/warnings.ts";
 import { pinTrust } from "../../trust/trust.ts";
 import { trustDecision } from "../../trust/decision.ts";
@@ -21,6 +21,8 @@ import { buildProvider, configuredRules, loadResume, parsePermissionMode } from 
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
 import { latestSessionOf } from "../../session/store.ts";
 import { AgentError } from "../../util/errors.ts";
+import { pluginSessionParts } from "../plugin-setup.ts";
+import { askChangedPlugins } from "../plugin-gate.ts";
 
 export interface InteractiveCommandOptions {
   readonly cwd: string;
@@ -33,9 +35,36 @@ export interface InteractiveCommandOptions {
   readonly resume?: string | undefined;
   /** `agent --continue`: the newest session of this project. */
   readonly continue?: boolean;
+  /** `--plugin-dir` values (absolute). */
+  readonly pluginDirs?: readonly string[];
 }
 
 const DEFAULT_IDLE_MS = 60_000;
+
+/**
+ * SEC-41: ask before anything of the project runs; the answer is read from the terminal. With hooks
+ * off the project's request-routing settings still need trust (D17). An installed plugin
+ * that changed since it was enabled asks again the same way. Null: refused, nothing runs.
+ */
+async function askTrust(runtime: Runtime, io: CliIO, first: LoadedConfig, ask: (question: string) => Promise<string | null>, options: InteractiveCommandOptions): Promise<LoadedConfig | null> {
+  let loaded = first;
+  const reload = (): LoadedConfig => loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [] });
+  const decision = trustDecision(runtime, loaded);
+  if (!decision.ok) {
+    io.err(`${decision.message}\n`);
+    if (!decision.askable) return null;
+    const answer = ((await ask("trust this project and run its hooks? [y/N] ")) ?? "").trim().toLowerCase();
+    if (answer !== "y" && answer !== "yes") {
+      io.err("agent: project not trusted; nothing ran\n");
+      return null;
+    }
+    pinTrust(runtime, loaded.home, loaded.projectRoot, decision.material);
+    io.err("agent: project trusted\n");
+    loaded = reload();
+  }
+  if (loaded.changedPlugins.length === 0) return loaded;
+  return (await askChangedPlugins(runtime, io, loaded, ask)) ? reload() : null;
+}
 
 export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options: InteractiveCommandOptions): Promise<number> {
   const permissionFlag = parsePermissionMode(options.permissionMode);
@@ -48,26 +77,14 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
   const input = createPromptIO(io);
   let handedOver = false;
   try {
-    let loaded = loadConfig(runtime, { cwd: options.cwd });
+    let loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [] });
     if (hooksOff) io.err("agent: hooks disabled (AGENT_HOOKS=off)\n");
     else if (loaded.warnings.length > 0) io.err(`agent: ${loaded.warnings.length} hook load warning(s); /hooks lists them\n`);
     for (const w of (env.AGENT_DEBUG ?? "") === "1" ? loaded.warnings : []) io.err(`agent: hook load warning: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
 
-    // SEC-41: ask before anything of the project runs; the answer is read from the terminal. With
-    // hooks off the project's request-routing settings still need trust (issue 9 item 1).
-    const decision = trustDecision(runtime, loaded);
-    if (!decision.ok) {
-      io.err(`${decision.message}\n`);
-      if (!decision.askable) return 1;
-      const answer = ((await input.read("trust this project and run its hooks? [y/N] ")) ?? "").trim().toLowerCase();
-      if (answer !== "y" && answer !== "yes") {
-        io.err("agent: project not trusted; nothing ran\n");
-        return 1;
-      }
-      pinTrust(runtime, loaded.home, loaded.projectRoot, decision.material);
-      io.err("agent: project trusted\n");
-      loaded = loadConfig(runtime, { cwd: options.cwd });
-    }
+    const gated = await askTrust(runtime, io, loaded, (question) => input.read(question), options);
+    if (gated === null) return 1;
+    loaded = gated;
     const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform);
     if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
@@ -107,6 +124,8 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         providerKeyVars: providerKeyVarsFor(settings.providers),
         persist: true,
         ...(mcp ? { mcp } : {}),
+        // Skills and agents of the loaded plugins (slash commands: src/plugins/commands.ts expandSlashCommand).
+        ...pluginSessionParts(runtime, loaded).sessionOptions,
         onProjectSettingsWritten: (applied) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
       },
     }).finally(() => mcp?.close());

@@ -6,6 +6,7 @@
 import type { Runtime } from "../../runtime/types.ts";
 import type { CliIO } from "../io.ts";
 import { AgentError } from "../../util/errors.ts";
+import { requirePluginsUnchanged } from "../plugin-gate.ts";
 import { loadConfig } from "../../config/load.ts";
 import { requireParsableConfig } from "../config-gate.ts";
 import { createHookEngine, providerKeyVarsFor } from "../../hooks/engine.ts";
@@ -21,7 +22,7 @@ export async function runNotifyCommand(runtime: Runtime, io: CliIO, options: { c
     requireParsableConfig(runtime, options.cwd);
     const loaded = loadConfig(runtime, { cwd: options.cwd });
     if (!loaded.hooksOff) {
-      if (!requireTrust(runtime, io, loaded, { once: false })) return 1;
+      if (!requireTrust(runtime, io, loaded, { once: false }) || !requirePluginsUnchanged(io, loaded)) return 1;
       const engine = createHookEngine(runtime, {
         hooks: loaded.hooks,
         readonlyMode: false,

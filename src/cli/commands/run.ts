@@ -82,6 +82,9 @@ async function readPrompt(runtime: Runtime, words: readonly string[]): Promise<s
   if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or pipe it: echo "what to do" | agent run)` });
   return prompt;
 }
+import { escapeJsonText } from "../../util/escape.ts";
+import { expandPromptCommand, pluginSessionParts } from "../plugin-setup.ts";
+import { requirePluginsUnchanged } from "../plugin-gate.ts";
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -100,6 +103,8 @@ export interface RunOptions {
   readonly trust: boolean;
   readonly hooks: boolean;
   readonly session: boolean;
+  /** `--plugin-dir` values (absolute). */
+  readonly pluginDirs?: readonly string[];
 }
 
 const FORMATS = ["text", "json", "stream-json"] as const;
@@ -126,17 +131,18 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   const env = runtime.env();
   const offByEnv = hooksOffByEnv(env);
   const hooksOff = !options.hooks ? "--no-hooks" : offByEnv ? "AGENT_HOOKS=off" : null;
-  const loaded = loadConfig(runtime, { cwd: options.cwd, ...(hooksOff === "--no-hooks" ? { noHooks: true } : {}) });
+  const loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [], ...(hooksOff === "--no-hooks" ? { noHooks: true } : {}) });
   reportLoad(io, env, loaded, hooksOff);
   // With hooks off the gate still covers the project's request-routing settings (issue 9 item 1).
-  if (!requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
+  if (!requireTrust(runtime, io, loaded, { once: options.trust }) || !requirePluginsUnchanged(io, loaded)) return 1;
   // Only a persisted trust is re-pinned after the agent writes a project rule (D17): `--trust` is for
   // one run and must not turn into lasting trust of everything else the project ships.
   const trustPersisted = hooksOff === null && isProjectTrusted(runtime, loaded);
   const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
   if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
-  const prompt = await readPrompt(runtime, options.prompt);
+  const plugins = pluginSessionParts(runtime, loaded);
+  const prompt = expandPromptCommand(runtime, plugins.catalog, await readPrompt(runtime, options.prompt));
 
   const settings = loaded.settings;
   requireScriptFile(settings.provider, options);
@@ -177,6 +183,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       ...(resume ? { resume } : {}),
       signal: controller.signal,
       ...(mcp ? { mcp } : {}),
+      ...plugins.sessionOptions,
       onProjectSettingsWritten: (applied) => {
         if (trustPersisted) repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied });
       },

@@ -122,7 +122,7 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
       projectDir: input.projectDir,
       transcriptPath: input.transcriptPath,
       envFile: input.event === "session_start" ? (input.envFile ?? null) : null,
-      pluginRoot: spec.form === "dir" ? spec.dir : null,
+      pluginRoot: spec.form === "dir" ? spec.dir : spec.form === "lifecycle" ? (spec.pluginRoot ?? null) : null,
     }),
     ...encoded.env,
   };

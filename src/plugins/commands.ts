@@ -1,0 +1,77 @@
+/**
+ * Plugin commands as slash commands: `/name args` (or `/plugin:name args`) becomes the command
+ * file's body, front matter removed, with `$ARGUMENTS` replaced by everything after the name, `$1`…`$9`
+ * by its words, and `${CLAUDE_PLUGIN_ROOT}` by the plugin's root. A body that never says
+ * `$ARGUMENTS` gets the arguments appended as `ARGUMENTS: …`, as Claude Code does. Lines the
+ * command would have run first (`!` + backticks) are left as text: nothing runs before the model sees
+ * the prompt. A skill is a command too (`/name` or `/plugin:name`): its SKILL.md body is the prompt.
+ * Used by `agent run /cmd args`; the interactive session calls `expandSlashCommand` too.
+ */
+import type { FileSystem } from "../runtime/types.ts";
+import { expandPluginRoot } from "../config/plugins.ts";
+import type { PluginCatalog, PluginCommand } from "./components.ts";
+import { frontMatter } from "./components.ts";
+
+export type SlashExpansion =
+  | { readonly kind: "none" }
+  | { readonly kind: "expanded"; readonly prompt: string; readonly command: PluginCommand }
+  | { readonly kind: "error"; readonly message: string };
+
+/** The command `/name` selects: an exact `plugin:name`, else the only command of that name. */
+export function findCommand(catalog: PluginCatalog, name: string): PluginCommand | PluginCommand[] | undefined {
+  const qualified = catalog.commands.find((command) => `${command.plugin}:${command.name}` === name);
+  if (qualified !== undefined) return qualified;
+  const plain = catalog.commands.filter((command) => command.name === name);
+  return plain.length === 1 ? plain[0] : plain.length > 1 ? plain : undefined;
+}
+
+/** A skill run as `/name` or `/plugin:name` (Claude Code's skill commands): its SKILL.md is the prompt. */
+function skillAsCommand(catalog: PluginCatalog, name: string): PluginCommand | undefined {
+  const skills = catalog.skills.filter((skill) => `${skill.plugin}:${skill.name}` === name || skill.name === name);
+  const skill = skills.length === 1 ? skills[0] : skills.find((item) => `${item.plugin}:${item.name}` === name);
+  const plugin = skill === undefined ? undefined : catalog.plugins.find((item) => item.name === skill.plugin);
+  if (skill === undefined || plugin === undefined) return undefined;
+  return { name: skill.name, plugin: skill.plugin, pluginRoot: plugin.root, path: skill.path, description: skill.description, argumentHint: "" };
+}
+
+/** Words of the argument text, with "double" and 'single' quotes grouping. */
+function argumentWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) words.push(match[1] ?? match[2] ?? match[3] ?? "");
+  return words;
+}
+
+/** The prompt of a command file for `args`. */
+export function commandPrompt(body: string, args: string, pluginRoot: string): string {
+  const words = argumentWords(args);
+  const usesArguments = /\$ARGUMENTS\b/.test(body);
+  let prompt = expandPluginRoot(body, pluginRoot)
+    .replace(/\$ARGUMENTS\b/g, args)
+    .replace(/\$([1-9])(?![0-9])/g, (_, index: string) => words[Number(index) - 1] ?? "")
+    .trim();
+  if (!usesArguments && args.trim() !== "") prompt = `${prompt}\n\nARGUMENTS: ${args.trim()}`;
+  return prompt;
+}
+
+/**
+ * `text` as a plugin slash command. `none` when it does not start with `/name` of a loaded plugin
+ * command (a prompt like "/usr/bin/x is broken" stays a prompt); `error` when the name is ambiguous
+ * or its file cannot be read.
+ */
+export function expandSlashCommand(fs: FileSystem, catalog: PluginCatalog, text: string): SlashExpansion {
+  const match = /^\/([A-Za-z0-9][A-Za-z0-9._:-]*)(?:[ \t\n]+([\s\S]*))?$/.exec(text.trim());
+  if (!match?.[1]) return { kind: "none" };
+  const found = findCommand(catalog, match[1]) ?? skillAsCommand(catalog, match[1]);
+  if (found === undefined) return { kind: "none" };
+  if (Array.isArray(found)) {
+    return { kind: "error", message: `/${match[1]} is a command of several plugins (${found.map((command) => command.plugin).join(", ")}); say which: ${found.map((command) => `/${command.plugin}:${command.name}`).join(" or ")}` };
+  }
+  let fileText: string | undefined;
+  try {
+    fileText = fs.readText(found.path);
+  } catch {
+    fileText = undefined;
+  }
+  if (fileText === undefined) return { kind: "error", message: `/${match[1]}: cannot read ${found.path}` };
+  return { kind: "expanded", prompt: commandPrompt(frontMatter(fileText).body, match[2] ?? "", found.pluginRoot), command: found };
+}
