@@ -43,7 +43,7 @@ describe("agent completion", () => {
       ["agent", "hooks", "import", "--from", "c"],
     ]);
     expect(replies).toEqual([
-      "run hooks config sessions mcp notify completion --help --version",
+      "run hooks plugin config sessions mcp notify completion --help --version",
       "hooks",
       "list validate test trust init import",
       "--json",

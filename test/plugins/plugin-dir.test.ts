@@ -84,7 +84,8 @@ describe("--plugin-dir", () => {
     expect(system(0)).toContain(`- guardkit:haiku: Write a haiku about code when asked for poetry [${join(plugin, "skills/haiku/SKILL.md")}]`);
     expect(system(0)).toContain("- guardkit:reviewer: Reviews a change for bugs");
     expect(system(0)).not.toContain("SKILL-BODY");
-    expect(system(1)).toBe("You are the plugin reviewer. REVIEWER-PROMPT");
+    // The agent's body is its base prompt; the tool guidance and environment follow it.
+    expect(system(1)).toStartWith("You are the plugin reviewer. REVIEWER-PROMPT\n\nTools:");
     expect(result.stdout).toContain("parent done");
   });
 
