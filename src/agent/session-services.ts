@@ -21,6 +21,8 @@ import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { AgentEvent, ChildRun, PermissionAnswer, PermissionAsk } from "./types.ts";
 import type { McpTools } from "../mcp/manager.ts";
 import type { BackgroundShells } from "../tools/background-shells.ts";
+import type { TodoList } from "../tools/todos.ts";
+import type { WebFetchSettings } from "../tools/types.ts";
 import type { EnvFileSlot, SessionEnv } from "./session-env.ts";
 
 export interface FireRequest {
@@ -78,6 +80,10 @@ export interface SessionServicesOptions {
   readonly sessionEnv: SessionEnv;
   /** This session's `run_in_background` shells (issue 12 item 6). */
   readonly shells: BackgroundShells;
+  /** This session's plan (`todo_write`). */
+  readonly todos: TodoList;
+  /** The user's `tools.web_fetch`; absent: the tool is off. */
+  readonly webFetch?: WebFetchSettings;
 }
 
 export class SessionServices {
@@ -93,6 +99,8 @@ export class SessionServices {
   readonly emit: (event: AgentEvent) => void;
   readonly sessionEnv: SessionEnv;
   readonly shells: BackgroundShells;
+  readonly todos: TodoList;
+  private readonly webFetch: WebFetchSettings | undefined;
   private readonly engine: () => HookEngine;
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
   private readonly configuredRules: RuleSet;
@@ -116,6 +124,8 @@ export class SessionServices {
     this.child = options.child;
     this.sessionEnv = options.sessionEnv;
     this.shells = options.shells;
+    this.todos = options.todos;
+    this.webFetch = options.webFetch;
     this.envelope = {
       sessionPath: options.writer.path,
       providerId: options.providerId,
@@ -240,6 +250,8 @@ export class SessionServices {
       env: { ...this.engine().baseEnv, ...this.sessionEnv.vars() },
       signal: scope.signal,
       shells: this.shells,
+      todos: this.todos,
+      ...(this.webFetch ? { webFetch: this.webFetch } : {}),
     });
   }
 }

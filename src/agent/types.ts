@@ -9,7 +9,7 @@ import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { EventOutcome } from "../hooks/dispatch.ts";
 import type { McpTools } from "../mcp/manager.ts";
 import type { McpToolName } from "../tools/names.ts";
-import type { ToolResult } from "../tools/types.ts";
+import type { ToolResult, WebFetchSettings } from "../tools/types.ts";
 
 
 export type StopReason = "completed" | "max_turns" | "hook_blocked" | "hook_failed" | "stop_block_cap" | "error" | "interrupted";
@@ -50,6 +50,8 @@ export interface AgentSessionOptions {
   readonly mcp?: McpTools;
   /** session_start source; default `startup` (`resume` when resuming). `/clear` restarts with `clear`. */
   readonly startSource?: "startup" | "clear";
+  /** The user's `tools.web_fetch` (hosts allowed); absent or empty: `web_fetch` is not offered. */
+  readonly webFetch?: WebFetchSettings;
 }
 
 export type PermissionAnswer = "once" | "always" | "deny";

@@ -103,6 +103,7 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         stopBlockCap: settings.hooks.stopBlockCap,
         quietSuccessOutput: settings.hooks.quietSuccessOutput,
         providerKeyVars: providerKeyVarsFor(settings.providers),
+        webFetch: { allow: settings.tools.webFetch.allow },
         persist: true,
         ...(mcp ? { mcp } : {}),
         onProjectSettingsWritten: (applied) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
