@@ -129,6 +129,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       stopBlockCap: settings.hooks.stopBlockCap,
       quietSuccessOutput: settings.hooks.quietSuccessOutput,
       providerKeyVars: providerKeyVarsFor(settings.providers),
+      webFetch: { allow: settings.tools.webFetch.allow },
       persist: options.session,
       ...(format === "stream-json" ? { onLine: (line: string) => io.out(escapeJsonText(line)) } : {}),
       ...(resume ? { resume } : {}),
