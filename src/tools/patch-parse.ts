@@ -83,7 +83,8 @@ function headerPath(line: string, marker: string, lineNo: number): string {
 /** One file section starting at `lines[at]`: the op and how many lines it used. */
 function parseOp(lines: readonly string[], at: number): { op: PatchOp; used: number } {
   const lineNo = at + 2;
-  const header = (lines[at] ?? "").trim();
+  // A space appended so a header with its path missing (`*** Add File:`) is still recognised.
+  const header = `${(lines[at] ?? "").trim()} `;
   if (header.startsWith(ADD)) {
     const path = headerPath(header, ADD, lineNo);
     let used = 1;
@@ -96,14 +97,14 @@ function parseOp(lines: readonly string[], at: number): { op: PatchOp; used: num
   }
   if (header.startsWith(DELETE)) return { op: { kind: "delete", path: headerPath(header, DELETE, lineNo) }, used: 1 };
   if (header.startsWith(UPDATE)) return parseUpdate(lines, at, headerPath(header, UPDATE, lineNo));
-  if (header === "") throw new PatchError("blank line where a file section ('*** Add File:', '*** Update File:' or '*** Delete File:') should start", lineNo);
-  throw new PatchError(`'${header}' is not a file section header; expected '*** Add File: <path>', '*** Update File: <path>' or '*** Delete File: <path>'`, lineNo);
+  if (header === " ") throw new PatchError("blank line where a file section ('*** Add File:', '*** Update File:' or '*** Delete File:') should start", lineNo);
+  throw new PatchError(`'${header.trim()}' is not a file section header; expected '*** Add File: <path>', '*** Update File: <path>' or '*** Delete File: <path>'`, lineNo);
 }
 
 function parseUpdate(lines: readonly string[], at: number, path: string): { op: PatchOp; used: number } {
   let used = 1;
   let movePath: string | null = null;
-  const next = (lines[at + used] ?? "").trim();
+  const next = `${(lines[at + used] ?? "").trim()} `;
   if (next.startsWith(MOVE)) {
     movePath = headerPath(next, MOVE, at + used + 2);
     used++;

@@ -4,9 +4,9 @@
  * filter, read and print those files with their own code, so the output has one shape whichever
  * engine ran. rg is told to apply exactly our rules: `.gitignore` files in and below the search
  * root whether or not this is a git repository, `.git/info/exclude`, hidden files included, `.git`
- * and `node_modules` skipped, no `.ignore`/`.rgignore`, no global excludes, no config file, no
- * parent directories. Where rg could not see the rules we apply (a `.gitignore` between the
- * workspace root and the search root), `ripgrepFor` answers null and the built-in walk runs.
+ * and `node_modules` skipped, no `.ignore`/`.rgignore`, no global excludes, no config file, and
+ * parent directories' rules only up to a repository root at the workspace root (`ripgrepFor`
+ * decides; where rg could not see the rules the walk applies, it answers null and the walk runs).
  *
  * Differences that remain, documented in docs/tools.md: rg does not follow symlinks (the walk
  * yields symlinked files inside the workspace), and a pattern is matched by rg's regex dialect
@@ -22,24 +22,33 @@ export type RgListing =
   | { readonly ok: true; readonly paths: readonly string[]; readonly truncated: boolean }
   | { readonly ok: false; readonly reason: "unusable" | "aborted" | "over-budget" };
 
-/** The rg to run for a search rooted at `root`, or null: the built-in walk. */
-export function ripgrepFor(ctx: ToolContext, root: string): string | null {
+/** How to run rg for one search: the binary and how it must read parent directories' rules. */
+export interface RgPlan {
+  readonly binary: string;
+  /** Read `.gitignore` files above the search root (rg stops at the repository root). */
+  readonly parents: boolean;
+}
+
+/** How to run rg for a search rooted at `root`, or null: the built-in walk. */
+export function ripgrepFor(ctx: ToolContext, root: string): RgPlan | null {
   if (ctx.ripgrep === null) return null;
   const fs = ctx.runtime.fs;
   const workspaceRoot = ctx.workspaceRoot;
   if (!isInside(root, workspaceRoot)) return null;
-  if (root !== workspaceRoot) {
-    // rg run with --no-ignore-parent does not see these; with parents it would also read files above the workspace.
-    if (fs.stat(`${workspaceRoot}/.git/info/exclude`) !== undefined) return null;
-    for (let dir = dirnamePath(root); ; dir = dirnamePath(dir)) {
-      if (fs.stat(`${dir}/.gitignore`) !== undefined) return null;
-      if (dir === workspaceRoot || dirnamePath(dir) === dir) break;
-    }
+  const binary = ctx.ripgrep ?? ctx.runtime.which("rg", ctx.env.PATH);
+  if (binary === null) return null;
+  if (root === workspaceRoot) return { binary, parents: false };
+  // In a repository rooted at the workspace rg reads the rules from there down, as the walk does.
+  if (fs.lstat(`${workspaceRoot}/.git`) !== undefined) return { binary, parents: true };
+  // Elsewhere rg would read parents up to the file-system root; without them it would miss these.
+  for (let dir = dirnamePath(root); ; dir = dirnamePath(dir)) {
+    if (fs.stat(`${dir}/.gitignore`) !== undefined) return null;
+    if (dir === workspaceRoot || dirnamePath(dir) === dir) break;
   }
-  return ctx.ripgrep ?? ctx.runtime.which("rg", ctx.env.PATH);
+  return { binary, parents: false };
 }
 
-const COMMON_ARGS = ["--no-config", "--no-messages", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot", "--no-ignore-parent", "--glob", "!.git", "--glob", "!node_modules", "--null"];
+const COMMON_ARGS = ["--no-config", "--no-messages", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot", "--glob", "!.git", "--glob", "!node_modules", "--null"];
 
 /** Collects NUL-terminated paths; refuses (stopping rg) past WALK_MAX_ENTRIES. */
 class PathSink implements OutputSink {
@@ -91,7 +100,7 @@ class StderrSink implements OutputSink {
  */
 export async function rgList(
   ctx: ToolContext,
-  rg: string,
+  plan: RgPlan,
   options: { root: string; timeoutMs: number; search?: { pattern: string; ignoreCase: boolean; maxFileBytes: number } },
 ): Promise<RgListing> {
   const search = options.search;
@@ -99,7 +108,7 @@ export async function rgList(
   const stdout = new PathSink();
   const stderr = new StderrSink();
   const run = await runInGroup(ctx.runtime, {
-    argv: [rg, ...COMMON_ARGS, ...args, "--", options.root],
+    argv: [plan.binary, ...COMMON_ARGS, ...(plan.parents ? [] : ["--no-ignore-parent"]), ...args, "--", options.root],
     cwd: options.root,
     env: ctx.env,
     stdin: null,
