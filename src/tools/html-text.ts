@@ -58,7 +58,8 @@ class TextOut {
 
   text(raw: string): void {
     const decoded = decodeEntities(raw);
-    this.parts.push(this.pre > 0 ? decoded : decoded.replace(/\s+/g, " "));
+    // Inside <pre>, spaces and tabs are kept through the clean-up below by stand-in characters.
+    this.parts.push(this.pre > 0 ? decoded.replace(/ /g, "\uE000").replace(/\t/g, "\uE001") : decoded.replace(/\s+/g, " "));
   }
 
   push(literal: string): void {
@@ -69,10 +70,12 @@ class TextOut {
     return this.parts
       .join("")
       .split("\n")
-      .map((line) => (this.pre > 0 ? line : line.replace(/[ \t]+$/g, "").replace(/^ +/, "")))
+      .map((line) => line.replace(/[ \t]+$/g, "").replace(/^ +/, ""))
       .join("\n")
       .replace(/\n{3,}/g, "\n\n")
-      .trim();
+      .trim()
+      .replace(/\uE000/g, " ")
+      .replace(/\uE001/g, "\t");
   }
 }
 
