@@ -151,7 +151,8 @@ describe("new tools through agent run, the three hook forms, the gate and the se
     expect(contents[3]).toBe("src/a.ts");
     const { dir, claude, list } = logs();
     expect(dir.map((entry) => entry.tool)).toEqual(["read", "read", "glob", "grep"]);
-    expect(claude.map((entry) => entry.tool_name)).toEqual(["Read", "Read", "Glob", "Grep"]);
+    // post_tool_use is for successes (the refused image goes to post_tool_use_failure, as in Claude Code).
+    expect(claude.map((entry) => entry.tool_name)).toEqual(["Read", "Glob", "Grep"]);
     expect(list[0]?.affected_paths).toEqual([{ path: "src/a.ts", kind: "read_target", source: "request.file_path" }]);
   });
 
