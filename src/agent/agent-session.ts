@@ -26,7 +26,7 @@ import { createTaskRunner, type RunChild } from "./subagent.ts";
 import { TASK_TOOL_DEFINITION } from "./task-tool.ts";
 import { SessionEnv, sessionEnvOf } from "./session-env.ts";
 import { BackgroundShells } from "../tools/background-shells.ts";
-import { TodoList, todosOfMetadata, type TodoItem } from "../tools/todos.ts";
+import { TodoList, todosOfMetadata, type TodoItem } from "../tools/todo-list.ts";
 import type { WebFetchSettings } from "../tools/types.ts";
 import type { SessionRecord } from "../session/records.ts";
 import { PROVIDER_KEY_VARS } from "../hooks/engine.ts";

@@ -21,7 +21,7 @@ import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { AgentEvent, ChildRun, PermissionAnswer, PermissionAsk } from "./types.ts";
 import type { McpTools } from "../mcp/manager.ts";
 import type { BackgroundShells } from "../tools/background-shells.ts";
-import type { TodoList } from "../tools/todos.ts";
+import type { TodoList } from "../tools/todo-list.ts";
 import type { WebFetchSettings } from "../tools/types.ts";
 import type { EnvFileSlot, SessionEnv } from "./session-env.ts";
 

@@ -6,7 +6,7 @@
 import type { Runtime } from "../runtime/types.ts";
 import type { ToolName } from "./names.ts";
 import type { BackgroundShells } from "./background-shells.ts";
-import type { TodoItem, TodoList } from "./todos.ts";
+import type { TodoItem, TodoList } from "./todo-list.ts";
 
 export interface ToolResult {
   success: boolean;

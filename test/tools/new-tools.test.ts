@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TodoList, todosOfMetadata } from "../../src/tools/todos.ts";
+import { TodoList, todosOfMetadata } from "../../src/tools/todo-list.ts";
 import { todoWriteTool } from "../../src/tools/todos.ts";
 import { multiEditTool } from "../../src/tools/multi-edit.ts";
 import { readTool } from "../../src/tools/read.ts";
