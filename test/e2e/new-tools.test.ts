@@ -33,11 +33,11 @@ function withHooks(w: World): () => Logs {
   return () => ({ dir: read("dir"), claude: read("claude"), list: read("list") });
 }
 
-async function run(w: World, calls: [string, Rec][], mode = "bypass", env: Record<string, string> = {}) {
+async function run(w: World, calls: [string, Rec][], mode = "bypass", env: Record<string, string> = {}, extra: string[] = []) {
   const turns: unknown[] = calls.map(([name, args], i) => ({ tool_calls: [{ id: `call_${i + 1}`, name, arguments: args }] }));
   turns.push({ text: "done" });
   w.file("script.json", JSON.stringify({ turns }));
-  const result = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", mode, "--output-format", "json", "--trust", "go"], { env: w.env(env) });
+  const result = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", mode, "--output-format", "json", "--trust", ...extra, "go"], { env: w.env(env) });
   return { result, records: sessionRecords(w) };
 }
 
@@ -64,6 +64,11 @@ describe("new tools through agent run, the three hook forms, the gate and the se
     const [recorded] = toolResults(records);
     expect(recorded).toMatchObject({ tool_name: "todo_write", success: true, metadata: { counts: { pending: 1, in_progress: 1, completed: 0 } } });
     expect(String(recorded?.content)).toBe("Plan (0/2 completed):\n[>] 1. Rotate key AKIAABCDEFGHIJKLMNOP\n[ ] 2. Write tests");
+
+    // A resumed session starts from the plan the last todo_write left.
+    const resumed = await run(w, [["todo_write", { todos: [{ content: "Write tests", status: "completed", id: "2" }] }]], "bypass", {}, ["--continue"]);
+    expect(resumed.result.code).toBe(0);
+    expect(logs().claude.at(-1)).toMatchObject({ tool_response: { oldTodos: [{ id: "1", status: "in_progress" }, { id: "2", status: "pending" }], newTodos: [{ id: "2", status: "completed" }] } });
   });
 
   test("multi_edit (MultiEdit): all edits or none; accept-edits allows it; affected_paths and structuredPatch", async () => {
