@@ -31,7 +31,8 @@ export interface RgPlan {
 
 /** How to run rg for a search rooted at `root`, or null: the built-in walk. */
 export function ripgrepFor(ctx: ToolContext, root: string): RgPlan | null {
-  if (ctx.ripgrep === null) return null;
+  // rg prints Windows paths with `\`; the walk keeps the one path arithmetic there.
+  if (ctx.ripgrep === null || ctx.runtime.platform.os === "win32") return null;
   const fs = ctx.runtime.fs;
   const workspaceRoot = ctx.workspaceRoot;
   if (!isInside(root, workspaceRoot)) return null;
