@@ -36,14 +36,14 @@ interface Tag {
   readonly end: number;
 }
 
-function readTag(html: string, at: number): Tag | undefined {
-  const close = html.indexOf(">", at);
-  if (close === -1) return undefined;
-  const inner = html.slice(at + 1, close);
-  const closing = inner.startsWith("/");
-  const match = /^\/?([a-zA-Z][a-zA-Z0-9-]*)/.exec(inner);
-  if (match === null) return undefined;
-  return { name: (match[1] ?? "").toLowerCase(), closing, attrs: inner.slice(match[0].length), end: close + 1 };
+const TAG_NAME = /\/?([a-zA-Z][a-zA-Z0-9-]*)/y;
+
+/** The tag at `html[at]` (a `<`) whose `>` is at `close`, or undefined when none starts there. */
+function readTag(html: string, at: number, close: number): Tag | undefined {
+  TAG_NAME.lastIndex = at + 1;
+  const match = TAG_NAME.exec(html);
+  if (match === null || at + 1 + match[0].length > close) return undefined;
+  return { name: (match[1] ?? "").toLowerCase(), closing: html[at + 1] === "/", attrs: html.slice(at + 1 + match[0].length, close), end: close + 1 };
 }
 
 function hrefOf(attrs: string): string | undefined {
@@ -106,6 +106,8 @@ export function htmlToText(html: string): string {
   const lower = html.toLowerCase();
   const out = new TextOut();
   const links: (string | undefined)[] = [];
+  // The next `>`, found once and reused until passed, so a page full of stray `<` stays linear.
+  let close = -1;
   let at = 0;
   while (at < html.length) {
     const open = html.indexOf("<", at);
@@ -119,10 +121,16 @@ export function htmlToText(html: string): string {
       at = end === -1 ? html.length : end + 3;
       continue;
     }
-    const tag = readTag(html, open);
+    if (close < open) close = html.indexOf(">", open);
+    if (close === -1) {
+      // No `>` anywhere after this point: no tag can start again.
+      out.text(html.slice(open));
+      break;
+    }
+    const tag = readTag(html, open, close);
     if (tag === undefined) {
-      // `<` that starts no tag (`a < b`, `<!DOCTYPE`, `<?xml`): text, or a declaration to drop.
-      if (html[open + 1] === "!" || html[open + 1] === "?") at = Math.max(open + 1, html.indexOf(">", open) + 1 || html.length);
+      // `<!DOCTYPE`, `<?xml`: a declaration to drop; `a < b`: text.
+      if (html[open + 1] === "!" || html[open + 1] === "?") at = close + 1;
       else {
         out.text("<");
         at = open + 1;
