@@ -8,7 +8,8 @@
  */
 import type { PatchChunk } from "./patch-parse.ts";
 
-type Compare = (a: string, b: string) => boolean;
+/** How a line is read in each matching pass, strictest first. */
+type Normalise = (line: string) => string;
 
 const TYPOGRAPHIC: ReadonlyArray<[RegExp, string]> = [
   [/[\u2010-\u2015\u2212]/g, "-"],
@@ -23,23 +24,23 @@ function ascii(text: string): string {
   return out;
 }
 
-const PASSES: readonly Compare[] = [
-  (a, b) => a === b,
-  (a, b) => a.trimEnd() === b.trimEnd(),
-  (a, b) => a.trim() === b.trim(),
-  (a, b) => ascii(a) === ascii(b),
-];
+const PASSES: readonly Normalise[] = [(line) => line, (line) => line.trimEnd(), (line) => line.trim(), ascii];
 
-/** Index where `pattern` starts in `lines` at or after `start` (an end-of-file chunk: at the end first). */
+/**
+ * Index where `pattern` starts in `lines` at or after `start` (an end-of-file chunk: at the end
+ * first). Each pass normalises every line once, so a big file costs lines × passes, not more.
+ */
 export function seekSequence(lines: readonly string[], pattern: readonly string[], start: number, endOfFile: boolean): number | undefined {
   if (pattern.length === 0) return start;
   if (pattern.length > lines.length) return undefined;
   const last = lines.length - pattern.length;
   const from = endOfFile ? last : start;
-  for (const same of PASSES) {
+  for (const normalise of PASSES) {
+    const wanted = pattern.map(normalise);
+    const have = lines.map(normalise);
     for (let i = from; i <= last; i++) {
       let all = true;
-      for (let j = 0; j < pattern.length && all; j++) all = same(lines[i + j] ?? "", pattern[j] ?? "");
+      for (let j = 0; j < wanted.length && all; j++) all = have[i + j] === wanted[j];
       if (all) return i;
     }
   }
