@@ -10,6 +10,7 @@ import { makeWorld, readJsonl, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { listenLocal } from "../support/listen.ts";
 import { hookDir, toml } from "../hooks/harness.ts";
+import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { ofType, sessionRecords, type Rec } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
@@ -190,6 +191,28 @@ describe("new tools through agent run, the three hook forms, the gate and the se
     } finally {
       await site.close();
     }
+  });
+});
+
+describe("which tools a model is offered", () => {
+  test("the new tools are offered; web_fetch only once the user's config names a host", async () => {
+    const w = makeWorld();
+    const offered = async (): Promise<string[]> => {
+      const server = await startFakeOpenAI([{ text: "done" }]);
+      try {
+        const result = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--model", "fake", "--trust", "go"], { env: w.env({ OPENAI_API_KEY: "sk-test-not-real" }) });
+        expect(result.code).toBe(0);
+        const first = server.requests[0] as { tools?: { function: { name: string } }[] };
+        return (first.tools ?? []).map((tool) => tool.function.name);
+      } finally {
+        await server.close();
+      }
+    };
+    const before = await offered();
+    for (const name of ["read", "todo_write", "multi_edit", "apply_patch", "grep", "glob"]) expect(before).toContain(name);
+    expect(before).not.toContain("web_fetch");
+    toml(w, "user", '[tools.web_fetch]\nallow = ["docs.example.com"]');
+    expect(await offered()).toContain("web_fetch");
   });
 });
 
