@@ -151,6 +151,18 @@ describe("ripgrep as the lister", () => {
     expect(lookahead.content.split("\n")).toContain("src/main.ts");
   });
 
+  test("with rg: a cancelled call kills rg and says so, like the walk", async () => {
+    if (RG === null) return expect(RG).toBeNull();
+    ws = makeWorkspace();
+    putFile(ws.root, "a.txt", "needle\n");
+    const controller = new AbortController();
+    controller.abort();
+    const grep = await grepTool.execute({ pattern: "needle" }, makeContext(ws.root, { ripgrep: RG, signal: controller.signal }));
+    expect(grep).toMatchObject({ success: false, content: "[grep cancelled]" });
+    const glob = await globTool.execute({ pattern: "**/*" }, makeContext(ws.root, { ripgrep: RG, signal: controller.signal }));
+    expect(glob).toMatchObject({ success: false, content: "[glob cancelled]" });
+  });
+
   test("with rg: symlinked files are not followed (the documented difference from the walk)", async () => {
     if (RG === null) return expect(RG).toBeNull();
     ws = makeWorkspace();
