@@ -26,6 +26,9 @@ import { createTaskRunner, type RunChild } from "./subagent.ts";
 import { TASK_TOOL_DEFINITION } from "./task-tool.ts";
 import { SessionEnv, sessionEnvOf } from "./session-env.ts";
 import { BackgroundShells } from "../tools/background-shells.ts";
+import { TodoList, todosOfMetadata, type TodoItem } from "../tools/todo-list.ts";
+import type { WebFetchSettings } from "../tools/types.ts";
+import type { SessionRecord } from "../session/records.ts";
 import { PROVIDER_KEY_VARS } from "../hooks/engine.ts";
 import { replaceConversation, runTurn, type LoopState } from "./turn.ts";
 import { BASE_PROMPT, buildSystemPrompt } from "./system-prompt.ts";
@@ -109,6 +112,9 @@ export class AgentSession {
     this.services = new SessionServices({
       sessionEnv: new SessionEnv(initialEnv, options.providerKeyVars ?? PROVIDER_KEY_VARS),
       shells: this.shells,
+      // A resumed session picks its plan up where the last todo_write left it.
+      todos: new TodoList(options.resume ? lastPlan(options.resume.records) : []),
+      ...(webFetchOn(options) ? { webFetch: options.webFetch } : {}),
       runtime,
       writer: this.writer,
       permissionMode: options.permissionMode,
@@ -135,7 +141,7 @@ export class AgentSession {
       },
       ...(options.readRoots ? { readRoots: options.readRoots } : {}),
     });
-    this.tools = BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
+    this.tools = BUILTIN_TOOLS.filter((tool) => tool.name !== "web_fetch" || webFetchOn(options)).map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
     if (this.services.taskRunner) this.tools.push(TASK_TOOL_DEFINITION);
     options.signal.addEventListener("abort", this.cancelHooks, { once: true });
   }
@@ -320,3 +326,19 @@ export const runChildSession: RunChild = async (options, run) => {
   const stop = started ?? (await drive(child.prompt(run.prompt, { signal: run.signal })));
   return drive(child.end({ stop }));
 };
+
+/** `web_fetch` is offered only when the user's config allows at least one host. */
+function webFetchOn(options: AgentSessionOptions): options is AgentSessionOptions & { webFetch: WebFetchSettings } {
+  return options.webFetch !== undefined && options.webFetch.allow.length > 0;
+}
+
+/** The plan the last successful `todo_write` of an earlier run left (its result metadata). */
+function lastPlan(records: readonly SessionRecord[]): TodoItem[] {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i];
+    if (record?.type !== "tool_result" || record.tool_name !== "todo_write" || !record.success) continue;
+    const items = todosOfMetadata(record.metadata);
+    if (items !== undefined) return items;
+  }
+  return [];
+}

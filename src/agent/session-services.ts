@@ -24,6 +24,8 @@ import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { AgentEvent, ChildRun, HookDecisionKind, PermissionAnswer, PermissionAsk } from "./types.ts";
 import type { McpTools } from "../mcp/manager.ts";
 import type { BackgroundShells } from "../tools/background-shells.ts";
+import type { TodoList } from "../tools/todo-list.ts";
+import type { WebFetchSettings } from "../tools/types.ts";
 import type { EnvFileSlot, SessionEnv } from "./session-env.ts";
 import type { UsageTotals } from "./usage.ts";
 
@@ -91,6 +93,10 @@ export interface SessionServicesOptions {
   readonly shells: BackgroundShells;
   /** Adds a finished subagent's usage and API time to this session's totals. */
   readonly addChildUsage?: (usage: UsageTotals, apiMs: number) => void;
+  /** This session's plan (`todo_write`). */
+  readonly todos: TodoList;
+  /** The user's `tools.web_fetch`; absent: the tool is off. */
+  readonly webFetch?: WebFetchSettings;
 }
 
 export class SessionServices {
@@ -110,6 +116,8 @@ export class SessionServices {
   readonly sessionEnv: SessionEnv;
   readonly shells: BackgroundShells;
   readonly addChildUsage: ((usage: UsageTotals, apiMs: number) => void) | undefined;
+  readonly todos: TodoList;
+  private readonly webFetch: WebFetchSettings | undefined;
   private readonly engine: () => HookEngine;
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
   private readonly configuredRules: RuleSet;
@@ -135,6 +143,8 @@ export class SessionServices {
     this.sessionEnv = options.sessionEnv;
     this.shells = options.shells;
     this.addChildUsage = options.addChildUsage;
+    this.todos = options.todos;
+    this.webFetch = options.webFetch;
     this.envelope = {
       sessionPath: options.writer.path,
       providerId: options.providerId,
@@ -282,6 +292,8 @@ export class SessionServices {
       // Large bash outputs go beside the session file (`<session>.outputs/`); none without a session file.
       ...(this.writer.path !== null ? { outputDir: `${this.writer.path.replace(/\.jsonl$/, "")}.outputs` } : {}),
       readRoots: this.readRoots,
+      todos: this.todos,
+      ...(this.webFetch ? { webFetch: this.webFetch } : {}),
     });
   }
 }

@@ -10,7 +10,7 @@ import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { EventOutcome } from "../hooks/dispatch.ts";
 import type { McpTools } from "../mcp/manager.ts";
 import type { McpToolName } from "../tools/names.ts";
-import type { ToolResult } from "../tools/types.ts";
+import type { ToolResult, WebFetchSettings } from "../tools/types.ts";
 import type { ModelSettings, UsageTotals } from "./usage.ts";
 
 
@@ -63,6 +63,8 @@ export interface AgentSessionOptions {
   readonly models?: Readonly<Record<string, ModelSettings>>;
   /** Sees every event as it is emitted, before the stream yields it (stream-json keeps one order with `onLine`). */
   readonly onEvent?: (event: AgentEvent) => void;
+  /** The user's `tools.web_fetch` (hosts allowed); absent or empty: `web_fetch` is not offered. */
+  readonly webFetch?: WebFetchSettings;
 }
 
 export type PermissionAnswer = "once" | "always" | "deny";

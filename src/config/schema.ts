@@ -213,7 +213,13 @@ export const settingsSchema = v.object({
       lifecycle: v.optional(lifecycleSchema),
     }),
   ),
-  tools: v.optional(v.object({ bash: v.optional(v.object({ absolute_paths: v.optional(booleanField) })) })),
+  tools: v.optional(
+    v.object({
+      bash: v.optional(v.object({ absolute_paths: v.optional(booleanField) })),
+      /** User config only: the hosts `web_fetch` may fetch; absent or empty, the tool is off. */
+      web_fetch: v.optional(v.strictObject({ allow: v.optional(v.array(stringField)) })),
+    }),
+  ),
   permissions: v.optional(
     v.strictObject({
       mode: v.optional(oneOf(PERMISSION_MODES)),

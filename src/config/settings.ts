@@ -21,6 +21,7 @@ import {
   oneOf,
   PERMISSION_MODES,
   PROVIDER_FIELDS,
+  showValue,
   stringField,
   contextFilesField,
   MODEL_FIELDS,
@@ -28,6 +29,7 @@ import {
 import type { WarningSink } from "./warnings.ts";
 import { errorMessage } from "../util/errors.ts";
 import { allowPatternProblem } from "../hooks/handlers/http-allow.ts";
+import { hostPatternProblem } from "../tools/web-fetch.ts";
 
 import type { PermissionMode } from "../permissions/mode.ts";
 import { parseRule, ruleNeverMatches } from "../permissions/rules.ts";
@@ -82,7 +84,7 @@ export interface EffectiveSettings {
   };
   /** D26: what user list hooks and project list hooks each see. */
   readonly listSettingsByScope: { readonly user: ListSettings; readonly project: ListSettings };
-  readonly tools: { readonly bash: { readonly absolutePaths: boolean } };
+  readonly tools: { readonly bash: { readonly absolutePaths: boolean }; readonly webFetch: { readonly allow: readonly string[] } };
   readonly absolutePathsByScope: { readonly user: boolean; readonly project: boolean };
   readonly permissions: { readonly mode: PermissionMode; readonly allow: readonly string[]; readonly ask: readonly string[]; readonly deny: readonly string[] };
   readonly agent: {
@@ -228,6 +230,7 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
   let stopBlockCap = DEFAULT_STOP_BLOCK_CAP;
   let quietSuccessOutput = false;
   const httpAllow: string[] = [];
+  const webFetchAllow: string[] = [];
   let absolutePathsMerged = true;
   const modes: { user: PermissionMode; project: PermissionMode | undefined } = { user: "default", project: undefined };
   const rules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
@@ -308,6 +311,10 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
       if (!isRecord(tools)) sink.error(path, "tools", "must be a table/object");
       else
         for (const [key, value] of Object.entries(tools)) {
+          if (key === "web_fetch") {
+            readWebFetch(value, { path, project: file.scope === "project", sink, allow: webFetchAllow });
+            continue;
+          }
           if (key !== "bash") {
             sink.warning(path, `tools.${key}`, "unknown setting (ignored)");
             continue;
@@ -402,7 +409,7 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
     settings: {
       hooks: { ...(options.projectScope ? projectList : userList), stopBlockCap, quietSuccessOutput, httpAllow },
       listSettingsByScope: { user: userList, project: projectList },
-      tools: { bash: { absolutePaths: absolutePathsMerged } },
+      tools: { bash: { absolutePaths: absolutePathsMerged }, webFetch: { allow: webFetchAllow } },
       absolutePathsByScope: absolutePaths,
       permissions: { mode: stricter(modes.user, modes.project ?? modes.user), allow: rules.allow, ask: rules.ask, deny: rules.deny },
       agent: { maxContextTokens, contextFiles, models },
@@ -441,5 +448,32 @@ function readModels(value: unknown, path: string, sink: WarningSink, checked: (s
       else if (checked(MODEL_FIELDS[key as keyof typeof MODEL_FIELDS], field, `${at}.${key}`) && typeof field === "number") merged[name] = field;
     }
     models[model] = merged;
+  }
+}
+
+/**
+ * `tools.web_fetch.allow`: hosts the `web_fetch` tool may reach. Whether the agent goes on the
+ * network, and where, is the user's call: a project file cannot set or widen it.
+ */
+function readWebFetch(value: unknown, place: { path: string; project: boolean; sink: WarningSink; allow: string[] }): void {
+  const { path, sink } = place;
+  if (place.project) {
+    sink.error(path, "tools.web_fetch", "is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead");
+    return;
+  }
+  if (!isRecord(value)) {
+    sink.error(path, "tools.web_fetch", "must be a table/object");
+    return;
+  }
+  for (const [key, entry] of Object.entries(value)) {
+    const field = `tools.web_fetch.${key}`;
+    if (key !== "allow") sink.error(path, field, "unknown key (expected allow)");
+    else if (!Array.isArray(entry)) sink.error(path, field, `${showValue(entry)} is not an array of hosts (e.g. ["docs.example.com"])`);
+    else
+      entry.forEach((host: unknown, index) => {
+        const problem = typeof host === "string" ? hostPatternProblem(host) : `${showValue(host)} is not a string`;
+        if (problem !== null) sink.error(path, `${field}[${index}]`, `${problem}; ignored`);
+        else if (typeof host === "string" && !place.allow.includes(host)) place.allow.push(host);
+      });
   }
 }

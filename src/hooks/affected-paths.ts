@@ -1,28 +1,33 @@
 /**
  * Envelope `affected_paths` (D20, SEC-26..28, TOOL-51/52): a bounded allowlist built only from the
- * structured path field of `read`, `write`, `edit` and `grep`. Command text, output and prose are
- * never parsed. A path is sent as given or left out, never normalised; in redacted mode it carries
+ * structured path field of `read`, `write`, `edit`, `multi_edit` and `grep`, and from the file
+ * headers of an `apply_patch` patch (read by the tool's own parser, so hooks see exactly the files the
+ * patch would change). Command text, output and prose are never parsed. A path is sent as given or left out, never normalised; in redacted mode it carries
  * the same secret redaction as the request field it came from. Never throws.
  */
 import type { FileSystem } from "../runtime/types.ts";
 import { isInside } from "../util/path-utils.ts";
 import { isBuiltin, type ToolId, type ToolName } from "../tools/names.ts";
+import { parsePatch, patchPaths } from "../tools/patch-parse.ts";
 
 export type AffectedPathKind = "read_target" | "write_target";
 
 export interface AffectedPath {
   readonly path: string;
   readonly kind: AffectedPathKind;
-  readonly source: "request.file_path" | "request.path";
+  readonly source: "request.file_path" | "request.path" | "request.input";
 }
 
 /** Longest path (UTF-8 bytes) that is reported; longer ones are omitted. */
 export const AFFECTED_PATH_MAX_BYTES = 4096;
+/** Most paths one patch reports; past it the rest are left out. */
+export const AFFECTED_PATCH_MAX_PATHS = 64;
 
 const FIELD_BY_TOOL: Partial<Record<ToolName, { field: "file_path" | "path"; kind: AffectedPathKind }>> = {
   read: { field: "file_path", kind: "read_target" },
   write: { field: "file_path", kind: "write_target" },
   edit: { field: "file_path", kind: "write_target" },
+  multi_edit: { field: "file_path", kind: "write_target" },
   grep: { field: "path", kind: "read_target" },
 };
 
@@ -100,10 +105,26 @@ export function affectedPaths(
   cwd: string,
   options: AffectedPathsOptions = {},
 ): AffectedPath[] {
+  if (tool === "apply_patch") return patchTargets(fs, input, cwd, options);
   const rule = isBuiltin(tool) ? FIELD_BY_TOOL[tool] : undefined;
   if (rule === undefined) return [];
   const value = input[rule.field];
   if (typeof value !== "string" || !isSafePath(fs, value, cwd)) return [];
   const path = options.redact ? options.redact(value) : value;
   return [{ path, kind: rule.kind, source: rule.field === "file_path" ? "request.file_path" : "request.path" }];
+}
+
+/** Every file an `apply_patch` input names (sources and move destinations), once each, in order. */
+function patchTargets(fs: FileSystem, input: Readonly<Record<string, unknown>>, cwd: string, options: AffectedPathsOptions): AffectedPath[] {
+  const patch = input.input;
+  if (typeof patch !== "string") return [];
+  const parsed = parsePatch(patch);
+  if (!parsed.ok) return [];
+  const out: AffectedPath[] = [];
+  for (const path of new Set(patchPaths(parsed.ops))) {
+    if (out.length >= AFFECTED_PATCH_MAX_PATHS) break;
+    if (!isSafePath(fs, path, cwd)) continue;
+    out.push({ path: options.redact ? options.redact(path) : path, kind: "write_target", source: "request.input" });
+  }
+  return out;
 }

@@ -23,8 +23,8 @@ export interface GateInput {
 export type GateDecision = { decision: "allow" | "deny" | "ask"; reason: string; rule?: string; because?: string };
 
 /** `kill_shell` stops a process like `bash` starts one; `bash_output` only reads. */
-const MUTATING: ReadonlySet<ToolName> = new Set(["write", "edit", "bash", "task", "kill_shell"]);
-const EDITS: ReadonlySet<ToolName> = new Set(["write", "edit"]);
+const MUTATING: ReadonlySet<ToolName> = new Set(["write", "edit", "bash", "task", "kill_shell", "multi_edit", "apply_patch"]);
+const EDITS: ReadonlySet<ToolName> = new Set(["write", "edit", "multi_edit", "apply_patch"]);
 
 /** MCP tools can do anything their server does, so every mode treats them like bash. */
 function mutating(tool: ToolId): boolean {

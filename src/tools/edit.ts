@@ -14,6 +14,29 @@ function countOccurrences(text: string, needle: string): number {
   return count;
 }
 
+export interface ExactEdit {
+  readonly old_string: string;
+  readonly new_string: string;
+  readonly replace_all?: boolean | undefined;
+}
+
+export type ReplaceOutcome = { ok: true; text: string; replacements: number } | { ok: false; message: string };
+
+/** One exact replacement in `text` under edit's rules; `name` is the file as the model wrote it. */
+export function replaceExact(text: string, edit: ExactEdit, name: string): ReplaceOutcome {
+  if (edit.old_string.length === 0) return { ok: false, message: "old_string must not be empty (use write to create a file)" };
+  if (edit.old_string === edit.new_string) return { ok: false, message: "old_string and new_string are identical: nothing to change" };
+  const count = countOccurrences(text, edit.old_string);
+  if (count === 0) return { ok: false, message: `old_string not found in ${name}` };
+  const replaceAll = edit.replace_all ?? false;
+  if (count > 1 && !replaceAll) {
+    return { ok: false, message: `old_string occurs ${count} times in ${name}; add surrounding context to make it unique, or set replace_all` };
+  }
+  // split/join, not String.replace: `$&`-style patterns in new_string must stay literal.
+  const updated = replaceAll ? text.split(edit.old_string).join(edit.new_string) : replaceFirst(text, edit.old_string, edit.new_string);
+  return { ok: true, text: updated, replacements: replaceAll ? count : 1 };
+}
+
 function editFile(input: EditInput, ctx: ToolContext): ToolResult {
   const fs = ctx.runtime.fs;
   const resolved = resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.workspaceRoot, path: input.file_path });
@@ -26,23 +49,15 @@ function editFile(input: EditInput, ctx: ToolContext): ToolResult {
   if (stat.kind !== "file") return failure(`not a file: ${input.file_path}`, { path });
   const text = fs.readText(path);
   if (text === undefined) return failure(`no such file: ${input.file_path}`, { path });
-  const count = countOccurrences(text, input.old_string);
-  if (count === 0) return failure(`old_string not found in ${input.file_path}`, { path, replacements: 0 });
-  const replaceAll = input.replace_all ?? false;
-  if (count > 1 && !replaceAll) {
-    return failure(`old_string occurs ${count} times in ${input.file_path}; add surrounding context to make it unique, or set replace_all`, {
-      path,
-      replacements: 0,
-    });
-  }
-  // split/join, not String.replace: `$&`-style patterns in new_string must stay literal.
-  const updated = replaceAll ? text.split(input.old_string).join(input.new_string) : replaceFirst(text, input.old_string, input.new_string);
+  const step = replaceExact(text, input, input.file_path);
+  if (!step.ok) return failure(step.message, { path, replacements: 0 });
+  const updated = step.text;
   try {
     fs.writeText(path, updated);
   } catch (error) {
     return failure(`cannot write ${input.file_path}: ${describeError(error)}`, { path });
   }
-  const replacements = replaceAll ? count : 1;
+  const replacements = step.replacements;
   const details: ToolDetails = { tool: "edit", path, originalFile: text, updatedFile: updated };
   return {
     success: true,

@@ -1,8 +1,10 @@
 /**
  * `grep`, in TypeScript (no ripgrep dependency): a JavaScript regex over the text files under `path`
  * (default: the cwd), ripgrep-style output. `glob` without a `/` matches file names, with a `/` the
- * path relative to the search root. `.git`, `node_modules`, binary files (a NUL in the first 8000
- * bytes) and files over GREP_MAX_FILE_BYTES are skipped. Paths print relative to the cwd.
+ * path relative to the search root. `.git`, `node_modules`, files `.gitignore` ignores
+ * (gitignore.ts), binary files (a NUL in the first 8000 bytes) and files over GREP_MAX_FILE_BYTES are
+ * skipped. Paths print relative to the cwd. With `rg` on the PATH, rg picks the files that may match
+ * (ripgrep.ts) and this code searches and prints just those, so the output is the same either way.
  *
  * The search is asynchronous and bounded: it yields to the event loop between files and lines
  * (pacer.ts), stops at the call's signal, refuses regex shapes that backtrack catastrophically
@@ -14,6 +16,9 @@ import { displayPath, resolveInWorkspace } from "./paths.ts";
 import { capLine, failure, joinCapped, looksBinary } from "./output.ts";
 import { compileGlob } from "./glob-match.ts";
 import { walkFiles, type WalkEntry } from "./walk.ts";
+import { IgnoreRules } from "./gitignore.ts";
+import { rgList, ripgrepFor, walkOrder } from "./ripgrep.ts";
+import { resolvePath } from "../util/path-utils.ts";
 import { splitLines } from "./read.ts";
 import { compileSearchRegex } from "./regex-guard.ts";
 import { Pacer, type PacerState } from "./pacer.ts";
@@ -144,8 +149,8 @@ async function searchFiles(input: GrepInput, ctx: ToolContext): Promise<ToolResu
   };
 
   if (stat.kind === "dir") {
-    const walk = await walkFiles(fs, { dir: root, realRoot, pacer, onFile: scan });
-    stop ??= walk.interrupted ?? (walk.truncated ? "walk" : undefined);
+    const ended = await searchTree(ctx, { root, realRoot, input, pacer, scan });
+    stop ??= ended;
   } else await scan({ path: root, relative: root.split("/").at(-1) ?? root });
 
   const metadata = { path: root, files: files.length, matches: matchCount };
@@ -179,6 +184,32 @@ async function searchFiles(input: GrepInput, ctx: ToolContext): Promise<ToolResu
   const stopNote = stop === undefined ? undefined : STOP_NOTES[stop];
   if (stopNote !== undefined) notes.push(stopNote);
   return { success: true, content: notes.length === 0 ? text : `${text}\n${notes.join("\n")}`, metadata, details };
+}
+
+/** Runs `scan` over the candidate files under `root`, from rg or the walk; why it ended early, if it did. */
+async function searchTree(
+  ctx: ToolContext,
+  options: { root: string; realRoot: string; input: GrepInput; pacer: Pacer; scan: (entry: WalkEntry) => Promise<boolean> },
+): Promise<StopReason | undefined> {
+  const { root, input, pacer, scan } = options;
+  const rg = ripgrepFor(ctx, root);
+  const search = { pattern: input.pattern, ignoreCase: input["-i"] === true, maxFileBytes: GREP_MAX_FILE_BYTES };
+  const listed = rg === null ? undefined : await rgList(ctx, rg, { root, timeoutMs: GREP_TIME_BUDGET_MS, search });
+  if (listed?.ok === true) {
+    const prefix = root.endsWith("/") ? root : `${root}/`;
+    for (const path of [...listed.paths].sort(walkOrder)) {
+      if (!path.startsWith(prefix)) continue;
+      const state = await pacer.tick();
+      if (state !== "running") return state;
+      if (!(await scan({ path, relative: path.slice(prefix.length) }))) return undefined;
+    }
+    return listed.truncated ? "walk" : undefined;
+  }
+  if (listed !== undefined && listed.reason !== "unusable") return listed.reason;
+  const fs = ctx.runtime.fs;
+  const ignore = await IgnoreRules.at(fs, resolvePath("/", ctx.workspaceRoot), root);
+  const walk = await walkFiles(fs, { dir: root, realRoot: options.realRoot, pacer, ignore, onFile: scan });
+  return walk.interrupted ?? (walk.truncated ? "walk" : undefined);
 }
 
 export const grepTool = defineTool({

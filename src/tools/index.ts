@@ -11,11 +11,29 @@ import { grepTool } from "./grep.ts";
 import { readTool } from "./read.ts";
 import { writeTool } from "./write.ts";
 import { bashOutputTool, killShellTool } from "./shell-tools.ts";
+import { todoWriteTool } from "./todos.ts";
+import { multiEditTool } from "./multi-edit.ts";
+import { applyPatchTool } from "./apply-patch.ts";
+import { webFetchTool } from "./web-fetch.ts";
 
 export type { Tool, ToolContext, ToolResult } from "./types.ts";
 export { validateToolInput, toolJsonSchema } from "./schemas.ts";
 
-export const BUILTIN_TOOLS: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, globTool, bashOutputTool, killShellTool];
+/** Every built-in; `web_fetch` is offered to a model only when the user's config enables it. */
+export const BUILTIN_TOOLS: readonly Tool[] = [
+  readTool,
+  writeTool,
+  editTool,
+  bashTool,
+  grepTool,
+  globTool,
+  bashOutputTool,
+  killShellTool,
+  todoWriteTool,
+  multiEditTool,
+  applyPatchTool,
+  webFetchTool,
+];
 
 const BY_NAME: ReadonlyMap<ToolName, Tool> = new Map(BUILTIN_TOOLS.map((tool) => [tool.name, tool]));
 

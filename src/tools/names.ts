@@ -3,19 +3,38 @@
  * A matcher naming an alias selects the canonical tool; `write_stdin` does not exist here. MCP tools
  * are `mcp__<server>__<tool>` (src/mcp/): they have no aliases, and claude hooks see the same name.
  */
-export const TOOL_NAMES = ["read", "write", "edit", "bash", "grep", "glob", "task", "bash_output", "kill_shell"] as const;
+export const TOOL_NAMES = [
+  "read",
+  "write",
+  "edit",
+  "bash",
+  "grep",
+  "glob",
+  "task",
+  "bash_output",
+  "kill_shell",
+  "todo_write",
+  "multi_edit",
+  "apply_patch",
+  "web_fetch",
+] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const TOOL_ALIASES: Readonly<Record<ToolName, readonly string[]>> = {
   read: ["Read"],
   write: ["Write"],
-  edit: ["Edit", "hash_edit", "apply_patch"],
+  edit: ["Edit", "hash_edit"],
   bash: ["Bash", "shell", "exec_command"],
   grep: ["Grep", "ffgrep", "code_search"],
   glob: ["Glob"],
   task: ["Task", "parallel_subagents"],
   bash_output: ["BashOutput"],
   kill_shell: ["KillShell"],
+  // `update_plan` is Codex's name for the same plan list.
+  todo_write: ["TodoWrite", "update_plan"],
+  multi_edit: ["MultiEdit"],
+  apply_patch: ["ApplyPatch"],
+  web_fetch: ["WebFetch"],
 };
 
 export const CLAUDE_TOOL_NAMES: Readonly<Record<ToolName, string>> = {
@@ -28,6 +47,11 @@ export const CLAUDE_TOOL_NAMES: Readonly<Record<ToolName, string>> = {
   task: "Task",
   bash_output: "BashOutput",
   kill_shell: "KillShell",
+  todo_write: "TodoWrite",
+  multi_edit: "MultiEdit",
+  // Claude Code has no patch tool: claude hooks see the Codex name, as VT Code's do.
+  apply_patch: "apply_patch",
+  web_fetch: "WebFetch",
 };
 
 export const MCP_PREFIX = "mcp__";

@@ -9,6 +9,7 @@ import { readInputSchema, type ReadInput } from "./schemas.ts";
 import { resolveInWorkspace } from "./paths.ts";
 import { isAbsolutePath } from "../util/path-utils.ts";
 import { capLine, describeError, failure, joinCapped, looksBinary } from "./output.ts";
+import { mediaKind } from "./media.ts";
 
 export const READ_DEFAULT_LINES = 2000;
 
@@ -48,6 +49,10 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolResult>
     return failure(`cannot read ${input.file_path}: ${describeError(error)}`, { path });
   }
   if (bytes === undefined) return failure(`no such file: ${input.file_path}`, { path });
+  const media = mediaKind(bytes);
+  if (media !== undefined) {
+    return failure(`${input.file_path} is a ${media} (${bytes.byteLength} bytes): read shows text files only, so images and PDFs cannot be read here`, { path, media });
+  }
   if (looksBinary(bytes)) return failure(`binary file, not shown: ${input.file_path} (${bytes.byteLength} bytes)`, { path });
 
   const lines = splitLines(new TextDecoder().decode(bytes));

@@ -81,6 +81,49 @@ export const taskInputSchema = v.strictObject({
   cwd: v.optional(str("Working directory of the subagent, relative to the parent's cwd, inside the workspace.")),
 });
 
+export const TODO_STATUSES = ["pending", "in_progress", "completed"] as const;
+/** Bounds of one plan: it is sent back to the model and written to the session with every update. */
+export const TODO_MAX_ITEMS = 100;
+export const TODO_MAX_CHARS = 1000;
+
+const todoText = (description: string) => v.pipe(v.string(), v.minLength(1), v.maxLength(TODO_MAX_CHARS), v.description(description));
+
+export const todoItemSchema = v.strictObject({
+  content: todoText("What to do, in the imperative (\"Run the tests\")."),
+  status: v.pipe(v.picklist(TODO_STATUSES), v.description("pending, in_progress (one item at a time) or completed.")),
+  id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100), v.description("Stable id of the item (default: its position)."))),
+  activeForm: v.optional(todoText("The item in the present continuous (\"Running the tests\"), shown while in progress.")),
+  priority: v.optional(v.pipe(v.picklist(["high", "medium", "low"] as const), v.description("high, medium or low."))),
+});
+
+export const todoWriteInputSchema = v.strictObject({
+  todos: v.pipe(v.array(todoItemSchema), v.maxLength(TODO_MAX_ITEMS), v.description("The whole updated plan; it replaces the previous one.")),
+});
+
+export const multiEditInputSchema = v.strictObject({
+  file_path: str("Path of the file to edit."),
+  edits: v.pipe(
+    v.array(
+      v.strictObject({
+        old_string: str("Exact text to replace; must occur exactly once (in the text as the earlier edits left it) unless replace_all is true."),
+        new_string: str("Replacement text."),
+        replace_all: v.optional(bool("Replace every occurrence (default false).")),
+      }),
+    ),
+    v.minLength(1),
+    v.description("Replacements applied in order, each to the result of the one before; all are applied or none."),
+  ),
+});
+
+export const applyPatchInputSchema = v.strictObject({
+  input: str("The patch: `*** Begin Patch`, then `*** Add File: <path>` / `*** Update File: <path>` (optionally `*** Move to: <path>`, then `@@` hunks of ` `, `-` and `+` lines) / `*** Delete File: <path>` sections, then `*** End Patch`."),
+});
+
+export const webFetchInputSchema = v.strictObject({
+  url: v.pipe(v.string(), v.maxLength(8192), v.description("The http(s) URL to fetch; its host must be in the user's tools.web_fetch.allow.")),
+  prompt: v.optional(str("What to look for in the page (kept with the call; the whole page text is returned).")),
+});
+
 export type BashInput = v.InferOutput<typeof bashInputSchema>;
 export type ReadInput = v.InferOutput<typeof readInputSchema>;
 export type WriteInput = v.InferOutput<typeof writeInputSchema>;
@@ -90,6 +133,10 @@ export type GlobInput = v.InferOutput<typeof globInputSchema>;
 export type TaskInput = v.InferOutput<typeof taskInputSchema>;
 export type BashOutputInput = v.InferOutput<typeof bashOutputInputSchema>;
 export type KillShellInput = v.InferOutput<typeof killShellInputSchema>;
+export type TodoWriteInput = v.InferOutput<typeof todoWriteInputSchema>;
+export type MultiEditInput = v.InferOutput<typeof multiEditInputSchema>;
+export type ApplyPatchInput = v.InferOutput<typeof applyPatchInputSchema>;
+export type WebFetchInput = v.InferOutput<typeof webFetchInputSchema>;
 
 type AnyObjectSchema = v.GenericSchema<unknown, Record<string, unknown>>;
 
@@ -103,6 +150,10 @@ export const TOOL_INPUT_SCHEMAS: Readonly<Record<ToolName, AnyObjectSchema>> = {
   task: taskInputSchema,
   bash_output: bashOutputInputSchema,
   kill_shell: killShellInputSchema,
+  todo_write: todoWriteInputSchema,
+  multi_edit: multiEditInputSchema,
+  apply_patch: applyPatchInputSchema,
+  web_fetch: webFetchInputSchema,
 };
 
 const MCP_INPUT_SCHEMA = v.record(v.string(), v.unknown());

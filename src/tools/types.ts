@@ -6,6 +6,7 @@
 import type { Runtime } from "../runtime/types.ts";
 import type { ToolName } from "./names.ts";
 import type { BackgroundShells } from "./background-shells.ts";
+import type { TodoItem, TodoList } from "./todo-list.ts";
 
 export interface ToolResult {
   success: boolean;
@@ -59,7 +60,41 @@ export type ToolDetails =
       readonly numMatches: number;
       readonly appliedLimit?: number;
     }
-  | { readonly tool: "glob"; /** Absolute paths. */ readonly filenames: readonly string[]; readonly durationMs: number; readonly truncated: boolean };
+  | { readonly tool: "glob"; /** Absolute paths. */ readonly filenames: readonly string[]; readonly durationMs: number; readonly truncated: boolean }
+  | { readonly tool: "multi_edit"; readonly path: string; readonly originalFile: string; readonly updatedFile: string }
+  | { readonly tool: "apply_patch"; readonly files: readonly PatchedFile[] }
+  | { readonly tool: "todo_write"; readonly oldTodos: readonly TodoItem[]; readonly newTodos: readonly TodoItem[] }
+  | {
+      readonly tool: "web_fetch";
+      /** The final URL (after redirects). */
+      readonly url: string;
+      readonly code: number;
+      readonly codeText: string;
+      readonly bytes: number;
+      readonly durationMs: number;
+      readonly result: string;
+    };
+
+/** One file an `apply_patch` call changed. */
+export interface PatchedFile {
+  readonly kind: "add" | "update" | "delete";
+  /** Absolute path (for a move: where it was). */
+  readonly path: string;
+  /** Absolute destination of a `*** Move to:`. */
+  readonly movePath?: string;
+  /** null when added. */
+  readonly originalFile: string | null;
+  /** null when deleted. */
+  readonly updatedFile: string | null;
+}
+
+/** The user's `tools.web_fetch` settings; absent: the tool is off. */
+export interface WebFetchSettings {
+  /** Hosts (`docs.example.com`, `*.example.com`, `127.0.0.1:8080`) a URL and every redirect must name. */
+  readonly allow: readonly string[];
+  /** Injected in tests; default: the runtime's global fetch. */
+  readonly fetch?: typeof fetch;
+}
 
 export interface ToolContext {
   runtime: Runtime;
@@ -81,6 +116,15 @@ export interface ToolContext {
   readRoots?: readonly string[];
   /** The session's background shells (`run_in_background`, `bash_output`, `kill_shell`); absent: not offered. */
   shells?: BackgroundShells;
+  /** The session's plan (`todo_write`); absent: the call fails. */
+  todos?: TodoList;
+  /** `web_fetch` settings from user config; absent: the tool is off. */
+  webFetch?: WebFetchSettings;
+  /**
+   * The ripgrep binary `grep` and `glob` run; null: never (the built-in walk); undefined: `rg` on the
+   * env's PATH when there is one.
+   */
+  ripgrep?: string | null;
 }
 
 export interface Tool<I = Record<string, unknown>> {

@@ -3,11 +3,13 @@
  * `node_modules`, never following symlinked directories (no loops, no escapes from the workspace).
  * Symlinked files are yielded only when their target is inside `realRoot`. Asynchronous: the pacer
  * is ticked before every entry, so a big tree yields to the event loop and an abort or the time
- * budget ends the walk at the next entry.
+ * budget ends the walk at the next entry. With `ignore` (gitignore.ts), ignored files are not
+ * yielded and ignored directories are not entered.
  */
 import type { FileSystem } from "../runtime/types.ts";
 import { isInside } from "../util/path-utils.ts";
 import type { Pacer } from "./pacer.ts";
+import type { IgnoreRules } from "./gitignore.ts";
 
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
@@ -31,11 +33,11 @@ export interface WalkOutcome {
 /** Calls `onFile` for every regular file under `dir`; `onFile` returning false stops the walk. */
 export async function walkFiles(
   fs: FileSystem,
-  options: { dir: string; realRoot: string; pacer: Pacer; onFile: (entry: WalkEntry) => boolean | Promise<boolean> },
+  options: { dir: string; realRoot: string; pacer: Pacer; ignore?: IgnoreRules; onFile: (entry: WalkEntry) => boolean | Promise<boolean> },
 ): Promise<WalkOutcome> {
   let seen = 0;
   let interrupted: WalkOutcome["interrupted"];
-  const visit = async (dir: string, relative: string): Promise<boolean> => {
+  const visit = async (dir: string, relative: string, rules: IgnoreRules | undefined): Promise<boolean> => {
     for (const name of fs.readdir(dir)) {
       const state = await options.pacer.tick();
       if (state !== "running") {
@@ -47,9 +49,10 @@ export async function walkFiles(
       const rel = relative === "" ? name : `${relative}/${name}`;
       const stat = fs.lstat(path);
       if (stat === undefined) continue;
+      if (rules !== undefined && rules.ignores(path, stat.kind === "dir")) continue;
       if (stat.kind === "dir") {
         if (SKIPPED_DIRS.has(name)) continue;
-        if (!(await visit(path, rel))) return false;
+        if (!(await visit(path, rel, rules === undefined ? undefined : await rules.enter(path)))) return false;
       } else if (stat.kind === "file") {
         if (!(await options.onFile({ path, relative: rel }))) return false;
       } else if (stat.kind === "symlink") {
@@ -62,7 +65,7 @@ export async function walkFiles(
     }
     return true;
   };
-  const completed = await visit(options.dir, "");
+  const completed = await visit(options.dir, "", options.ignore);
   const outcome: WalkOutcome = { truncated: !completed && seen > WALK_MAX_ENTRIES };
   if (interrupted !== undefined) outcome.interrupted = interrupted;
   return outcome;

@@ -23,6 +23,20 @@ describe("affected_paths (D20)", () => {
     expect(affectedPaths(fs, "read", { file_path: "./src//a.ts" }, cwd)).toEqual([{ path: "./src//a.ts", kind: "read_target", source: "request.file_path" }]);
   });
 
+  test("D20 multi_edit gives its file; apply_patch every file its patch names, once, escapes omitted, redacted", () => {
+    expect(affectedPaths(fs, "multi_edit", { file_path: "notes.txt", edits: [] }, cwd)).toEqual([{ path: "notes.txt", kind: "write_target", source: "request.file_path" }]);
+    const input = ["*** Begin Patch", "*** Add File: src/new.ts", "+x", "*** Update File: notes.txt", "*** Move to: src/notes.txt", "@@", "-x", "+y", "*** Delete File: ../outside.txt", "*** Delete File: link/passwd", "*** Update File: notes.txt", "@@", "-y", "+z", "*** End Patch"].join("\n");
+    expect(affectedPaths(fs, "apply_patch", { input }, cwd)).toEqual([
+      { path: "src/new.ts", kind: "write_target", source: "request.input" },
+      { path: "notes.txt", kind: "write_target", source: "request.input" },
+      { path: "src/notes.txt", kind: "write_target", source: "request.input" },
+    ]);
+    expect(affectedPaths(fs, "apply_patch", { input }, cwd, { redact: (p) => p.replace("new", "[REDACTED]") })[0]?.path).toBe("src/[REDACTED].ts");
+    expect(affectedPaths(fs, "apply_patch", { input: "not a patch mentioning notes.txt" }, cwd)).toEqual([]);
+    expect(affectedPaths(fs, "todo_write", { todos: [{ content: "edit notes.txt", status: "pending" }] }, cwd)).toEqual([]);
+    expect(affectedPaths(fs, "web_fetch", { url: "https://example.com/notes.txt" }, cwd)).toEqual([]);
+  });
+
   test("TOOL-51 glob, bash, task and grep without path give []", () => {
     expect(affectedPaths(fs, "glob", { pattern: "*.ts", path: "src" }, cwd)).toEqual([]);
     expect(affectedPaths(fs, "bash", { command: "cat src/a.ts > out.txt" }, cwd)).toEqual([]);

@@ -63,7 +63,8 @@ describe("lifecycle matchers (D5)", () => {
 
   test("LIFE-13 alternation, alias matchers, and match-all forms", () => {
     expect(selected((t) => lifecycleMatches(life("post_tool", "Write|Edit"), t))).toEqual(["write", "edit"]);
-    expect(selected((t) => lifecycleMatches(life("pre_tool", "apply_patch"), t))).toEqual(["edit"]);
+    expect(selected((t) => lifecycleMatches(life("pre_tool", "hash_edit"), t))).toEqual(["edit"]);
+    expect(selected((t) => lifecycleMatches(life("pre_tool", "apply_patch"), t))).toEqual(["apply_patch"]);
     expect(selected((t) => lifecycleMatches(life("pre_tool", "code_search"), t))).toEqual(["grep"]);
     for (const m of [".*", "*", "", undefined]) expect(selected((t) => lifecycleMatches(life("pre_tool", m), t))).toEqual([...TOOL_NAMES]);
   });
@@ -123,7 +124,7 @@ describe("list filters (seed 003)", () => {
   });
 
   test("TOOL-10 exclude applies after include; [] filters nothing", () => {
-    expect(selected((t) => listMatches(list("after_tool", [], ["read", "grep"]), t))).toEqual(["write", "edit", "bash", "glob", "task", "bash_output", "kill_shell"]);
+    expect(selected((t) => listMatches(list("after_tool", [], ["read", "grep"]), t))).toEqual(["write", "edit", "bash", "glob", "task", "bash_output", "kill_shell", "todo_write", "multi_edit", "apply_patch", "web_fetch"]);
     expect(selected((t) => listMatches(list("after_tool", ["bash"], ["bash"]), t))).toEqual([]);
     expect(selected((t) => listMatches(list("after_tool", [], []), t))).toEqual([...TOOL_NAMES]);
   });

@@ -32,16 +32,20 @@ const INPUTS: Record<ToolName, Record<string, unknown>> = {
   task: { description: "d", prompt: "p" },
   bash_output: { bash_id: "bash_1" },
   kill_shell: { shell_id: "bash_1" },
+  todo_write: { todos: [] },
+  multi_edit: { file_path: "b.txt", edits: [{ old_string: "x", new_string: "y" }] },
+  apply_patch: { input: "*** Begin Patch\n*** Delete File: b.txt\n*** End Patch" },
+  web_fetch: { url: "https://docs.example.com/" },
 };
 
 describe("permission gate (D24)", () => {
   test("LOOP-44 mode defaults with no rules match the D24 table", () => {
     const expected: Record<Mode, Record<ToolName, string>> = {
       // issue 12 item 6: bash_output reads like read; kill_shell is judged like bash.
-      default: { read: "allow", grep: "allow", glob: "allow", write: "ask", edit: "ask", bash: "ask", task: "ask", bash_output: "allow", kill_shell: "ask" },
-      "accept-edits": { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "ask", task: "ask", bash_output: "allow", kill_shell: "ask" },
-      readonly: { read: "allow", grep: "allow", glob: "allow", write: "deny", edit: "deny", bash: "deny", task: "deny", bash_output: "allow", kill_shell: "deny" },
-      bypass: { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "allow", task: "allow", bash_output: "allow", kill_shell: "allow" },
+      default: { read: "allow", grep: "allow", glob: "allow", write: "ask", edit: "ask", bash: "ask", task: "ask", bash_output: "allow", kill_shell: "ask", todo_write: "allow", multi_edit: "ask", apply_patch: "ask", web_fetch: "allow" },
+      "accept-edits": { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "ask", task: "ask", bash_output: "allow", kill_shell: "ask", todo_write: "allow", multi_edit: "allow", apply_patch: "allow", web_fetch: "allow" },
+      readonly: { read: "allow", grep: "allow", glob: "allow", write: "deny", edit: "deny", bash: "deny", task: "deny", bash_output: "allow", kill_shell: "deny", todo_write: "allow", multi_edit: "deny", apply_patch: "deny", web_fetch: "allow" },
+      bypass: { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "allow", task: "allow", bash_output: "allow", kill_shell: "allow", todo_write: "allow", multi_edit: "allow", apply_patch: "allow", web_fetch: "allow" },
     };
     for (const mode of MODES) {
       for (const [tool, input] of Object.entries(INPUTS) as [ToolName, Record<string, unknown>][]) {

@@ -14,7 +14,8 @@ describe("permission rules (D24)", () => {
     expect(rule("Bash(git status*)")).toEqual({ tool: "bash", pattern: "git status*", text: "Bash(git status*)" });
     expect(rule("  SHELL(ls)  ").tool).toBe("bash");
     expect(rule("exec_command").tool).toBe("bash");
-    expect(rule("APPLY_PATCH(src/*)").tool).toBe("edit");
+    expect(rule("HASH_EDIT(src/*)").tool).toBe("edit");
+    expect(rule("APPLY_PATCH(*src/*)").tool).toBe("apply_patch");
     expect(rule("read")).toEqual({ tool: "read", pattern: null, text: "read" });
     expect(rule("parallel_subagents(reviewer)").tool).toBe("task");
     expect(rule("bash(echo (x))").pattern).toBe("echo (x)");

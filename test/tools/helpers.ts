@@ -29,8 +29,9 @@ export function putFile(root: string, path: string, content: string | Uint8Array
   writeFileSync(full, content);
 }
 
+/** The built-in walk unless `ripgrep` is overridden: most search tests are about our own engine. */
 export function makeContext(root: string, overrides: Partial<ToolContext> = {}): ToolContext {
-  return { runtime: createRuntime(), cwd: root, workspaceRoot: root, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, ...overrides };
+  return { runtime: createRuntime(), cwd: root, workspaceRoot: root, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, ripgrep: null, ...overrides };
 }
 
 /** The real runtime with a spy that records every spawn request. */

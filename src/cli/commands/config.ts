@@ -65,7 +65,7 @@ export function wireSettings(settings: EffectiveSettings, files: readonly Parsed
     providers,
     agent: { max_context_tokens: settings.agent.maxContextTokens ?? null, context_files: settings.agent.contextFiles ?? null, models: settings.agent.models },
     permissions: { mode: settings.permissions.mode, allow: settings.permissions.allow, ask: settings.permissions.ask, deny: settings.permissions.deny },
-    tools: { bash: { absolute_paths: settings.tools.bash.absolutePaths } },
+    tools: { bash: { absolute_paths: settings.tools.bash.absolutePaths }, web_fetch: { allow: settings.tools.webFetch.allow } },
     hooks: {
       enabled: h.enabled,
       show_in_tui: h.showInTui,

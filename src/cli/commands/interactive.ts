@@ -122,6 +122,7 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         stopBlockCap: settings.hooks.stopBlockCap,
         quietSuccessOutput: settings.hooks.quietSuccessOutput,
         providerKeyVars: providerKeyVarsFor(settings.providers),
+        webFetch: { allow: settings.tools.webFetch.allow },
         persist: true,
         ...(mcp ? { mcp } : {}),
         // Skills and agents of the loaded plugins (slash commands: src/plugins/commands.ts expandSlashCommand).

@@ -178,6 +178,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       rules,
       ...(maxTurns !== undefined ? { maxTurns } : {}),
       ...settingsOptions(settings, maxContextTokens),
+      webFetch: { allow: settings.tools.webFetch.allow },
       persist: options.session,
       ...(headless ? { onLine: (line: string) => headless.onLine(line), onEvent: (event: AgentEvent) => headless.onEvent(event) } : {}),
       ...(resume ? { resume } : {}),

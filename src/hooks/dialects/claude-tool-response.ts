@@ -10,6 +10,11 @@
  * - Grep `{mode, numFiles, filenames, content?, numLines?, numMatches?, appliedLimit?}`
  * - Glob `{filenames, durationMs, numFiles, truncated}`
  * - Task `{status, prompt, agentId, content: [{type: "text", text}]}`
+ * - MultiEdit `{filePath, edits, originalFileContents, structuredPatch, userModified}`
+ * - TodoWrite `{oldTodos, newTodos}`
+ * - WebFetch `{bytes, code, codeText, result, durationMs, url}`
+ * - apply_patch (no Claude Code tool; shaped like Write/Edit per file):
+ *   `{files: [{type: "create"|"update"|"delete", filePath, movePath?, originalFile, structuredPatch}]}`
  * - any other tool (MCP tools, bash_output, kill_shell): the generic `{content, metadata}`
  *
  * Every shape also carries `success` (Claude Code's own documentation shows it, and scripts test
@@ -157,6 +162,47 @@ function task(tool: ToolCallInfo, result: ToolResultInfo): Json {
   };
 }
 
+function multiEdit(tool: ToolCallInfo, result: ToolResultInfo): Json {
+  const details = detailsFor(result, "multi_edit");
+  return {
+    filePath: filePath(tool, result, details),
+    edits: Array.isArray(tool.input.edits) ? tool.input.edits : [],
+    originalFileContents: details?.originalFile ?? "",
+    structuredPatch: details === undefined ? [] : structuredPatch(details.originalFile, details.updatedFile),
+    userModified: false,
+  };
+}
+
+function todoWrite(tool: ToolCallInfo, result: ToolResultInfo): Json {
+  const details = detailsFor(result, "todo_write");
+  return { oldTodos: details?.oldTodos ?? [], newTodos: details?.newTodos ?? (Array.isArray(tool.input.todos) ? tool.input.todos : []) };
+}
+
+function webFetch(tool: ToolCallInfo, result: ToolResultInfo): Json {
+  const details = detailsFor(result, "web_fetch");
+  const meta = result.metadata ?? {};
+  return {
+    bytes: details?.bytes ?? num(meta.bytes) ?? 0,
+    code: details?.code ?? num(meta.status) ?? 0,
+    codeText: details?.codeText ?? "",
+    result: details?.result ?? result.content,
+    durationMs: details?.durationMs ?? 0,
+    url: details?.url ?? str(meta.url) ?? str(tool.input.url) ?? "",
+  };
+}
+
+function applyPatch(result: ToolResultInfo): Json {
+  const details = detailsFor(result, "apply_patch");
+  const files = (details?.files ?? []).map((file) => ({
+    type: file.kind === "add" ? "create" : file.kind,
+    filePath: file.path,
+    ...(file.movePath !== undefined ? { movePath: file.movePath } : {}),
+    originalFile: file.originalFile,
+    structuredPatch: structuredPatch(file.originalFile ?? "", file.updatedFile ?? ""),
+  }));
+  return { files };
+}
+
 /** The claude `tool_response` for a finished call. */
 export function claudeToolResponse(tool: ToolCallInfo, result: ToolResultInfo): Json {
   const shape = (() => {
@@ -175,6 +221,14 @@ export function claudeToolResponse(tool: ToolCallInfo, result: ToolResultInfo): 
         return glob(result);
       case "task":
         return task(tool, result);
+      case "multi_edit":
+        return multiEdit(tool, result);
+      case "todo_write":
+        return todoWrite(tool, result);
+      case "web_fetch":
+        return webFetch(tool, result);
+      case "apply_patch":
+        return applyPatch(result);
       default:
         // No per-tool shape (MCP tools, bash_output, kill_shell): what the tool returned.
         return { content: result.content, metadata: result.metadata ?? {} };

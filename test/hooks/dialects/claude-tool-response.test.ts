@@ -261,3 +261,40 @@ describe("structuredPatch (the diff package's hunk shape)", () => {
     expect(hunks[0]?.lines.filter((line) => line.startsWith("-"))).toHaveLength(3000);
   });
 });
+
+describe("claude tool_response of the plan, multi-edit, patch and fetch tools", () => {
+  test("TodoWrite, MultiEdit, WebFetch and apply_patch shapes from details, and what is derived without them", () => {
+    const todos = [{ id: "1", content: "a", status: "pending" as const }];
+    expect(claudeToolResponse({ name: "todo_write", callId: "t", input: { todos } }, { success: true, content: "Plan", details: { tool: "todo_write", oldTodos: [], newTodos: todos } })).toEqual({ oldTodos: [], newTodos: todos, success: true });
+    expect(claudeToolResponse({ name: "todo_write", callId: "t", input: { todos } }, { success: true, content: "Plan" })).toEqual({ oldTodos: [], newTodos: todos, success: true });
+    const edits = [{ old_string: "a", new_string: "b" }];
+    expect(claudeToolResponse({ name: "multi_edit", callId: "m", input: { file_path: "f", edits } }, { success: true, content: "edited", details: { tool: "multi_edit", path: "/w/f", originalFile: "a\n", updatedFile: "b\n" } })).toEqual({
+      filePath: "/w/f",
+      edits,
+      originalFileContents: "a\n",
+      structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ["-a", "+b"] }],
+      userModified: false,
+      success: true,
+    });
+    expect(claudeToolResponse({ name: "web_fetch", callId: "w", input: { url: "https://d.example/x" } }, { success: false, content: "cannot fetch", metadata: { url: "https://d.example/x" } })).toEqual({
+      bytes: 0,
+      code: 0,
+      codeText: "",
+      result: "cannot fetch",
+      durationMs: 0,
+      url: "https://d.example/x",
+      success: false,
+    });
+    const patched = claudeToolResponse(
+      { name: "apply_patch", callId: "p", input: { input: "…" } },
+      { success: true, content: "Success.", details: { tool: "apply_patch", files: [{ kind: "delete", path: "/w/gone", originalFile: "x\n", updatedFile: null }, { kind: "add", path: "/w/new", originalFile: null, updatedFile: "y\n" }] } },
+    );
+    expect(patched).toEqual({
+      files: [
+        { type: "delete", filePath: "/w/gone", originalFile: "x\n", structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 0, newLines: 0, lines: ["-x"] }] },
+        { type: "create", filePath: "/w/new", originalFile: null, structuredPatch: [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 1, lines: ["+y"] }] },
+      ],
+      success: true,
+    });
+  });
+});
