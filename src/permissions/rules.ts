@@ -154,7 +154,12 @@ function rulePaths(call: NormalizedCall): readonly CallPath[] {
 }
 
 function isPathTool(tool: ToolName): boolean {
-  return tool === "read" || tool === "write" || tool === "edit" || tool === "grep" || tool === "glob";
+  return tool === "read" || tool === "write" || tool === "edit" || tool === "multi_edit" || tool === "apply_patch" || tool === "grep" || tool === "glob";
+}
+
+/** A rule names its own tool; an `edit` rule also names the other tools that edit files in place, as in Claude Code. */
+function ruleNames(rule: Rule, tool: ToolId): boolean {
+  return rule.tool === tool || (rule.tool === "edit" && (tool === "multi_edit" || tool === "apply_patch"));
 }
 
 /**
@@ -163,13 +168,14 @@ function isPathTool(tool: ToolName): boolean {
  */
 export function ruleHolds(rule: Rule, call: NormalizedCall): boolean {
   if (!isBuiltin(rule.tool)) return mcpRuleMatches(rule, call.tool);
-  if (rule.tool !== call.tool) return false;
+  if (!ruleNames(rule, call.tool)) return false;
   if (rule.pattern === null) return true;
   if (call.tool === "bash") {
     const whole = typeof call.input.command === "string" ? call.input.command.trim() : "";
     if (patternMatches(rule, whole)) return true;
     return (call.command?.commands ?? []).some((command) => patternMatches(rule, commandText(command)) || patternMatches(rule, bareCommandText(command)));
   }
+  if (!isBuiltin(call.tool)) return false;
   if (isPathTool(call.tool)) {
     return rulePaths(call).some((p) => pathMatches(rule, p.path, call.place) || (p.real !== undefined && pathMatches(rule, p.real, call.place)));
   }
@@ -189,7 +195,7 @@ export function findHoldingRule(rules: readonly Rule[], call: NormalizedCall): R
  * both its resolved and its real location match, so neither `..` nor a symlink leaves the rule.
  */
 export function findCoveringRule(rules: readonly Rule[], call: NormalizedCall): Rule | undefined {
-  const own = rules.filter((rule) => (isBuiltin(rule.tool) ? rule.tool === call.tool : mcpRuleMatches(rule, call.tool)));
+  const own = rules.filter((rule) => (isBuiltin(rule.tool) ? ruleNames(rule, call.tool) : mcpRuleMatches(rule, call.tool)));
   const bare = own.find((rule) => rule.pattern === null);
   if (bare !== undefined) return bare;
   if (!isBuiltin(call.tool)) return undefined;

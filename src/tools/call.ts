@@ -11,6 +11,7 @@ import type { FileSystem } from "../runtime/types.ts";
 import { basenamePath, dirnamePath, resolvePath } from "../util/path-utils.ts";
 import { analyzeCommand, type CommandAnalysis } from "../util/shell-commands.ts";
 import { isBuiltin, type ToolId, type ToolName } from "./names.ts";
+import { parsePatch, patchPaths } from "./patch-parse.ts";
 
 /** Where a call runs: paths resolve against `cwd`; `projectDir` anchors relative rule patterns. */
 export interface CallPlace {
@@ -47,6 +48,7 @@ export const PATH_FIELDS: Partial<Readonly<Record<ToolName, { readonly field: st
   read: { field: "file_path", access: "read" },
   write: { field: "file_path", access: "write" },
   edit: { field: "file_path", access: "write" },
+  multi_edit: { field: "file_path", access: "write" },
 };
 
 /** Builds the normalised view of a validated input. Never throws. */
@@ -61,6 +63,15 @@ export function normalizeCall(fs: FileSystem, place: CallPlace, tool: ToolId, in
       const path = resolvePath(resolvePath("/", place.cwd), given);
       paths.push({ field: spec.field, path, real: realLocation(fs, path), access: spec.access });
       resolvedInput = { ...input, [spec.field]: path };
+    }
+  }
+  // An apply_patch call writes every file its patch names (sources and move destinations).
+  if (tool === "apply_patch" && typeof input.input === "string") {
+    const parsed = parsePatch(input.input);
+    const base = resolvePath("/", place.cwd);
+    for (const given of parsed.ok ? patchPaths(parsed.ops) : []) {
+      const path = resolvePath(base, given);
+      paths.push({ field: "input", path, real: realLocation(fs, path), access: "write" });
     }
   }
   const command = tool === "bash" && typeof input.command === "string" ? analyzeCommand(input.command) : undefined;

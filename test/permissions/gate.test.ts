@@ -188,4 +188,16 @@ describe("permission gate (D24)", () => {
     expect(write("docs/a.md", "accept-edits").decision).toBe("allow");
     expect(write(".github/workflows/ci.yml", "accept-edits").decision).toBe("allow");
   });
+
+  test("D28 multi_edit and apply_patch are judged by the files they write; an edit rule covers them as in Claude Code", () => {
+    const patch = (path: string) => `*** Begin Patch\n*** Add File: ${path}\n+x\n*** End Patch`;
+    const applyPatch = (path: string, mode: Mode, spec: { allow?: string[]; deny?: string[] } = {}) => decideGate({ mode, rules: rules(spec), call: callOf("apply_patch", { input: patch(path) }) }).decision;
+    expect(applyPatch(".git/hooks/pre-commit", "bypass")).toBe("ask");
+    expect(applyPatch("src/../.agent/x", "accept-edits")).toBe("ask");
+    expect(applyPatch("src/a.ts", "accept-edits")).toBe("allow");
+    expect(applyPatch("src/a.ts", "default", { allow: ["edit(src/*)"] })).toBe("allow");
+    expect(applyPatch("secrets/a", "bypass", { deny: ["edit(secrets/*)"] })).toBe("deny");
+    const multi = decideGate({ mode: "bypass", rules: rules({ deny: ["edit(secrets/*)"] }), call: callOf("multi_edit", { file_path: "x/../secrets/k", edits: [] }) });
+    expect(multi.decision).toBe("deny");
+  });
 });
