@@ -96,10 +96,10 @@ describe("new tools through agent run, the three hook forms, the gate and the se
         success: true,
       },
     });
-    expect(list[0]?.affected_paths).toEqual([{ path: "src/a.ts", kind: "write_target", source: "request.file_path" }]);
+    expect(list[0]?.affected_paths).toEqual([{ path: join(w.project, "src/a.ts"), kind: "write_target", source: "request.file_path" }]);
     const results = toolResults(records);
     expect(results.map((r) => r.success)).toEqual([true, false]);
-    expect(String(results[1]?.content)).toBe("edits[1]: old_string not found in src/a.ts; no edit was applied");
+    expect(String(results[1]?.content)).toBe(`edits[1]: old_string not found in ${join(w.project, "src/a.ts")}; no edit was applied`);
   });
 
   test("apply_patch: Codex patch applied; hooks see every file it names; default mode asks, so a non-interactive run is denied", async () => {
@@ -159,7 +159,7 @@ describe("new tools through agent run, the three hook forms, the gate and the se
     expect(dir.map((entry) => entry.tool)).toEqual(["read", "read", "glob", "grep"]);
     // post_tool_use is for successes (the refused image goes to post_tool_use_failure, as in Claude Code).
     expect(claude.map((entry) => entry.tool_name)).toEqual(["Read", "Glob", "Grep"]);
-    expect(list[0]?.affected_paths).toEqual([{ path: "src/a.ts", kind: "read_target", source: "request.file_path" }]);
+    expect(list[0]?.affected_paths).toEqual([{ path: join(w.project, "src/a.ts"), kind: "read_target", source: "request.file_path" }]);
   });
 
   test("web_fetch (WebFetch): not offered without the user's allowlist; with it, a local page as text; project config cannot enable it", async () => {
