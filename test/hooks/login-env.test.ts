@@ -50,7 +50,7 @@ function profile(world: World, mark: string): void {
 }
 
 describe("list hooks under a login profile", () => {
-  test("the profile runs once per session; its variables reach each hook; a change is picked up", async () => {
+  test("TOOL-81 the profile runs once per session; its variables reach each hook; a change is picked up", async () => {
     const world = makeWorld();
     const seen = join(world.root, "seen.log");
     world.file(join(world.root, "profile-bin", "from-profile"), "#!/bin/sh\necho found\n", { executable: true });
@@ -76,7 +76,7 @@ describe("list hooks under a login profile", () => {
     }
   });
 
-  test("a profile that never reaches the capture's end leaves hooks on bash -lc", async () => {
+  test("TOOL-81 a profile that never reaches the capture's end leaves hooks on bash -lc", async () => {
     const world = makeWorld();
     const seen = join(world.root, "seen.log");
     // `exec` replaces the login shell before the capture script runs: no marker, so no capture.
