@@ -148,7 +148,15 @@ async function slowHooks(): Promise<string[]> {
   ].map((setup) => ({ ...setup, engine: engineFor(setup.world), runs: [] as number[] }));
   for (const setup of setups) await firePre(setup.engine, setup.world);
   const runs = Math.max(5, Math.round(RUNS / 2));
-  for (let i = 0; i < runs; i += 1) for (const setup of setups) setup.runs.push(await time(() => firePre(setup.engine, setup.world)));
+  // What ten processes started at once cost on this machine, with no engine at all.
+  const direct: number[] = [];
+  const first = setups[0];
+  const env = first ? { ...first.engine.baseEnv } : {};
+  const stdin = new TextEncoder().encode("{}\n");
+  for (let i = 0; i < runs; i += 1) {
+    for (const setup of setups) setup.runs.push(await time(() => firePre(setup.engine, setup.world)));
+    if (first) direct.push(await time(() => Promise.all(Array.from({ length: 10 }, () => spawnDirect(first.world, ["/bin/sh", "-c", "sleep 0.1"], env, stdin)))));
+  }
   for (const setup of setups) await setup.engine.close();
   const floor = median(setups[0]?.runs ?? []);
   return [
@@ -159,6 +167,7 @@ async function slowHooks(): Promise<string[]> {
       const target = index === 1 ? ` (target ≤ 1.10×: ${m / floor <= 1.1 ? "met" : "missed"})` : "";
       return `| ${setup.label} | ${fmt(m)} | ${(m / floor).toFixed(2)}×${target} |`;
     }),
+    `| ten \`/bin/sh -c 'sleep 0.1'\` spawned directly at once (no engine) | ${fmt(median(direct))} | ${(median(direct) / floor).toFixed(2)}× |`,
   ];
 }
 

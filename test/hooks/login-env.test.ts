@@ -12,6 +12,7 @@ import { loadConfig } from "../../src/config/load.ts";
 import { createHookEngine, type HookEngine } from "../../src/hooks/engine.ts";
 import { EVENT_FIELD_DEFAULTS } from "../../src/hooks/event-fields.ts";
 import { mergeLoginEnv, parseCapture } from "../../src/hooks/handlers/login-env.ts";
+import { dispatchEvent } from "../../src/hooks/dispatch.ts";
 
 setDefaultTimeout(60_000);
 
@@ -21,8 +22,10 @@ function engineFor(world: World): HookEngine {
   return createHookEngine(runtime, { hooks: loaded.hooks, readonlyMode: false, quietSuccessOutput: false, sinks: {} });
 }
 
-async function firePre(world: World, engine: HookEngine): Promise<void> {
-  await engine.fire({
+/** pre_tool for bash through the engine; `extraEnv` joins its base environment as a session's CLAUDE_ENV_FILE variables do. */
+async function firePre(world: World, engine: HookEngine, extraEnv: Record<string, string> = {}): Promise<void> {
+  await dispatchEvent({ ...engine.context, baseEnv: { ...engine.context.baseEnv, ...extraEnv } }, {
+    strippedEnvValues: engine.strippedValues,
     event: "pre_tool",
     sessionId: "sess-login",
     transcriptPath: null,
@@ -50,7 +53,7 @@ function profile(world: World, mark: string): void {
 }
 
 describe("list hooks under a login profile", () => {
-  test("the profile runs once per session; its variables reach each hook; a change is picked up", async () => {
+  test("TOOL-81 the profile runs once per session; its variables reach each hook; a change is picked up", async () => {
     const world = makeWorld();
     const seen = join(world.root, "seen.log");
     world.file(join(world.root, "profile-bin", "from-profile"), "#!/bin/sh\necho found\n", { executable: true });
@@ -71,12 +74,21 @@ describe("list hooks under a login profile", () => {
       await firePre(world, engine);
       expect(logLines(seen).at(-1)).toBe("second|found|sess-login|unset|a+b=c");
       expect(logLines(runs)).toHaveLength(2);
+
+      // A variable that joins the session's environment after the capture (CLAUDE_ENV_FILE) reaches the hook.
+      script(world, "scripts/late.sh", `echo "late=$LATE_VAR" >> '${seen}'`);
+      listHooks(world, "user", { before_tool: [{ command: "./scripts/late.sh" }] });
+      const later = engineFor(world);
+      await firePre(world, later);
+      await firePre(world, later, { LATE_VAR: "from-env-file" });
+      await later.close();
+      expect(logLines(seen).slice(-2)).toEqual(["late=", "late=from-env-file"]);
     } finally {
       await engine.close();
     }
   });
 
-  test("a profile that never reaches the capture's end leaves hooks on bash -lc", async () => {
+  test("TOOL-81 a profile that never reaches the capture's end leaves hooks on bash -lc", async () => {
     const world = makeWorld();
     const seen = join(world.root, "seen.log");
     // `exec` replaces the login shell before the capture script runs: no marker, so no capture.
@@ -98,8 +110,9 @@ describe("list hooks under a login profile", () => {
     const login = parseCapture(stdout);
     expect(login).toEqual({ PATH: "/p", KEEP: "k", A: "x=y" });
     expect(parseCapture(new TextEncoder().encode("no marker"))).toBeNull();
-    const base = { PATH: "/usr/bin", GONE: "g", AGENT_SESSION_ID: "outer", SHLVL: "1" };
-    const hook = { PATH: "/usr/bin", GONE: "g", AGENT_SESSION_ID: "inner", SHLVL: "1", CLAUDECODE: "1" };
-    expect(mergeLoginEnv({ ...(login ?? {}), AGENT_SESSION_ID: "outer" }, base, hook)).toEqual({ PATH: "/p", KEEP: "k", A: "x=y", AGENT_SESSION_ID: "inner", CLAUDECODE: "1", SHLVL: "1" });
+    // `base`: what the capture ran with. GONE was unset by the profile; DROPPED is not in the hook env.
+    const base = { PATH: "/usr/bin", GONE: "g", DROPPED: "d", AGENT_SESSION_ID: "outer", SHLVL: "1" };
+    const hook = { PATH: "/usr/bin", GONE: "g", AGENT_SESSION_ID: "inner", SHLVL: "1", CLAUDECODE: "1", LATE: "l" };
+    expect(mergeLoginEnv({ ...(login ?? {}), DROPPED: "d", AGENT_SESSION_ID: "outer" }, base, hook)).toEqual({ PATH: "/p", KEEP: "k", A: "x=y", AGENT_SESSION_ID: "inner", CLAUDECODE: "1", LATE: "l", SHLVL: "1" });
   });
 });

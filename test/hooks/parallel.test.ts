@@ -17,7 +17,7 @@ const BASH = { tool: "bash" as const, input: { command: "ls" } };
 const entry = (command: string): string => `{ command = ${JSON.stringify(command)} }`;
 
 describe("claude-dialect lifecycle commands of one event run concurrently (MERGE-36)", () => {
-  test("ten commands that each wait for all ten markers all succeed", async () => {
+  test("MERGE-36 ten commands that each wait for all ten markers all succeed", async () => {
     const world = makeWorld();
     const marks = Array.from({ length: 10 }, (_, i) => `'${world.root}/m${i}'`).join(" ");
     const waitAll = (i: number): string => `cat > /dev/null; touch '${world.root}/m${i}'; n=0; for m in ${marks}; do while [ ! -e "$m" ]; do n=$((n+1)); [ $n -gt 200 ] && exit 1; sleep 0.05; done; done`;
@@ -27,7 +27,7 @@ describe("claude-dialect lifecycle commands of one event run concurrently (MERGE
     expect(fired.outcome.decision).toBe("allow");
   });
 
-  test("updatedInput and context merge in declared order, not finish order", async () => {
+  test("MERGE-36 updatedInput and context merge in declared order, not finish order", async () => {
     const world = makeWorld();
     const first = claude({ hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "echo A" }, additionalContext: "1" } });
     const second = claude({ hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "echo B" }, additionalContext: "2" } });
@@ -44,7 +44,7 @@ describe("claude-dialect lifecycle commands of one event run concurrently (MERGE
     expect(again.outcome.state.contexts).toEqual(["2", "1"]);
   });
 
-  test("the first deny in declared order wins, even when a later one finishes first", async () => {
+  test("MERGE-36 the first deny in declared order wins, even when a later one finishes first", async () => {
     const world = makeWorld();
     const deny = (reason: string): string => claude({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: reason } });
     toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [${entry(`sleep 0.3; ${deny("slow")}`)}, ${entry(deny("fast"))}]`);
@@ -53,7 +53,7 @@ describe("claude-dialect lifecycle commands of one event run concurrently (MERGE
     expect(fired.outcome.rows.map((row) => row.status)).toEqual(["success", "success"]);
   });
 
-  test("a hook dir's modify still chains: every command of the batch sees it", async () => {
+  test("MERGE-36 a hook dir's modify still chains: every command of the batch sees it", async () => {
     const world = makeWorld();
     hookDir(world, "user", "rewrite", { event: "pre_tool" }, `echo '{"action":"modify","input":{"command":"echo dir"}}'`);
     const saver = script(world, "scripts/save.sh", `sleep "$2"; cat > '${world.root}/'"$1".json`);

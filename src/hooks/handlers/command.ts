@@ -173,7 +173,7 @@ async function withLoginEnv(ctx: ExecuteContext, argv: string[], cwd: string, ho
   if (ctx.loginEnv === undefined || shell !== "/bin/bash" || flag !== "-lc") return { argv, env: hookEnv };
   const login = await ctx.loginEnv.get(ctx.runtime, ctx.baseEnv, cwd, ctx.groups);
   if (login === null) return { argv, env: hookEnv };
-  return { argv: [shell, "-c", ...rest], env: mergeLoginEnv(login, ctx.baseEnv, hookEnv) };
+  return { argv: [shell, "-c", ...rest], env: mergeLoginEnv(login.env, login.base, hookEnv) };
 }
 
 /** An http or prompt lifecycle hook (issue 12 item 9): the same encode and decode, no process. */

@@ -50,10 +50,11 @@ export function parseCapture(stdout: Uint8Array): Record<string, string> | null 
 }
 
 /**
- * The environment of one hook run: the login capture, with the hook's own variables on top. A name
- * the hook environment sets to something else than the stripped base (AGENT_*, CLAUDE_*, the
- * dialect's) wins; a base name the profile changed or unset follows the profile, as under `-l`; a
- * base name the hook environment removed stays removed; bash's own (SHLVL, PWD, …) are the hook's.
+ * The environment of one hook run: the login capture, with the hook's own variables on top. `base`
+ * is the environment the capture ran with. A name the hook environment sets to something else than
+ * that base (AGENT_*, CLAUDE_*, the dialect's, a session variable added since) wins; a base name the
+ * profile changed or unset follows the profile, as under `-l`; a base name the hook environment
+ * removed stays removed; bash's own (SHLVL, PWD, …) are the hook's.
  */
 export function mergeLoginEnv(
   login: Readonly<Record<string, string>>,
@@ -75,14 +76,20 @@ export function mergeLoginEnv(
   return env;
 }
 
+/** A capture: the login environment and the environment the profile ran with. */
+export interface LoginCapture {
+  readonly env: Readonly<Record<string, string>>;
+  readonly base: Readonly<Record<string, string>>;
+}
+
 export interface LoginEnvCache {
-  /** The captured login environment for `cwd`, or null when hooks must keep `/bin/bash -lc`. */
-  get(runtime: Runtime, base: Readonly<Record<string, string>>, cwd: string, groups?: ProcessGroups): Promise<Readonly<Record<string, string>> | null>;
+  /** The login capture for `cwd`, or null when hooks must keep `/bin/bash -lc`. */
+  get(runtime: Runtime, base: Readonly<Record<string, string>>, cwd: string, groups?: ProcessGroups): Promise<LoginCapture | null>;
   /** How many captures ran (each is one `/bin/bash -lc`). */
   readonly captures: number;
 }
 
-async function capture(runtime: Runtime, base: Readonly<Record<string, string>>, cwd: string, groups?: ProcessGroups): Promise<Record<string, string> | null> {
+async function capture(runtime: Runtime, base: Readonly<Record<string, string>>, cwd: string, groups?: ProcessGroups): Promise<LoginCapture | null> {
   const result = await runProcess(runtime, {
     argv: ["/bin/bash", "-lc", CAPTURE_SCRIPT],
     cwd,
@@ -95,12 +102,13 @@ async function capture(runtime: Runtime, base: Readonly<Record<string, string>>,
     shellForm: true,
     ...(groups ? { groups } : {}),
   });
-  return result.kind === "ok" ? parseCapture(result.stdout) : null;
+  const env = result.kind === "ok" ? parseCapture(result.stdout) : null;
+  return env === null ? null : { env, base: { ...base } };
 }
 
 /** One cache per hook engine (a session): the latest capture per cwd, keyed by the profile files' state. */
 export function createLoginEnvCache(): LoginEnvCache {
-  const latest = new Map<string, { readonly key: string; readonly env: Promise<Record<string, string> | null> }>();
+  const latest = new Map<string, { readonly key: string; readonly env: Promise<LoginCapture | null> }>();
   let captures = 0;
   return {
     get(runtime, base, cwd, groups) {

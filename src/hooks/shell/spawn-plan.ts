@@ -64,8 +64,9 @@ export function substituteProjectDir(command: string, projectDir: string): strin
 }
 
 /**
- * Shell forms. Unix: lifecycle `/bin/sh -c`, list `/bin/bash -lc` (seed 003). win32: a list hook
- * runs in Git Bash (`gitBash`, found by runtime/shell.ts) when there is one; otherwise pwsh, else
+ * Shell forms. Unix: lifecycle `/bin/sh -c`, list `/bin/bash -lc` (seed 003; a hook engine runs it
+ * as `/bin/bash -c` under the session's captured login environment, handlers/login-env.ts). win32: a
+ * list hook runs in Git Bash (`gitBash`, found by runtime/shell.ts) when there is one; otherwise pwsh, else
  * powershell.exe, with `-NoLogo -NoProfile -NonInteractive -Command`; neither found is
  * `PowerShell not found (tried pwsh, powershell.exe)` (RUN-07). cwd is the agent cwd (RUN-04/05).
  */
