@@ -8,6 +8,8 @@ import type { CliIO } from "./io.ts";
 import { AgentError } from "../util/errors.ts";
 import type { EffectiveSettings } from "../config/load.ts";
 import { createProvider } from "../providers/index.ts";
+import { OPENAI_DEFAULT_BASE_URL } from "../providers/openai.ts";
+import { ANTHROPIC_DEFAULT_BASE_URL } from "../providers/anthropic.ts";
 import type { Provider, ProviderId } from "../providers/types.ts";
 import { parseRules, type Rule } from "../permissions/rules.ts";
 import type { RuleSet } from "../permissions/rules.ts";
@@ -15,6 +17,7 @@ import { PERMISSION_MODES, type PermissionMode } from "../permissions/mode.ts";
 import { readSession, resolveSession } from "../session/store.ts";
 import type { SessionRecord } from "../session/records.ts";
 import { resolvePath } from "../util/path-utils.ts";
+import { bypassRefusal, NO_MANAGED_POLICY, providerRefusal, type ManagedPolicy } from "../config/managed.ts";
 
 export { PERMISSION_MODES };
 export const PROVIDER_IDS: readonly ProviderId[] = ["openai", "anthropic", "script"];
@@ -36,7 +39,17 @@ export interface ProviderFlags {
   readonly cwd: string;
 }
 
-export function buildProvider(runtime: Runtime, settings: EffectiveSettings, flags: ProviderFlags): Provider {
+/** The session's permission mode: the flag, else the config; `bypass` is refused under a managed `disable_bypass_mode`. */
+export function resolvePermissionMode(flag: PermissionMode | undefined, settings: EffectiveSettings, policy: ManagedPolicy): PermissionMode {
+  const mode = flag ?? settings.permissions.mode;
+  const refusal = bypassRefusal(mode, policy);
+  if (refusal !== null) {
+    throw new AgentError("config", refusal, { fix: flag !== undefined ? "drop --permission-mode bypass" : "set permissions.mode to default, accept-edits or readonly in your config" });
+  }
+  return mode;
+}
+
+export function buildProvider(runtime: Runtime, settings: EffectiveSettings, flags: ProviderFlags, policy: ManagedPolicy = NO_MANAGED_POLICY): Provider {
   const name = flags.provider ?? (flags.script !== undefined ? "script" : settings.provider) ?? "openai";
   const id = PROVIDER_IDS.find((candidate) => candidate === name);
   if (id === undefined) throw new AgentError("usage", `--provider: "${name}" is not one of ${PROVIDER_IDS.join(", ")}`);
@@ -54,6 +67,9 @@ export function buildProvider(runtime: Runtime, settings: EffectiveSettings, fla
     ...(flags.script ? { scriptPath: resolvePath(flags.cwd, flags.script) } : {}),
   });
   if (!created.ok) throw new AgentError("config", created.error);
+  const effectiveBase = id === "script" ? null : (baseUrl ?? (id === "openai" ? OPENAI_DEFAULT_BASE_URL : ANTHROPIC_DEFAULT_BASE_URL));
+  const refusal = providerRefusal(policy, { id, baseUrl: effectiveBase, model: created.provider.model });
+  if (refusal !== null) throw new AgentError("config", refusal, { fix: "use --base-url/--model (or provider settings) that the managed policy allows" });
   return created.provider;
 }
 

@@ -17,6 +17,9 @@ import { createTrustGuard } from "../trust/guard.ts";
 import { buildTrustMaterial, type ProjectTrustMaterial } from "../trust/material.ts";
 import type { HookDirShadow, HookSpec, LoadWarning, Scope } from "../hooks/types.ts";
 import { readMcpServers, type McpServerSpec } from "./mcp-servers.ts";
+import { managedPolicyOf, readManagedFiles, type ManagedPolicy } from "./managed.ts";
+import type { ConfigLocation } from "./paths.ts";
+import type { MergedSettings, ParsedSettingsFile } from "./settings.ts";
 
 export type { EffectiveSettings } from "./settings.ts";
 
@@ -41,6 +44,8 @@ export interface LoadedConfig {
   readonly projectTrustMaterial: ProjectTrustMaterial | null;
   /** `mcp_servers` of every scope (project ones only when hooks are on: they need trust, D17). */
   readonly mcpServers: readonly McpServerSpec[];
+  /** The managed layer's switches (src/config/managed.ts); its files head `files`. */
+  readonly managed: ManagedPolicy;
 }
 
 export interface LoadOptions {
@@ -63,6 +68,50 @@ function withTrustGuard(hooks: readonly HookSpec[], material: ProjectTrustMateri
   return hooks.map((spec) => (spec.scope === "project" ? { ...spec, trustCheck } : spec));
 }
 
+interface ScopedHooksInput {
+  readonly location: ConfigLocation;
+  readonly parsed: readonly ParsedSettingsFile[];
+  readonly merged: MergedSettings;
+  readonly sink: WarningSink;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** User then project hooks (D13 order within each scope); not called with hooks off or managed_hooks_only. */
+function loadScopedHooks(runtime: Runtime, input: ScopedHooksInput): { hooks: HookSpec[]; manifests: string[]; shadows: HookDirShadow[] } {
+  const { location, parsed, merged, sink, env } = input;
+  const hooks: HookSpec[] = [];
+  const roots = hookDirRoots(location);
+  const userRoot = roots[0];
+  if (userRoot && runtime.fs.stat(userRoot.dir) === undefined) {
+    try {
+      runtime.fs.mkdir(userRoot.dir, { recursive: true });
+    } catch (error) {
+      sink.warning(userRoot.dir, "", `could not create the user hooks directory: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const dirs = loadHookDirs(runtime.fs, roots, sink);
+  // Agent front-matter hooks come last in their scope and run only in their subagent.
+  const agentRoots: { dir: string; scope: "user" | "project" }[] = [{ dir: `${location.agentHome}/agents`, scope: "user" }];
+  if (location.projectScope) agentRoots.push({ dir: `${location.projectRoot}/.agent/agents`, scope: "project" });
+  const lifecycleOptions = { httpAllow: merged.settings.hooks.httpAllow };
+  const agentHooks = loadAgentHooks(runtime.fs, agentRoots, sink, lifecycleOptions);
+  // Claude Code's own settings files, opted into from user config.
+  const claudeFiles = claudeSettingsEnabled(parsed, sink)
+    ? claudeSettingsFiles({ env, home: env.HOME || runtime.platform.homedir, projectRoot: location.projectScope ? location.projectRoot : null })
+    : [];
+  for (const scope of ["user", "project"] as const) {
+    hooks.push(...dirs.hooks.filter((spec) => spec.scope === scope));
+    const scoped = parsed.filter((file) => file.file.scope === scope);
+    for (const file of scoped) hooks.push(...loadLifecycle(file, sink, lifecycleOptions));
+    hooks.push(...loadClaudeHooks(runtime.fs, claudeFiles, scope, sink, lifecycleOptions));
+    for (const file of scoped) {
+      hooks.push(...loadListHooks(file, merged.chains[scope], { absolutePaths: merged.settings.absolutePathsByScope[scope] }, sink));
+    }
+    hooks.push(...agentHooks.filter((spec) => spec.scope === scope));
+  }
+  return { hooks, manifests: dirs.manifests, shadows: dirs.shadows };
+}
+
 /**
  * Reads every config source for `options.cwd`. Environment comes from `runtime.env()`, so tests
  * point it at a temp home with a runtime wrapper. Creates `$AGENT_HOME/hooks/` when missing (DIR-05)
@@ -80,47 +129,26 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
         ? "AGENT_HOOKS=off"
         : null;
   const sink = new WarningSink();
-  const parsed = location.files.map((file) => readSettingsFile(runtime.fs, file, sink));
+  // The managed layer loads first, whatever turns hooks off: its hooks and rules lead every list.
+  const managedFiles = readManagedFiles(runtime, sink);
+  const policy = managedPolicyOf(managedFiles, sink);
+  const parsed = [...managedFiles, ...location.files.map((file) => readSettingsFile(runtime.fs, file, sink))];
   const merged = mergeSettings(parsed, sink, { hooksOff: hooksOff !== null, projectScope: location.projectScope });
 
-  const mcpServers = readMcpServers(parsed, sink, { skipProject: hooksOff !== null });
+  const allServers = readMcpServers(parsed, sink, { skipProject: hooksOff !== null });
+  const mcpServers = policy.managedMcpOnly ? allServers.filter((spec) => spec.scope === "managed") : allServers;
+  const lifecycleOptions = { httpAllow: merged.settings.hooks.httpAllow };
   const hooks: HookSpec[] = [];
+  for (const file of managedFiles) hooks.push(...loadLifecycle(file, sink, lifecycleOptions));
+  for (const file of managedFiles) hooks.push(...loadListHooks(file, merged.chains.managed, { absolutePaths: merged.settings.absolutePathsByScope.managed }, sink));
   let manifests: string[] = [];
   let shadows: HookDirShadow[] = [];
-  if (hooksOff === null) {
-    const roots = hookDirRoots(location);
-    const userRoot = roots[0];
-    if (userRoot && runtime.fs.stat(userRoot.dir) === undefined) {
-      try {
-        runtime.fs.mkdir(userRoot.dir, { recursive: true });
-      } catch (error) {
-        sink.warning(userRoot.dir, "", `could not create the user hooks directory: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    const dirs = loadHookDirs(runtime.fs, roots, sink);
-    manifests = dirs.manifests;
-    shadows = dirs.shadows;
-    // Agent front-matter hooks (issue 12 item 8) come last in their scope and run only in their subagent.
-    const agentRoots: { dir: string; scope: "user" | "project" }[] = [{ dir: `${location.agentHome}/agents`, scope: "user" }];
-    if (location.projectScope) agentRoots.push({ dir: `${location.projectRoot}/.agent/agents`, scope: "project" });
-    const lifecycleOptions = { httpAllow: merged.settings.hooks.httpAllow };
-    const agentHooks = loadAgentHooks(runtime.fs, agentRoots, sink, lifecycleOptions);
-    // Claude Code's own settings files, opted into from user config (issue 12 item 10).
-    const claudeFiles = claudeSettingsEnabled(parsed, sink)
-      ? claudeSettingsFiles({ env, home: env.HOME || runtime.platform.homedir, projectRoot: location.projectScope ? location.projectRoot : null })
-      : [];
-    for (const scope of ["user", "project"] as const) {
-      hooks.push(...dirs.hooks.filter((spec) => spec.scope === scope));
-      const scoped = parsed.filter((file) => file.file.scope === scope);
-      for (const file of scoped) hooks.push(...loadLifecycle(file, sink, lifecycleOptions));
-      hooks.push(...loadClaudeHooks(runtime.fs, claudeFiles, scope, sink, lifecycleOptions));
-      for (const file of scoped) {
-        hooks.push(...loadListHooks(file, merged.chains[scope], { absolutePaths: merged.settings.absolutePathsByScope[scope] }, sink));
-      }
-      hooks.push(...agentHooks.filter((spec) => spec.scope === scope));
-    }
+  if (hooksOff === null && !policy.managedHooksOnly) {
+    const loaded = loadScopedHooks(runtime, { location, parsed, merged, sink, env });
+    hooks.push(...loaded.hooks);
+    manifests = loaded.manifests;
+    shadows = loaded.shadows;
   }
-
   const material = location.projectScope
     ? buildTrustMaterial({ runtime, hooks, files: parsed, root: location.projectRoot, cwd: location.cwd, hooksOff: hooksOff !== null, shadows, mcpServers })
     : null;
@@ -137,9 +165,11 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     hooksOff,
     settings: merged.settings,
     hooks: guarded,
-    warnings: hooksOff === null ? sink.items : [],
+    // With hooks off only the managed files' problems are kept: their hooks still run.
+    warnings: hooksOff === null ? sink.items : sink.items.filter((item) => managedFiles.some((file) => file.file.path === item.file)),
     projectTrustMaterial: material,
     mcpServers,
+    managed: policy,
   };
   return deepFreeze(loaded);
 }

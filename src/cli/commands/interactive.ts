@@ -17,7 +17,7 @@ import { createMcpManager } from "../../mcp/start.ts";
 import { createPromptIO } from "../../ui/prompt-io.ts";
 import { runInteractive } from "../../ui/interactive.ts";
 import { exitCodeForStop } from "../exit-codes.ts";
-import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "../session-setup.ts";
+import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode } from "../session-setup.ts";
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
 import { latestSessionOf } from "../../session/store.ts";
 import { AgentError } from "../../util/errors.ts";
@@ -76,9 +76,9 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
     const settings = loaded.settings;
     requireScriptFile(settings.provider, options);
-    const provider = buildProvider(runtime, settings, options);
+    const permissionMode = resolvePermissionMode(permissionFlag, settings, loaded.managed);
+    const provider = buildProvider(runtime, settings, options, loaded.managed);
 
-    const permissionMode = permissionFlag ?? settings.permissions.mode;
     const rules = configuredRules(io, settings);
 
     handedOver = true;
@@ -93,7 +93,8 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
       agent: {
         runtime,
         provider,
-        hooks: hooksOff ? [] : loaded.hooks,
+        // With hooks off only the managed layer's hooks were loaded: nothing below can switch them off.
+        hooks: loaded.hooks,
         home: loaded.home,
         cwd: options.cwd,
         projectDir: loaded.projectRoot,

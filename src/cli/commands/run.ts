@@ -14,7 +14,7 @@ import { isProjectTrusted, requireTrust } from "../trust-gate.ts";
 import { parseRules } from "../../permissions/rules.ts";
 import { latestSessionOf } from "../../session/store.ts";
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
-import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "../session-setup.ts";
+import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode } from "../session-setup.ts";
 import { AgentSession } from "../../agent/agent-session.ts";
 import type { EventStream } from "../../agent/event-queue.ts";
 import { createRenderer } from "../../ui/renderer.ts";
@@ -93,9 +93,9 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
 
   const settings = loaded.settings;
   requireScriptFile(settings.provider, options);
-  const provider = buildProvider(runtime, settings, options);
+  const permissionMode = resolvePermissionMode(permissionFlag, settings, loaded.managed);
+  const provider = buildProvider(runtime, settings, options, loaded.managed);
 
-  const permissionMode = permissionFlag ?? settings.permissions.mode;
   const rules = configuredRules(io, settings, allowParsed.rules);
 
   const resumeId = options.resume ?? (options.continue ? latestSessionOf(runtime, loaded.home, loaded.projectRoot)?.id : undefined);
@@ -118,7 +118,8 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     const session = new AgentSession({
       runtime,
       provider,
-      hooks: hooksOff !== null ? [] : loaded.hooks,
+      // With hooks off only the managed layer's hooks were loaded: nothing below can switch them off.
+      hooks: loaded.hooks,
       home: loaded.home,
       cwd: options.cwd,
       projectDir: loaded.projectRoot,
