@@ -85,7 +85,6 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       ...(spec.form === "lifecycle" && spec.handler?.type === "http" ? { url: spec.handler.url } : {}),
       trusted: spec.scope === "project" ? trusted : true,
       disabled: spec.disabled,
-      managed: spec.scope === "managed",
     }));
     const warnings = loaded.warnings.map((w) => ({ severity: w.severity, file: w.file, field: w.field, message: w.message }));
     io.out(`${escapeJsonText(JSON.stringify({ enabled: loaded.hooksOff === null, hooks, warnings, managed_files: loaded.managed.files }, null, 2))}\n`);
