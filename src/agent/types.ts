@@ -50,6 +50,8 @@ export interface AgentSessionOptions {
   readonly mcp?: McpTools;
   /** session_start source; default `startup` (`resume` when resuming). `/clear` restarts with `clear`. */
   readonly startSource?: "startup" | "clear";
+  /** Sees every record as written, with its session's id (the OTLP audit export, src/hooks/otlp.ts); children inherit it. */
+  readonly audit?: (record: SessionRecord, sessionId: string) => void;
 }
 
 export type PermissionAnswer = "once" | "always" | "deny";

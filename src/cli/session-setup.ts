@@ -17,6 +17,9 @@ import { PERMISSION_MODES, type PermissionMode } from "../permissions/mode.ts";
 import { readSession, resolveSession } from "../session/store.ts";
 import type { SessionRecord } from "../session/records.ts";
 import { resolvePath } from "../util/path-utils.ts";
+import type { AuditExporter } from "../hooks/otlp.ts";
+import { stripEnv } from "../hooks/shell/env.ts";
+import { providerKeyVarsFor } from "../hooks/engine.ts";
 import { bypassRefusal, NO_MANAGED_POLICY, providerRefusal, type ManagedPolicy } from "../config/managed.ts";
 
 export { PERMISSION_MODES };
@@ -80,6 +83,18 @@ export function configuredRules(io: CliIO, settings: EffectiveSettings, extraAll
   const deny = parseRules(settings.permissions.deny);
   for (const list of [allow, ask, deny]) for (const error of list.errors) io.err(`agent: permissions: ${error} (rule ignored)\n`);
   return { allow: [...allow.rules, ...extraAllow], ask: ask.rules, deny: deny.rules };
+}
+
+/**
+ * The OTLP audit exporter when `[audit.otlp]` names an endpoint (user or managed config); its
+ * packages load only then. Stripped env values (D18) are what it redacts besides the secret rules.
+ */
+export async function startAudit(runtime: Runtime, io: CliIO, settings: EffectiveSettings): Promise<AuditExporter | undefined> {
+  if (settings.audit.otlp.length === 0) return undefined;
+  const { createAuditExporter } = await import("../hooks/otlp.ts");
+  const stripped = stripEnv(runtime.env(), { providerKeyVars: providerKeyVarsFor(settings.providers) }).strippedValues;
+  const exporter = await createAuditExporter(runtime, { targets: settings.audit.otlp, strippedEnvValues: stripped, onProblem: (message) => io.err(`agent: ${message}\n`) });
+  return exporter ?? undefined;
 }
 
 /** The records of session `id` (its uuid or a unique prefix) under `home`, for `--resume`. */

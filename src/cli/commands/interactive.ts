@@ -17,7 +17,8 @@ import { createMcpManager } from "../../mcp/start.ts";
 import { createPromptIO } from "../../ui/prompt-io.ts";
 import { runInteractive } from "../../ui/interactive.ts";
 import { exitCodeForStop } from "../exit-codes.ts";
-import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode } from "../session-setup.ts";
+import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode, startAudit } from "../session-setup.ts";
+import type { SessionRecord } from "../../session/records.ts";
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
 import { latestSessionOf } from "../../session/store.ts";
 import { AgentError } from "../../util/errors.ts";
@@ -85,6 +86,7 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     // MCP servers start in the background, as in `agent run`; the first provider request waits for them.
     const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
     void mcp?.start();
+    const audit = await startAudit(runtime, io, settings);
     const result = await runInteractive(runtime, io, input, {
       loaded,
       hooksOff,
@@ -106,9 +108,13 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         providerKeyVars: providerKeyVarsFor(settings.providers),
         persist: true,
         ...(mcp ? { mcp } : {}),
+        ...(audit ? { audit: (record: SessionRecord, id: string) => audit.observe(record, id) } : {}),
         onProjectSettingsWritten: (applied) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
       },
-    }).finally(() => mcp?.close());
+    }).finally(async () => {
+      await mcp?.close();
+      await audit?.close();
+    });
     return exitCodeForStop(result.stopReason);
   } finally {
     if (!handedOver) input.close();

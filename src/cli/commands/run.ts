@@ -14,7 +14,8 @@ import { isProjectTrusted, requireTrust } from "../trust-gate.ts";
 import { parseRules } from "../../permissions/rules.ts";
 import { latestSessionOf } from "../../session/store.ts";
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
-import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode } from "../session-setup.ts";
+import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode, startAudit } from "../session-setup.ts";
+import type { SessionRecord } from "../../session/records.ts";
 import { AgentSession } from "../../agent/agent-session.ts";
 import type { EventStream } from "../../agent/event-queue.ts";
 import { createRenderer } from "../../ui/renderer.ts";
@@ -114,6 +115,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   // server). Their groups are in the runtime's live-group registry, so signals and exits reach them.
   const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
   void mcp?.start();
+  const audit = await startAudit(runtime, io, settings);
   try {
     const session = new AgentSession({
       runtime,
@@ -135,6 +137,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       ...(resume ? { resume } : {}),
       signal: controller.signal,
       ...(mcp ? { mcp } : {}),
+      ...(audit ? { audit: (record: SessionRecord, id: string) => audit.observe(record, id) } : {}),
       onProjectSettingsWritten: (applied) => {
         if (trustPersisted) repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied });
       },
@@ -151,5 +154,6 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     return exitCodeForStop(result.stopReason);
   } finally {
     await mcp?.close();
+    await audit?.close();
   }
 }
