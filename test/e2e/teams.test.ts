@@ -109,7 +109,7 @@ describe("managed layer", () => {
     expect(shown.permissions.allow).toEqual(["bash(ls *)"]);
     expect(shown.managed).toMatchObject({ files: [policy.path], managed_hooks_only: true, permissions: { deny: ["bash(sudo *)"] } });
     const path = runCli(w, ["config", "path"], { env: policy.env }).stdout;
-    expect(path).toContain("/etc/agent/managed.toml (missing) [managed]");
+    expect(path).not.toContain("/etc/agent/managed.toml");
     expect(path).toContain(`${policy.path} (present) [managed]`);
     // Switches are the managed file's alone.
     w.file(join(w.agentHome, "config.toml"), `managed_hooks_only = false\n`);

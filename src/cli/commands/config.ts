@@ -9,12 +9,14 @@ import { settingsSchema, LIST_KEYS } from "../../config/schema.ts";
 import { mergeSettings, readSettingsFile, type EffectiveSettings, type ParsedSettingsFile } from "../../config/settings.ts";
 import { formatWarning, WarningSink } from "../../config/warnings.ts";
 import type { Runtime } from "../../runtime/types.ts";
-import { managedPolicyOf, managedSettingsFiles, readManagedFiles, type ManagedPolicy } from "../../config/managed.ts";
+import { MANAGED_FILE_ENV, managedPolicyOf, managedSettingsFiles, readManagedFiles, type ManagedPolicy } from "../../config/managed.ts";
 import type { CliIO } from "../io.ts";
 
 export async function runConfigPath(runtime: Runtime, io: CliIO, options: { cwd: string }): Promise<number> {
   const location = locateConfig(runtime.fs, { env: runtime.env(), homedir: runtime.platform.homedir, cwd: options.cwd });
-  const managed = managedSettingsFiles(runtime.platform, runtime.env());
+  // Managed files are listed when present (or named by AGENT_MANAGED_FILE): most machines have none.
+  const env = runtime.env();
+  const managed = managedSettingsFiles(runtime.platform, env).filter((file) => runtime.fs.stat(file.path) !== undefined || file.path === env[MANAGED_FILE_ENV]?.trim());
   const lines = [...managed, ...location.files].map((file) => `${file.path} (${runtime.fs.stat(file.path) !== undefined ? "present" : "missing"})${file.scope === "managed" ? " [managed]" : ""}`);
   io.out(`${lines.join("\n")}\n`);
   return 0;
