@@ -174,6 +174,17 @@ describe("policy case suites", () => {
     expect(r.stdout).toContain("failed: should block curl");
   });
 
+  test("with AGENT_HOOKS=off a suite still runs the managed hooks, which decide", () => {
+    const w = suiteWorld();
+    const hook = w.file(join(w.root, "policy", "no-curl.sh"), NO_CURL_HOOK, { executable: true });
+    const policy = managed(w, `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "${hook}" }]\n`);
+    w.file("cases.jsonl", `${JSON.stringify({ name: "no curl", event: "pre_tool", tool: "bash", input: { command: "curl x" }, expect: { decision: "deny", reason_contains: "no curl" } })}\n${JSON.stringify({ name: "rm is the project's business", event: "pre_tool", tool: "bash", input: { command: "rm -rf /" }, expect: { decision: "none" } })}\n`);
+    const r = runCli(w, ["hooks", "test", "--cases", "cases.jsonl", "--json"], { env: { ...policy.env, AGENT_HOOKS: "off" } });
+    const parsed = JSON.parse(r.stdout) as { cases: Rec[]; failed: number };
+    expect([r.code, parsed.failed]).toEqual([0, 0]);
+    expect(parsed.cases[0]?.decided_by).toEqual({ label: "pre_tool_use[0].hooks[0]", scope: "managed" });
+  });
+
   test("a malformed case names its file, line and field", () => {
     const w = suiteWorld();
     w.file("bad.jsonl", `{"name":"ok","event":"pre_tool","tool":"bash","expect":{}}\n{"name":"x","event":"pre_tool","tool":"bash","expect":{"decision":"maybe"}}\n`);
