@@ -18,6 +18,7 @@ import { buildTrustMaterial, type ProjectTrustMaterial } from "../trust/material
 import type { HookDirShadow, HookSpec, LoadWarning, Scope } from "../hooks/types.ts";
 import { readMcpServers, type McpServerSpec } from "./mcp-servers.ts";
 import { managedPolicyOf, readManagedFiles, type ManagedPolicy } from "./managed.ts";
+import { matchPattern } from "../permissions/rules.ts";
 import type { ConfigLocation } from "./paths.ts";
 import type { MergedSettings, ParsedSettingsFile } from "./settings.ts";
 
@@ -66,6 +67,23 @@ function deepFreeze<T>(value: T): T {
 function withTrustGuard(hooks: readonly HookSpec[], material: ProjectTrustMaterial, root: string, runtime: Runtime): HookSpec[] {
   const trustCheck = createTrustGuard(runtime, { root, files: material.fileHashes, tree: material.tree, links: material.links });
   return hooks.map((spec) => (spec.scope === "project" ? { ...spec, trustCheck } : spec));
+}
+
+/**
+ * A prompt hook's own `model` must be one the managed `provider_policy` allows; otherwise the hook
+ * asks the session's model (itself checked when the provider is built), with one load error.
+ */
+function restrictPromptModels(hooks: HookSpec[], policy: ManagedPolicy, sink: WarningSink): void {
+  const allowed = policy.allowedModels;
+  if (allowed === null) return;
+  hooks.forEach((spec, index) => {
+    if (spec.form !== "lifecycle" || spec.handler?.type !== "prompt" || spec.handler.model === undefined) return;
+    const model = spec.handler.model;
+    if (allowed.some((pattern) => matchPattern(pattern, model))) return;
+    sink.error(spec.source, `${spec.field}.model`, `model ${model} is not allowed by managed policy (${policy.files.join(", ")}); the hook asks the session's model instead`);
+    const { model: _dropped, ...handler } = spec.handler;
+    hooks[index] = { ...spec, handler };
+  });
 }
 
 interface ScopedHooksInput {
@@ -149,6 +167,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
     manifests = loaded.manifests;
     shadows = loaded.shadows;
   }
+  restrictPromptModels(hooks, policy, sink);
   const material = location.projectScope
     ? buildTrustMaterial({ runtime, hooks, files: parsed, root: location.projectRoot, cwd: location.cwd, hooksOff: hooksOff !== null, shadows, mcpServers })
     : null;

@@ -80,6 +80,28 @@ describe("managed files", () => {
   });
 });
 
+describe("managed switches in the loader", () => {
+  test("managed_mcp_only starts only managed servers; a prompt hook's own model outside allowed_models is dropped with an error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "managed-mcp-"));
+    chmodSync(dir, 0o755);
+    const file = join(dir, "policy.toml");
+    writeFileSync(file, `managed_mcp_only = true\n\n[provider_policy]\nallowed_models = ["small-*"]\n\n[mcp_servers.corp]\ncommand = "corp-mcp"\n`);
+    chmodSync(file, 0o644);
+    const home = join(dir, "home");
+    mkdirSync(join(home, ".agent"), { recursive: true });
+    writeFileSync(
+      join(home, ".agent", "settings.json"),
+      JSON.stringify({ mcp_servers: { mine: { command: "my-mcp" } }, hooks: { lifecycle: { Stop: [{ hooks: [{ type: "prompt", prompt: "ok? $ARGUMENTS", model: "huge-1" }, { type: "prompt", prompt: "fine? $ARGUMENTS", model: "small-2" }] }] } } }),
+    );
+    const runtime: Runtime = { ...real, env: () => ({ HOME: home, AGENT_HOME: join(home, ".agent"), AGENT_MANAGED_FILE: file }) };
+    const loaded = loadConfig(runtime, { cwd: home });
+    expect(loaded.mcpServers.map((server) => [server.name, server.scope])).toEqual([["corp", "managed"]]);
+    const models = loaded.hooks.map((spec) => (spec.form === "lifecycle" && spec.handler?.type === "prompt" ? (spec.handler.model ?? null) : "other"));
+    expect(models).toEqual([null, "small-2"]);
+    expect(loaded.warnings.map((w) => w.message)).toEqual([expect.stringContaining("model huge-1 is not allowed by managed policy")]);
+  });
+});
+
 describe("managed switches and restrictions", () => {
   test("switches: any file setting one turns it on; a non-boolean is an error and counts as on", () => {
     const sink = new WarningSink();

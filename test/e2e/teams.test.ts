@@ -114,6 +114,7 @@ describe("managed layer", () => {
     // Switches are the managed file's alone.
     w.file(join(w.agentHome, "config.toml"), `managed_hooks_only = false\n`);
     const validate = runCli(w, ["hooks", "validate"], { env: policy.env });
+    expect(validate.stdout).toContain(`note: managed policy: ${policy.path}`);
     expect(validate.stdout).toContain("managed_hooks_only: is read from the managed policy file only");
   });
 });
