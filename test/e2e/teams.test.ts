@@ -45,6 +45,19 @@ describe("managed layer", () => {
     }
   });
 
+  test("readonly mode, which runs only fail-closed hooks on tool events, still runs a managed audit hook", () => {
+    const w = makeWorld();
+    const log = join(w.root, "audit.log");
+    const policy = managed(w, `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "cat >> '${log}'" }]\n`);
+    w.file(join(w.agentHome, "config.toml"), `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "touch '${w.root}/user-ran'" }]\n`);
+    w.file("notes.txt", "hello\n");
+    writeScript(w, [{ tool_calls: [{ id: "r1", name: "read", arguments: { file_path: "notes.txt" } }] }, { text: "done" }]);
+    const r = runCli(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "readonly", "go"], { env: policy.env });
+    expect(r.code).toBe(0);
+    expect(readFileSync(log, "utf8")).toContain("notes.txt");
+    expect(existsSync(join(w.root, "user-ran"))).toBe(false);
+  });
+
   test("a user-writable or not root-owned managed file is refused with one clear error; nothing runs", () => {
     const w = makeWorld();
     const canary = join(w.root, "canary");
