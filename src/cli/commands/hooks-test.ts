@@ -14,6 +14,7 @@ import { jsonErrorPosition } from "../../config/json-position.ts";
 import type { ToolResultInfo } from "../../hooks/dialects/types.ts";
 import { EVENT_FIELD_DEFAULTS } from "../../hooks/event-fields.ts";
 import { openHarness } from "./hook-harness.ts";
+import type { EventOutcome } from "../../hooks/dispatch.ts";
 import { resolvePath } from "../../util/path-utils.ts";
 
 export interface HooksTestOptions {
@@ -152,25 +153,38 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     hooks: outcome.rows,
     decided_by: fired.decidedBy?.label ?? null,
   };
-  if (options.json) {
-    io.out(`${JSON.stringify(summary)}\n`);
-  } else {
-    const head = `${named}${tool ? ` ${tool}` : ""}: ${outcome.decision}${outcome.reason ? `: ${outcome.reason}` : ""}`;
-    const lines = [head];
-    if (state.prompt !== undefined) {
-      const before = typeof fields.prompt === "string" ? fields.prompt : "";
-      lines.push("prompt rewritten:", ...before.split("\n").map((line) => `- ${line}`), ...state.prompt.split("\n").map((line) => `+ ${line}`));
-    }
-    if (context) lines.push(`context: ${context}`);
-    if (state.output !== undefined) lines.push(`output: ${state.output}`);
-    for (const message of state.systemMessages) lines.push(`system message: ${message}`);
-    for (const info of state.infos) lines.push(`info: ${info}`);
-    for (const item of contextItems) lines.push(`context item (${item.role}): ${item.content}`);
-    if (outcome.rows.length === 0) lines.push(loaded.hooksOff ? `hooks disabled (${loaded.hooksOff})` : "no hook matched");
-    for (const row of outcome.rows) {
-      lines.push(`  ${row.label}  ${row.scope}  ${row.form}  ${row.dialect}  ${row.status}${row.category ? ` (${row.category})` : ""}  ${row.elapsed_ms}ms`);
-    }
-    io.out(`${lines.join("\n")}\n`);
-  }
+  if (options.json) io.out(`${JSON.stringify(summary)}\n`);
+  else io.out(`${textReport({ named, tool, outcome, fields, context, contextItems, hooksOff: loaded.hooksOff }).join("\n")}\n`);
   return outcome.decision === "deny" || outcome.decision === "block" ? 2 : 0;
+}
+
+interface TextReportInput {
+  readonly named: string;
+  readonly tool: ToolId | undefined;
+  readonly outcome: EventOutcome;
+  readonly fields: Readonly<Record<string, unknown>>;
+  readonly context: string;
+  readonly contextItems: readonly { role: string; content: string }[];
+  readonly hooksOff: string | null;
+}
+
+/** The merged outcome, then one row per hook (CLI-12). */
+function textReport(r: TextReportInput): string[] {
+  const { outcome } = r;
+  const state = outcome.state;
+  const lines = [`${r.named}${r.tool ? ` ${r.tool}` : ""}: ${outcome.decision}${outcome.reason ? `: ${outcome.reason}` : ""}`];
+  if (state.prompt !== undefined) {
+    const before = typeof r.fields.prompt === "string" ? r.fields.prompt : "";
+    lines.push("prompt rewritten:", ...before.split("\n").map((line) => `- ${line}`), ...state.prompt.split("\n").map((line) => `+ ${line}`));
+  }
+  if (r.context) lines.push(`context: ${r.context}`);
+  if (state.output !== undefined) lines.push(`output: ${state.output}`);
+  for (const message of state.systemMessages) lines.push(`system message: ${message}`);
+  for (const info of state.infos) lines.push(`info: ${info}`);
+  for (const item of r.contextItems) lines.push(`context item (${item.role}): ${item.content}`);
+  if (outcome.rows.length === 0) lines.push(r.hooksOff ? `hooks disabled (${r.hooksOff})` : "no hook matched");
+  for (const row of outcome.rows) {
+    lines.push(`  ${row.label}  ${row.scope}  ${row.form}  ${row.dialect}  ${row.status}${row.category ? ` (${row.category})` : ""}  ${row.elapsed_ms}ms`);
+  }
+  return lines;
 }
