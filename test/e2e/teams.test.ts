@@ -242,6 +242,24 @@ describe("replay", () => {
   });
 });
 
+describe("replay of prompts", () => {
+  test("a prompt blocked then and allowed now is a change; the blocked prompt comes from its decision record", () => {
+    const w = makeWorld();
+    const gate = w.file("gate.sh", `#!/bin/sh\nif grep -q deploy; then echo 'no deploys on friday' >&2; exit 2; fi\nexit 0\n`, { executable: true });
+    w.file(".agent/config.toml", `[[hooks.lifecycle.user_prompt_submit]]\nhooks = [{ command = "${gate}" }]\n`);
+    writeScript(w, [{ text: "ok" }]);
+    const ran = runCli(w, [...RUN, "deploy the app"]);
+    expect(ran.code).toBe(3);
+    const records = sessionRecords(w);
+    expect(ofType(records, "user")).toHaveLength(0);
+    expect(ofType(records, "hook_decision")).toEqual([expect.objectContaining({ event: "user_prompt_submit", decision: "block", reason: "no deploys on friday", prompt: "deploy the app" })]);
+    w.file("gate.sh", `#!/bin/sh\nexit 0\n`, { executable: true });
+    const replay = runCli(w, ["hooks", "replay", String(records[0]?.session_id), "--trust"]);
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toMatch(/user_prompt_submit\s+deploy the app\s+block \(user_prompt_submit\[0\]\.hooks\[0\]\)\s+none\s+CHANGED/);
+  });
+});
+
 describe("OTLP audit export", () => {
   test("hook decisions and tool calls reach a local collector as OTLP/HTTP JSON logs, redacted", async () => {
     const w = makeWorld();

@@ -81,14 +81,23 @@ export function replayItems(records: readonly SessionRecord[]): ReplayItem[] {
   const index = indexRecords(records);
   const items: ReplayItem[] = [];
   const inputs = new Map<string, { tool: ToolId; input: Record<string, unknown> }>();
+  // The next `user` record after a prompt's decision is that prompt; after a stop hook's block it is the hook's reason.
+  let skipNextUser = false;
   records.forEach((record, i) => {
     const at = i + 1;
-    const previous = records[i - 1];
     if (record.type === "hook_decision" && record.event === "user_prompt_submit" && record.prompt !== undefined) {
       items.push(promptItem(at, record.prompt, thenOf(record, true)));
+      skipNextUser = record.decision !== "block";
+    } else if (record.type === "hook_decision" && record.event === "stop") {
+      skipNextUser = record.decision === "block";
+    } else if (record.type === "assistant" || record.type === "session_start") {
+      // Either `user` record comes before the next reply; a stop that ended the session leaves none.
+      skipNextUser = false;
     } else if (record.type === "user") {
-      // A `user` record after a prompt's decision is that prompt; after a stop hook's block it is the hook's reason.
-      if (previous?.type === "hook_decision" && (previous.event === "user_prompt_submit" || previous.event === "stop")) return;
+      if (skipNextUser) {
+        skipNextUser = false;
+        return;
+      }
       items.push(promptItem(at, record.original_prompt ?? record.content, NONE));
     } else if (record.type === "tool_call") {
       const tool = toolIdOf(record.tool_name);
