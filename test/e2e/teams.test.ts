@@ -4,8 +4,9 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, chownSync, existsSync, readFileSync, readdirSync } from "node:fs";
 import { createServer } from "node:http";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { makeWorld, runCli, runCliAsync, writeScript, type World } from "../support/cli.ts";
+import { makeWorld, REPO, runCli, runCliAsync, writeScript, type World } from "../support/cli.ts";
 import { listenLocal } from "../support/listen.ts";
 import { RUN, delivered, ofType, sessionRecords, type Rec } from "./helpers.ts";
 
@@ -56,6 +57,29 @@ describe("managed layer", () => {
     expect(r.code).toBe(0);
     expect(readFileSync(log, "utf8")).toContain("notes.txt");
     expect(existsSync(join(w.root, "user-ran"))).toBe(false);
+  });
+
+  test("the interactive session with AGENT_HOOKS=off: the managed hook denies, /hooks lists it, /hooks reload keeps it", async () => {
+    const w = makeWorld();
+    const hook = w.file(join(w.root, "policy", "no-curl.sh"), NO_CURL_HOOK, { executable: true });
+    const policy = managed(w, `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "${hook}" }]\n`);
+    writeScript(w, [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "curl http://example.invalid" } }] }, { text: "ok then" }, { tool_calls: [{ id: "c2", name: "bash", arguments: { command: "curl http://again.invalid" } }] }, { text: "still no" }]);
+    const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), "--script", "script.json"], { cwd: w.project, env: { ...policy.env, AGENT_INTERACTIVE: "1", AGENT_HOOKS: "off" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const done = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.write("fetch it\n/hooks\n/hooks reload\nagain\n/exit\n");
+    const code = await done;
+    expect(code).toBe(0);
+    expect(stderr).toContain("hooks disabled (AGENT_HOOKS=off)");
+    expect(stderr).toContain("hooks disabled; the managed policy's hooks still run:");
+    expect(stderr).toMatch(/pre_tool pre_tool_use\[0\]\.hooks\[0\] \(managed lifecycle/);
+    expect(stderr).toContain("agent: hooks reloaded (1 loaded");
+    const records = sessionRecordsLatest(w);
+    expect(delivered(records).filter((text) => text.includes("managed: no curl"))).toHaveLength(2);
+    expect(stdout).toContain("still no");
   });
 
   test("a user-writable or not root-owned managed file is refused with one clear error; nothing runs", () => {
