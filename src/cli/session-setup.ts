@@ -78,6 +78,11 @@ export function buildProvider(runtime: Runtime, settings: EffectiveSettings, fla
 
 /** `permissions.allow|ask|deny` of the config plus extra allow rules (`--allow`); bad config rules are reported and skipped. */
 export function configuredRules(io: CliIO, settings: EffectiveSettings, extraAllow: readonly Rule[] = []): RuleSet {
+  // A managed deny rule that does not parse cannot be enforced: nothing starts rather than run without it.
+  const managedDeny = parseRules(settings.permissions.managed.deny);
+  if (managedDeny.errors.length > 0) {
+    throw new AgentError("config", `managed policy: ${managedDeny.errors[0]}`, { fix: "the administrator fixes permissions.deny in the managed file (agent hooks validate names it); nothing ran" });
+  }
   const allow = parseRules(settings.permissions.allow);
   const ask = parseRules(settings.permissions.ask);
   const deny = parseRules(settings.permissions.deny);

@@ -13,7 +13,7 @@
 import type { FileSystem, PlatformFacts, Runtime } from "../runtime/types.ts";
 import { dirnamePath, joinPath, normalizePath } from "../util/path-utils.ts";
 import { isRecord } from "../util/records.ts";
-import { matchPattern } from "../permissions/rules.ts";
+import { matchPattern, parseRule } from "../permissions/rules.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
 import type { SettingsFile } from "./paths.ts";
 import { readSettingsFile, type ParsedSettingsFile } from "./settings.ts";
@@ -127,6 +127,17 @@ function stringList(value: unknown, path: string, field: string, sink: WarningSi
   return value;
 }
 
+/** A managed deny rule that does not parse is an error here (so `agent hooks validate` names it), and stops sessions. */
+function checkDenyRules(path: string, data: Readonly<Record<string, unknown>>, sink: WarningSink): void {
+  const deny = isRecord(data.permissions) ? data.permissions.deny : undefined;
+  if (!Array.isArray(deny)) return;
+  deny.forEach((rule: unknown, index) => {
+    if (typeof rule !== "string") return;
+    const parsed = parseRule(rule);
+    if (!parsed.ok) sink.error(path, `permissions.deny[${index}]`, `${parsed.error}; no session starts until it is fixed`);
+  });
+}
+
 /** The switches of the accepted managed files. Restrictions of several files intersect (each must allow). */
 export function managedPolicyOf(files: readonly ParsedSettingsFile[], sink: WarningSink): ManagedPolicy {
   let policy: ManagedPolicy = { ...NO_MANAGED_POLICY, files: files.filter((file) => file.data !== undefined).map((file) => file.file.path) };
@@ -141,6 +152,7 @@ export function managedPolicyOf(files: readonly ParsedSettingsFile[], sink: Warn
       sink.error(file.path, key, `${JSON.stringify(value)} is not a boolean (write true or false); treated as true`);
       return true;
     };
+    checkDenyRules(file.path, data, sink);
     policy = {
       ...policy,
       managedHooksOnly: policy.managedHooksOnly || flag("managed_hooks_only"),

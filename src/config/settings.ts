@@ -64,7 +64,14 @@ export interface EffectiveSettings {
   readonly listSettingsByScope: { readonly managed: ListSettings; readonly user: ListSettings; readonly project: ListSettings };
   readonly tools: { readonly bash: { readonly absolutePaths: boolean } };
   readonly absolutePathsByScope: { readonly managed: boolean; readonly user: boolean; readonly project: boolean };
-  readonly permissions: { readonly mode: PermissionMode; readonly allow: readonly string[]; readonly ask: readonly string[]; readonly deny: readonly string[] };
+  readonly permissions: {
+    readonly mode: PermissionMode;
+    readonly allow: readonly string[];
+    readonly ask: readonly string[];
+    readonly deny: readonly string[];
+    /** The managed policy's own rules: they lead the lists above and nothing below removes them. */
+    readonly managed: { readonly allow: readonly string[]; readonly ask: readonly string[]; readonly deny: readonly string[] };
+  };
   readonly agent: { readonly maxContextTokens: number | undefined };
   readonly provider: string | undefined;
   readonly model: string | undefined;
@@ -200,6 +207,7 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
   let absolutePathsMerged = true;
   let mode: PermissionMode = "default";
   const rules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
+  const managedRules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
   let maxContextTokens: number | undefined;
   const top: { provider?: string; model?: string; baseUrl?: string } = {};
   const providers: Record<string, ProviderSettings> = {};
@@ -314,7 +322,10 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
             if (!Array.isArray(value)) sink.error(path, field, `${JSON.stringify(value)} is not an array of rules`);
             else
               value.forEach((rule, index) => {
-                if (typeof rule === "string") rules[key].push(rule);
+                if (typeof rule === "string") {
+                  rules[key].push(rule);
+                  if (file.scope === "managed") managedRules[key].push(rule);
+                }
                 else sink.error(path, `${field}[${index}]`, `${JSON.stringify(rule)} is not a string`);
               });
           } else sink.error(path, field, "unknown key");
@@ -372,7 +383,7 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
       listSettingsByScope: { managed: managedList, user: userList, project: projectList },
       tools: { bash: { absolutePaths: absolutePathsMerged } },
       absolutePathsByScope: absolutePaths,
-      permissions: { mode, allow: rules.allow, ask: rules.ask, deny: rules.deny },
+      permissions: { mode, allow: rules.allow, ask: rules.ask, deny: rules.deny, managed: managedRules },
       agent: { maxContextTokens },
       provider: top.provider,
       model: top.model,

@@ -111,6 +111,18 @@ describe("managed layer", () => {
     expect(existsSync(canary)).toBe(true);
   });
 
+  test("a managed deny rule that does not parse stops sessions and is a validate error; config show lists managed rules", () => {
+    const w = makeWorld();
+    const policy = managed(w, `[permissions]\ndeny = ["bash(rm *)", "bogus_tool(x)"]\n`);
+    writeScript(w, [{ text: "done" }]);
+    const r = runCli(w, [...RUN, "go"], { env: policy.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("agent: managed policy: invalid permission rule \"bogus_tool(x)\"");
+    const validate = runCli(w, ["hooks", "validate"], { env: policy.env });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain("permissions.deny[1]: invalid permission rule");
+  });
+
   test("disable_bypass_mode refuses bypass from a flag and from config; provider_policy refuses a base URL and a model", () => {
     const w = makeWorld();
     const policy = managed(w, `disable_bypass_mode = true\n\n[provider_policy]\nallowed_base_urls = ["http://127.0.0.1:*"]\nallowed_models = ["good-*"]\n`);
