@@ -1,8 +1,8 @@
 /**
  * The managed layer: an administrator's policy file, read before user and project config. It has
- * the schema of config.toml plus switches only it may set. Its hooks run first and whatever turns
- * hooks off (AGENT_HOOKS=off, --no-hooks, managed_hooks_only of course not) leaves them on; its deny
- * rules come first in the merged deny list, which the gate checks before any allow (D24).
+ * the schema of config.toml plus switches only it may set. Its hooks run first, and AGENT_HOOKS=off
+ * and --no-hooks leave them on; its deny rules come first in the merged deny list, which the gate
+ * checks before any allow (D24).
  *
  * Where: `/etc/agent/`, `/Library/Application Support/agent/` on macOS, `%ProgramData%\agent\` on
  * Windows; `managed.toml` and `managed.json`. `AGENT_MANAGED_FILE` names one more file, read after
