@@ -1,6 +1,6 @@
 /**
  * Config loading, and with it the frozen hook registry: every config source read once into one ordered, immutable array of
- * HookSpec in D13 order (user before project; within a scope hook dirs by name, then lifecycle
+ * HookSpec in D13 order (the managed policy's first, then user, then project; within a scope hook dirs by name, then lifecycle
  * commands in file load order, then list hooks), plus the merged settings and load warnings.
  * `loadConfig` never throws: every problem is a LoadWarning (D21).
  */
