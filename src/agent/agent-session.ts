@@ -83,7 +83,10 @@ export class AgentSession {
       persist: options.persist,
       ...(options.onLine ? { listener: options.onLine } : {}),
       onWriteError: (error) => this.emit({ type: "notice", kind: "error", text: `agent: session file not written: ${error}` }),
-      observer: (record) => this.transcript.observe(record),
+      observer: (record) => {
+        this.transcript.observe(record);
+        options.audit?.(record, this.sessionId);
+      },
     });
     this.transcriptPath = this.writer.path;
     this.transcript = new ClaudeTranscript({

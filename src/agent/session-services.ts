@@ -15,7 +15,8 @@ import type { HookEngine } from "../hooks/engine.ts";
 import type { EventFields } from "../hooks/event-fields.ts";
 import type { CanonicalEvent } from "../util/events.ts";
 import { dispatchEvent, type EventOutcome, type HookRecord } from "../hooks/dispatch.ts";
-import { decisionOf, initialState } from "../hooks/merge/merge.ts";
+import { decisionOf, initialState, verdictOf } from "../hooks/merge/merge.ts";
+import { DECISION_EVENTS } from "../session/records.ts";
 import type { SessionWriter } from "../session/store.ts";
 import { applyPermissionUpdates } from "../permissions/updates.ts";
 import type { RuleSet } from "../permissions/rules.ts";
@@ -238,6 +239,7 @@ export class SessionServices {
     });
     if (slot !== null) this.absorbEnvFile(slot, engine.context.baseEnv);
     this.emitDecision(request, scope, outcome.state);
+    this.recordDecision(request, outcome);
     for (const text of outcome.state.infos) this.emit({ type: "notice", kind: "info", text });
     for (const text of outcome.state.systemMessages) this.emit({ type: "notice", kind: "system", text });
     for (const text of outcome.state.warnings) this.emit({ type: "notice", kind: "warning", text: `agent: ${text}` });
@@ -261,6 +263,23 @@ export class SessionServices {
                 : null;
     if (decided === null) return;
     this.emit({ type: "hook_decision", event: request.event, ...decided, toolName: request.tool?.name ?? null, toolCallId: scope.callId ?? null });
+  }
+
+  /** `hook_decision` after the hook records of a decision event that ran hooks (`agent hooks replay` reads it). */
+  private recordDecision(request: FireRequest, outcome: EventOutcome): void {
+    const event = DECISION_EVENTS.find((name) => name === request.event);
+    if (event === undefined || outcome.rows.length === 0) return;
+    const decidedBy = outcome.state.decidedBy;
+    const prompt = request.event === "user_prompt_submit" ? request.fields?.prompt : undefined;
+    this.writer.append("hook_decision", {
+      event,
+      tool_call_id: request.tool?.callId ?? null,
+      decision: verdictOf(outcome.state),
+      reason: outcome.reason,
+      decided_by: decidedBy?.label ?? null,
+      decided_by_scope: decidedBy?.scope ?? null,
+      ...(typeof prompt === "string" ? { prompt } : {}),
+    });
   }
 
   private openEnvFile(): EnvFileSlot | null {

@@ -65,6 +65,8 @@ export interface AgentSessionOptions {
   readonly onEvent?: (event: AgentEvent) => void;
   /** The user's `tools.web_fetch` (hosts allowed); absent or empty: `web_fetch` is not offered. */
   readonly webFetch?: WebFetchSettings;
+  /** Sees every record as written, with its session's id (the OTLP audit export, src/hooks/otlp.ts); children inherit it. */
+  readonly audit?: (record: SessionRecord, sessionId: string) => void;
 }
 
 export type PermissionAnswer = "once" | "always" | "deny";

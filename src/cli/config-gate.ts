@@ -7,16 +7,21 @@
  */
 import { locateConfig } from "../config/paths.ts";
 import { readSettingsFile } from "../config/settings.ts";
+import { readManagedFiles } from "../config/managed.ts";
 import { formatWarning, WarningSink } from "../config/warnings.ts";
 import { AgentError } from "../util/errors.ts";
 import type { Runtime } from "../runtime/types.ts";
 
-/** Throws AgentError("config") naming every settings file that cannot be read, parsed, or is not an object. */
+/**
+ * Throws AgentError("config") naming every settings file that cannot be read, parsed, or is not an
+ * object, and every managed policy file refused by its owner check (src/config/managed.ts).
+ */
 export function requireParsableConfig(runtime: Runtime, cwd: string): void {
   const env = runtime.env();
   const location = locateConfig(runtime.fs, { env, homedir: runtime.platform.homedir, cwd });
   const sink = new WarningSink();
-  const broken = location.files.map((file) => readSettingsFile(runtime.fs, file, sink)).filter((file) => file.present && file.data === undefined);
+  const parsed = [...readManagedFiles(runtime, sink), ...location.files.map((file) => readSettingsFile(runtime.fs, file, sink))];
+  const broken = parsed.filter((file) => file.present && file.data === undefined);
   if (broken.length === 0) return;
   const places = { projectRoot: location.projectRoot, userHome: location.userHome };
   const lines = sink.items.filter((item) => item.field === "" && broken.some((file) => file.file.path === item.file)).map((item) => formatWarning(item, places));

@@ -136,7 +136,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     });
 
   cli
-    .command("hooks <action> [...args]", "Hooks: list [--json] | validate | test EVENT | trust | init TEMPLATE | import --from AGENT (hooks --help lists templates and events)")
+    .command("hooks <action> [...args]", "Hooks: list [--json] | validate | test EVENT | test --cases FILE | replay SESSION | trust | init TEMPLATE | import --from AGENT (hooks --help lists templates and events)")
     .option("--json", "Machine-readable output")
     .option("--cwd <dir>", "Working directory (and start of project discovery)")
     .option("--tool <name>", "hooks test: tool name")
@@ -149,10 +149,11 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .option("--script <file>", "hooks test: script with prompt-hook replies for --provider script")
     .option("--model <model>", "hooks test: model for prompt hooks")
     .option("--base-url <url>", "hooks test: provider base URL for prompt hooks")
-    .option("--from <agent>", "hooks import: claude | gemini | codex")
+    .option("--from <agent>", "hooks import: claude | gemini | codex; hooks replay: start at record N (1-based)")
     .option("--user", "hooks import: the user's files into ~/.agent/settings.json")
     .option("--dry-run", "hooks import: print the result, write nothing")
     .option("--plugin-dir <dir>", "list, validate, test: also load the Claude Code plugin in DIR (repeatable)")
+    .option("--cases <file>", "hooks test: run a suite of cases (JSONL, or TOML [[case]]); exit 1 on any failure")
     .example("agent hooks list --json")
     .example("agent hooks validate")
     .example(`agent hooks test pre_tool --tool bash --input '{"command":"rm -rf /"}' --json`)
@@ -170,6 +171,13 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
           result = import("./commands/hooks-validate.ts").then((m) => m.runHooksValidate(runtime, io, { cwd, pluginDirs }));
           return;
         case "test":
+          if (stringOption(options, "cases") !== undefined) {
+            const cases = stringOption(options, "cases") ?? "";
+            if (rest.length > 0) throw new AgentError("usage", `--cases runs a suite: unexpected argument "${rest[0]}"`, { fix: "agent hooks test --cases FILE [--json]" });
+            const flags = { provider: stringOption(options, "provider"), script: stringOption(options, "script"), model: stringOption(options, "model"), baseUrl: stringOption(options, "baseUrl") };
+            result = import("./commands/hooks-cases.ts").then((m) => m.runHooksCases(runtime, io, { cwd, json, cases, trust: options.trust === true, ...flags }));
+            return;
+          }
           result = import("./commands/hooks-test.ts").then((m) =>
             m.runHooksTest(runtime, io, {
               cwd,
@@ -190,6 +198,9 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
             }),
           );
           return;
+        case "replay":
+          result = import("./commands/hooks-replay.ts").then((m) => m.runHooksReplay(runtime, io, { cwd: stringOption(options, "cwd") !== undefined ? cwd : undefined, json, session: rest[0], extra: rest.slice(1), from: stringOption(options, "from"), trust: options.trust === true }));
+          return;
         case "trust":
           result = import("./commands/hooks-trust.ts").then((m) => m.runHooksTrust(runtime, io, { cwd }));
           return;
@@ -200,7 +211,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
           result = import("./commands/hooks-import.ts").then((m) => m.runHooksImport(runtime, io, { cwd, from: stringOption(options, "from"), user: options.user === true, dryRun: options.dryRun === true }));
           return;
         default:
-          throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, trust, init or import" });
+          throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, replay, trust, init or import" });
       }
     });
 

@@ -5,7 +5,7 @@
  * the after phases (TOOL-04, MERGE-31). `hooks.enabled: false` keeps the hooks listed as disabled.
  */
 import type { CanonicalEvent } from "../util/events.ts";
-import type { Dialect, FailurePolicy, ListHookSpec, ListPhase, PayloadMode } from "../hooks/types.ts";
+import type { Dialect, FailurePolicy, ListHookSpec, ListPhase, PayloadMode, Scope } from "../hooks/types.ts";
 import { canonicalTool, MCP_PREFIX } from "../tools/names.ts";
 import { isRecord } from "../util/records.ts";
 import { checkField, LIST_ENTRY_FIELDS, LIST_KEYS, showValue } from "./schema.ts";
@@ -62,7 +62,7 @@ interface EntryPlace {
   chain: GlobalChain;
   enabled: boolean;
   absolutePaths: boolean;
-  scope: "user" | "project";
+  scope: Scope;
 }
 
 function loadEntry(entry: unknown, place: EntryPlace, sink: WarningSink): ListHookSpec | undefined {

@@ -82,11 +82,18 @@ export interface EffectiveSettings {
     /** User config's `hooks.http_allow` (issue 12 item 9); a project cannot set or widen it. */
     readonly httpAllow: readonly string[];
   };
-  /** D26: what user list hooks and project list hooks each see. */
-  readonly listSettingsByScope: { readonly user: ListSettings; readonly project: ListSettings };
+  /** D26: what managed, user and project list hooks each see. */
+  readonly listSettingsByScope: { readonly managed: ListSettings; readonly user: ListSettings; readonly project: ListSettings };
   readonly tools: { readonly bash: { readonly absolutePaths: boolean }; readonly webFetch: { readonly allow: readonly string[] } };
-  readonly absolutePathsByScope: { readonly user: boolean; readonly project: boolean };
-  readonly permissions: { readonly mode: PermissionMode; readonly allow: readonly string[]; readonly ask: readonly string[]; readonly deny: readonly string[] };
+  readonly absolutePathsByScope: { readonly managed: boolean; readonly user: boolean; readonly project: boolean };
+  readonly permissions: {
+    readonly mode: PermissionMode;
+    readonly allow: readonly string[];
+    readonly ask: readonly string[];
+    readonly deny: readonly string[];
+    /** The managed policy's own rules: they lead the lists above and nothing below removes them. */
+    readonly managed: { readonly allow: readonly string[]; readonly ask: readonly string[]; readonly deny: readonly string[] };
+  };
   readonly agent: {
     readonly maxContextTokens: number | undefined;
     /** Instruction file names per directory, in order; undefined: the default list. */
@@ -98,6 +105,16 @@ export interface EffectiveSettings {
   readonly model: string | undefined;
   readonly baseUrl: string | undefined;
   readonly providers: Readonly<Record<string, ProviderSettings>>;
+  /** `[audit.otlp]` of user and managed config, each its own destination (src/audit/otlp.ts). */
+  readonly audit: { readonly otlp: readonly OtlpDestination[] };
+}
+
+export interface OtlpDestination {
+  /** The OTLP/HTTP logs URL, e.g. `http://127.0.0.1:4318/v1/logs`. */
+  readonly endpoint: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly scope: Scope;
+  readonly file: string;
 }
 
 export const DEFAULT_LIST_SETTINGS: ListSettings = {
@@ -160,7 +177,9 @@ export function readSettingsFile(fs: FileSystem, file: SettingsFile, sink: Warni
 /** Never read from project files: they choose which secret (or which env variable) is sent. */
 const USER_ONLY_PROVIDER_FIELDS = new Set(["api_key", "api_key_env"]);
 
-const TOP_LEVEL_KEYS = new Set(["hooks", "tools", "permissions", "agent", "provider", "model", "base_url", "providers", "mcp_servers", "compat"]);
+const TOP_LEVEL_KEYS = new Set(["hooks", "tools", "permissions", "agent", "provider", "model", "base_url", "providers", "mcp_servers", "compat", "audit"]);
+/** The managed file's own switches (src/config/managed.ts reads them); unknown anywhere else. */
+export const MANAGED_ONLY_KEYS: ReadonlySet<string> = new Set(["managed_hooks_only", "managed_mcp_only", "disable_bypass_mode", "provider_policy"]);
 const HOOK_STRUCTURE_KEYS = new Set<string>([...LIST_KEYS, "lifecycle", "injected_content", "stop_block_cap", "http_allow"]);
 
 function camel(key: string): string {
@@ -200,7 +219,7 @@ function listSettingsOf(chain: GlobalChain): ListSettings {
 export interface MergedSettings {
   readonly settings: EffectiveSettings;
   /** Global list settings as seen by each scope's list hooks (D26). */
-  readonly chains: { readonly user: GlobalChain; readonly project: GlobalChain };
+  readonly chains: { readonly managed: GlobalChain; readonly user: GlobalChain; readonly project: GlobalChain };
 }
 
 /** Strictness of each mode: readonly asks for nothing and writes nothing; bypass asks for nothing at all. */
@@ -224,9 +243,11 @@ export function stricter(user: PermissionMode, project: PermissionMode): Permiss
  * at and project `permissions.*` are not loaded (D17). Never throws.
  */
 export function mergeSettings(files: readonly ParsedSettingsFile[], sink: WarningSink, options: { hooksOff: boolean; projectScope: boolean }): MergedSettings {
+  const managedChain = new Map<string, GlobalValue>();
   const userChain = new Map<string, GlobalValue>();
   const projectChain = new Map<string, GlobalValue>();
-  const absolutePaths: Record<Scope, boolean> = { user: true, project: true };
+  const absolutePaths: Record<Scope, boolean> = { managed: true, user: true, project: true };
+  const otlp: OtlpDestination[] = [];
   let stopBlockCap = DEFAULT_STOP_BLOCK_CAP;
   let quietSuccessOutput = false;
   const httpAllow: string[] = [];
@@ -234,6 +255,7 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
   let absolutePathsMerged = true;
   const modes: { user: PermissionMode; project: PermissionMode | undefined } = { user: "default", project: undefined };
   const rules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
+  const managedRules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
   let maxContextTokens: number | undefined;
   let contextFiles: string[] | undefined;
   const models: Record<string, ModelSettings> = {};
@@ -245,7 +267,9 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
     const path = file.path;
     const setGlobal = (key: string, value: unknown, field: string, valid: boolean): void => {
       const entry = { value, file: path, field, valid };
-      if (file.scope === "user") userChain.set(key, entry);
+      // Managed globals reach every scope's list hooks, as user globals reach the project's (D26).
+      if (file.scope === "managed") managedChain.set(key, entry);
+      if (file.scope !== "project") userChain.set(key, entry);
       projectChain.set(key, entry);
     };
     const checked = (schema: Parameters<typeof checkField>[0], value: unknown, field: string, severity: "error" | "warning" = "error"): boolean => {
@@ -257,11 +281,14 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
     };
 
     for (const key of Object.keys(data)) {
-      if (!TOP_LEVEL_KEYS.has(key)) sink.warning(path, key, "unknown setting (ignored)");
+      if (MANAGED_ONLY_KEYS.has(key)) {
+        if (file.scope !== "managed") sink.error(path, key, "is read from the managed policy file only (ignored here); ask your administrator to set it there");
+      } else if (!TOP_LEVEL_KEYS.has(key)) sink.warning(path, key, "unknown setting (ignored)");
     }
 
     const hooks = data.hooks;
-    if (!options.hooksOff && hooks !== undefined) {
+    // The managed file's hooks settings hold whatever turns the rest off (D17 does not reach it).
+    if ((!options.hooksOff || file.scope === "managed") && hooks !== undefined) {
       if (!isRecord(hooks)) sink.error(path, "hooks", "must be a table/object");
       else {
         for (const [key, value] of Object.entries(hooks)) {
@@ -327,7 +354,8 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
             const field = `tools.bash.${sub}`;
             if (sub !== "absolute_paths") sink.warning(path, field, "unknown setting (ignored)");
             else if (checked(booleanField, subValue, field) && typeof subValue === "boolean") {
-              if (file.scope === "user") absolutePaths.user = subValue;
+              if (file.scope === "managed") absolutePaths.managed = subValue;
+              if (file.scope !== "project") absolutePaths.user = subValue;
               absolutePaths.project = subValue;
               absolutePathsMerged = subValue;
             }
@@ -346,7 +374,8 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
             if (checked(oneOf(PERMISSION_MODES), value, field) && found) {
               if (file.scope === "project" && looserThan(found, modes.user)) {
                 sink.warning(path, field, `"${found}" is looser than your mode "${modes.user}" and is ignored: the stricter of user and project wins; to use it here, pass --permission-mode ${found} or set it in ~/.agent/config.toml`);
-              } else modes[file.scope] = found;
+              } else if (file.scope === "managed") modes.user = found; // a default the user's own files may change
+              else modes[file.scope] = found;
             }
           } else if (key === "allow" || key === "ask" || key === "deny") {
             if (!Array.isArray(value)) sink.error(path, field, `${JSON.stringify(value)} is not an array of rules`);
@@ -354,11 +383,14 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
               value.forEach((rule, index) => {
                 if (typeof rule !== "string") return sink.error(path, `${field}[${index}]`, `${JSON.stringify(rule)} is not a string`);
                 rules[key].push(rule);
+                if (file.scope === "managed") managedRules[key].push(rule);
                 checkRule(sink, path, `${field}[${index}]`, rule);
               });
           } else sink.error(path, field, "unknown key");
         }
     }
+
+    if (data.audit !== undefined) readAudit(data.audit, file, sink, otlp);
 
     const agent = data.agent;
     if (agent !== undefined) {
@@ -402,21 +434,23 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
     }
   }
 
+  const managedList = listSettingsOf(managedChain);
   const userList = listSettingsOf(userChain);
   const projectList = listSettingsOf(projectChain);
   return {
-    chains: { user: userChain, project: projectChain },
+    chains: { managed: managedChain, user: userChain, project: projectChain },
     settings: {
       hooks: { ...(options.projectScope ? projectList : userList), stopBlockCap, quietSuccessOutput, httpAllow },
-      listSettingsByScope: { user: userList, project: projectList },
+      listSettingsByScope: { managed: managedList, user: userList, project: projectList },
       tools: { bash: { absolutePaths: absolutePathsMerged }, webFetch: { allow: webFetchAllow } },
       absolutePathsByScope: absolutePaths,
-      permissions: { mode: stricter(modes.user, modes.project ?? modes.user), allow: rules.allow, ask: rules.ask, deny: rules.deny },
+      permissions: { mode: stricter(modes.user, modes.project ?? modes.user), allow: rules.allow, ask: rules.ask, deny: rules.deny, managed: managedRules },
       agent: { maxContextTokens, contextFiles, models },
       provider: top.provider,
       model: top.model,
       baseUrl: top.baseUrl,
       providers,
+      audit: { otlp },
     },
   };
 }
@@ -475,5 +509,43 @@ function readWebFetch(value: unknown, place: { path: string; project: boolean; s
         if (problem !== null) sink.error(path, `${field}[${index}]`, `${problem}; ignored`);
         else if (typeof host === "string" && !place.allow.includes(host)) place.allow.push(host);
       });
+  }
+}
+
+/**
+ * `[audit.otlp]` (`endpoint`, `headers`): where hook decisions and tool calls are exported. Where
+ * a session's activity is sent is the user's or the administrator's call, never a cloned repository's.
+ */
+function readAudit(audit: unknown, file: SettingsFile, sink: WarningSink, out: OtlpDestination[]): void {
+  const path = file.path;
+  if (file.scope === "project") {
+    sink.error(path, "audit", "is read from user or managed config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead");
+    return;
+  }
+  if (!isRecord(audit)) return sink.error(path, "audit", "must be a table/object");
+  for (const [key, value] of Object.entries(audit)) {
+    if (key !== "otlp") {
+      sink.warning(path, `audit.${key}`, "unknown setting (ignored)");
+      continue;
+    }
+    if (!isRecord(value)) {
+      sink.error(path, "audit.otlp", "must be a table/object");
+      continue;
+    }
+    const endpoint = value.endpoint;
+    if (typeof endpoint !== "string" || !/^https?:\/\/[^/\s]+/.test(endpoint)) {
+      sink.error(path, "audit.otlp.endpoint", `${JSON.stringify(endpoint ?? null)} is not an http(s) URL; write e.g. endpoint = "http://127.0.0.1:4318/v1/logs"`);
+      continue;
+    }
+    const headers: Record<string, string> = {};
+    const rawHeaders = value.headers ?? {};
+    if (!isRecord(rawHeaders)) sink.error(path, "audit.otlp.headers", "must be a table of strings");
+    else
+      for (const [name, headerValue] of Object.entries(rawHeaders)) {
+        if (typeof headerValue === "string") headers[name] = headerValue;
+        else sink.error(path, `audit.otlp.headers.${name}`, "must be a string");
+      }
+    for (const extra of Object.keys(value)) if (extra !== "endpoint" && extra !== "headers") sink.warning(path, `audit.otlp.${extra}`, "unknown setting (ignored)");
+    out.push({ endpoint, headers, scope: file.scope, file: path });
   }
 }

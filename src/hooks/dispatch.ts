@@ -118,7 +118,8 @@ export function planHooks(hooks: readonly HookSpec[], input: HookEventInput, rea
         if (spec.event !== (failed ? "post_tool_failure" : "post_tool")) return false;
       } else if (spec.event !== "post_tool") return false;
     } else if (spec.event !== input.event) return false;
-    if (readonlyMode && TOOL_EVENTS.has(input.event)) {
+    // A user's choice of readonly mode does not switch the managed policy's hooks off.
+    if (readonlyMode && TOOL_EVENTS.has(input.event) && spec.scope !== "managed") {
       const failClosed = spec.form === "dir" ? spec.failClosed : spec.failurePolicy === "block" || spec.failurePolicy === "fail";
       if (!failClosed) return false;
     }

@@ -4,7 +4,8 @@
  */
 import type { CanonicalEvent } from "../util/events.ts";
 
-export type Scope = "user" | "project";
+/** `managed`: the administrator's policy file (src/config/managed.ts), loaded before user and project. */
+export type Scope = "managed" | "user" | "project";
 export type Form = "dir" | "lifecycle" | "list";
 export type Dialect = "action" | "claude" | "envelope";
 export type FailurePolicy = "ignore" | "warn" | "block" | "fail";

@@ -50,6 +50,10 @@ const hookLifecycleEntries = {
   message: NullableString,
 };
 
+/** The events whose decisions are recorded (`hook_decision`) and replayed. */
+export const DECISION_EVENTS = ["pre_tool", "permission_request", "post_tool", "user_prompt_submit", "stop"] as const;
+export const VERDICTS = ["allow", "deny", "ask", "block", "none"] as const;
+
 const recordEntries = {
   session_start: {
     session_id: v.string(),
@@ -105,6 +109,21 @@ const recordEntries = {
    */
   session_env: { env: v.record(v.string(), v.string()) },
   session_end: { reason: v.string(), stop_reason: v.string(), is_error: v.boolean() },
+  /**
+   * What the hooks of one decision event decided, written after its hook records when at least one
+   * hook ran: `agent hooks replay` compares today's hooks with it. `reason` is the text the model or
+   * user was shown; `prompt` (user_prompt_submit only) is what was typed, since a blocked prompt has
+   * no `user` record.
+   */
+  hook_decision: {
+    event: v.picklist(DECISION_EVENTS),
+    tool_call_id: NullableString,
+    decision: v.picklist(VERDICTS),
+    reason: NullableString,
+    decided_by: NullableString,
+    decided_by_scope: NullableString,
+    prompt: v.optional(v.string()),
+  },
 } as const;
 
 type Entries = typeof recordEntries;
@@ -129,6 +148,7 @@ const schemas = {
   compaction: v.object({ type: v.literal("compaction"), ...base, ...recordEntries.compaction }),
   session_env: v.object({ type: v.literal("session_env"), ...base, ...recordEntries.session_env }),
   session_end: v.object({ type: v.literal("session_end"), ...base, ...recordEntries.session_end }),
+  hook_decision: v.strictObject({ type: v.literal("hook_decision"), ...base, ...recordEntries.hook_decision }),
 };
 
 export const SessionRecordSchema = v.variant("type", [
@@ -146,6 +166,7 @@ export const SessionRecordSchema = v.variant("type", [
   schemas.compaction,
   schemas.session_env,
   schemas.session_end,
+  schemas.hook_decision,
 ]);
 
 export type SessionRecord = v.InferOutput<typeof SessionRecordSchema>;

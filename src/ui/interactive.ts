@@ -201,7 +201,8 @@ async function hooksCommand(repl: Repl, session: AgentSession, render: Render, a
     const reloaded = reloadConfig(repl.runtime, io, repl.loaded, options.hooksOff);
     if (reloaded === null) return;
     repl.loaded = reloaded;
-    await render(session.reloadHooks(options.hooksOff ? [] : reloaded.hooks));
+    // Hooks off: the reload loaded only the managed layer's hooks, which stay on.
+    await render(session.reloadHooks(reloaded.hooks));
     io.err(`agent: hooks reloaded (${reloaded.hooks.length} loaded, ${reloaded.warnings.length} warnings)\n`);
   } else if (argument === "") {
     io.err(`${hooksListing(repl.loaded, options.hooksOff)}\n`);
@@ -227,8 +228,8 @@ async function askPermission(repl: Repl, request: PermissionAsk): Promise<Permis
 
 /** `/hooks`: loaded hooks in run order, then the load warnings (DIR-13). */
 function hooksListing(loaded: LoadedConfig, hooksOff: boolean): string {
-  if (hooksOff) return "hooks disabled";
-  const lines = loaded.hooks.length === 0 ? ["no hooks loaded"] : [`${loaded.hooks.length} hooks loaded:`];
+  if (hooksOff && loaded.hooks.length === 0) return "hooks disabled";
+  const lines = hooksOff ? ["hooks disabled; the managed policy's hooks still run:"] : loaded.hooks.length === 0 ? ["no hooks loaded"] : [`${loaded.hooks.length} hooks loaded:`];
   for (const spec of loaded.hooks) {
     lines.push(escapeControls(`  ${spec.event} ${spec.label} (${spec.scope} ${spec.form}, matcher ${matcherText(spec)}, ${policyText(spec)}${spec.disabled ? ", disabled" : ""}): ${commandText(spec)}`));
   }

@@ -171,13 +171,15 @@ describe("agent run", () => {
     expect(r.code).toBe(0);
     const records = sessionRecords(w);
     const slice = records.slice(records.findIndex((rec) => rec.type === "tool_call"));
-    expect(slice.slice(0, 9).map((rec) => `${rec.type}${rec.status ? `:${rec.status}` : ""}`)).toEqual([
+    expect(slice.slice(0, 11).map((rec) => `${rec.type}${rec.status ? `:${rec.status}` : ""}`)).toEqual([
       "tool_call",
       "hook_lifecycle:started",
       "hook_lifecycle:success",
+      "hook_decision",
       "tool_result",
       "hook_lifecycle:started",
       "hook_lifecycle:success",
+      "hook_decision",
       "tool_result_delivered",
       "hook_context_injection:success",
       "provider_context_item",

@@ -20,11 +20,11 @@ describe("agent hooks test", () => {
     hookDir(world, "project", "guard", { event: "pre_tool", match: "bash" }, DENY_RM);
     const r = await hooksTestInProcess(world, ["pre_tool", "--tool", "bash", "--input", '{"command":"rm -rf /"}']);
     expect(r.code).toBe(2);
-    expect(Object.keys(r.json)).toEqual(["event", "tool", "decision", "reason", "input", "prompt", "context", "output", "context_items", "system_messages", "hooks"]);
+    expect(Object.keys(r.json)).toEqual(["event", "tool", "decision", "reason", "input", "prompt", "context", "output", "context_items", "system_messages", "hooks", "decided_by"]);
     const { hooks, ...rest } = r.json;
     expect(rest).toEqual({
       event: "pre_tool", tool: "bash", decision: "deny", reason: "no rm", input: { command: "rm -rf /" }, prompt: null,
-      context: "", output: null, context_items: [], system_messages: [],
+      context: "", output: null, context_items: [], system_messages: [], decided_by: "guard",
     });
     const rawRows: unknown[] = Array.isArray(hooks) ? hooks : [];
     expect(rawRows.length).toBe(1);

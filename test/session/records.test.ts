@@ -39,6 +39,7 @@ describe("session records (D25)", () => {
       buildRecord("compaction", { trigger: "manual", summary: "sum", original_message_count: 7 }, TS),
       buildRecord("session_env", { env: { FOO: "bar" } }, TS),
       buildRecord("session_end", { reason: "completed", stop_reason: "completed", is_error: false }, TS),
+      buildRecord("hook_decision", { event: "pre_tool", tool_call_id: "call_1", decision: "deny", reason: "no rm", decided_by: "guard", decided_by_scope: "managed" }, TS),
     ];
     expect(new Set(samples.map((r) => r.type))).toEqual(new Set(RECORD_TYPES));
     for (const record of samples) {

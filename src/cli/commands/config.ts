@@ -9,11 +9,15 @@ import { settingsSchema, LIST_KEYS } from "../../config/schema.ts";
 import { mergeSettings, readSettingsFile, type EffectiveSettings, type ParsedSettingsFile } from "../../config/settings.ts";
 import { formatWarning, WarningSink } from "../../config/warnings.ts";
 import type { Runtime } from "../../runtime/types.ts";
+import { MANAGED_FILE_ENV, managedPolicyOf, managedSettingsFiles, readManagedFiles, type ManagedPolicy } from "../../config/managed.ts";
 import type { CliIO } from "../io.ts";
 
 export async function runConfigPath(runtime: Runtime, io: CliIO, options: { cwd: string }): Promise<number> {
   const location = locateConfig(runtime.fs, { env: runtime.env(), homedir: runtime.platform.homedir, cwd: options.cwd });
-  const lines = location.files.map((file) => `${file.path} (${runtime.fs.stat(file.path) !== undefined ? "present" : "missing"})`);
+  // Managed files are listed when present (or named by AGENT_MANAGED_FILE): most machines have none.
+  const env = runtime.env();
+  const managed = managedSettingsFiles(runtime.platform, env).filter((file) => runtime.fs.stat(file.path) !== undefined || file.path === env[MANAGED_FILE_ENV]?.trim());
+  const lines = [...managed, ...location.files].map((file) => `${file.path} (${runtime.fs.stat(file.path) !== undefined ? "present" : "missing"})${file.scope === "managed" ? " [managed]" : ""}`);
   io.out(`${lines.join("\n")}\n`);
   return 0;
 }
@@ -66,6 +70,8 @@ export function wireSettings(settings: EffectiveSettings, files: readonly Parsed
     agent: { max_context_tokens: settings.agent.maxContextTokens ?? null, context_files: settings.agent.contextFiles ?? null, models: settings.agent.models },
     permissions: { mode: settings.permissions.mode, allow: settings.permissions.allow, ask: settings.permissions.ask, deny: settings.permissions.deny },
     tools: { bash: { absolute_paths: settings.tools.bash.absolutePaths }, web_fetch: { allow: settings.tools.webFetch.allow } },
+    // Header values may carry credentials: names only.
+    ...(settings.audit.otlp.length > 0 ? { audit: { otlp: settings.audit.otlp.map((d) => ({ endpoint: d.endpoint, scope: d.scope, headers: Object.keys(d.headers) })) } } : {}),
     hooks: {
       enabled: h.enabled,
       show_in_tui: h.showInTui,
@@ -88,13 +94,45 @@ export function wireSettings(settings: EffectiveSettings, files: readonly Parsed
   };
 }
 
+/**
+ * What the managed layer contributes, marked as such: its files, switches and restrictions, and the
+ * rules, hooks and servers it adds (they lead the merged lists above and cannot be removed below).
+ */
+function managedSection(policy: ManagedPolicy, files: readonly ParsedSettingsFile[]): Record<string, unknown> {
+  const own = files.filter((file) => file.file.scope === "managed" && file.data !== undefined);
+  const permissions = { allow: [] as unknown[], ask: [] as unknown[], deny: [] as unknown[] };
+  const hooks: Record<string, unknown[]> = {};
+  const servers: string[] = [];
+  for (const { data } of own) {
+    const p = isRecord(data?.permissions) ? data.permissions : {};
+    for (const key of ["allow", "ask", "deny"] as const) if (Array.isArray(p[key])) permissions[key].push(...p[key]);
+    const h = isRecord(data?.hooks) ? data.hooks : {};
+    for (const [key, value] of Object.entries(h)) if (Array.isArray(value)) (hooks[key] ??= []).push(...value);
+    if (isRecord(h.lifecycle)) for (const [key, value] of Object.entries(h.lifecycle)) if (Array.isArray(value)) (hooks[`lifecycle.${key}`] ??= []).push(...value);
+    if (isRecord(data?.mcp_servers)) servers.push(...Object.keys(data.mcp_servers));
+  }
+  return {
+    files: policy.files,
+    managed_hooks_only: policy.managedHooksOnly,
+    managed_mcp_only: policy.managedMcpOnly,
+    disable_bypass_mode: policy.disableBypassMode,
+    provider_policy: { allowed_base_urls: policy.allowedBaseUrls, allowed_models: policy.allowedModels },
+    permissions,
+    hooks,
+    mcp_servers: servers,
+  };
+}
+
 export async function runConfigShow(runtime: Runtime, io: CliIO, options: { cwd: string }): Promise<number> {
   const env = runtime.env();
   const location = locateConfig(runtime.fs, { env, homedir: runtime.platform.homedir, cwd: options.cwd });
   const sink = new WarningSink();
-  const files = location.files.map((file) => readSettingsFile(runtime.fs, file, sink));
+  const managedFiles = readManagedFiles(runtime, sink);
+  const policy = managedPolicyOf(managedFiles, sink);
+  const files = [...managedFiles, ...location.files.map((file) => readSettingsFile(runtime.fs, file, sink))];
   const merged = mergeSettings(files, sink, { hooksOff: false, projectScope: location.projectScope });
-  io.out(`${JSON.stringify(redactSecrets(wireSettings(merged.settings, files)), null, 2)}\n`);
+  const shown = { ...wireSettings(merged.settings, files), ...(managedFiles.length > 0 ? { managed: managedSection(policy, files) } : {}) };
+  io.out(`${JSON.stringify(redactSecrets(shown), null, 2)}\n`);
   // `"enabled": false` alone reads as "no hooks run"; it gates only the tool-call lists (seed 003).
   const gate = merged.settings.hooks.enabled ? "on" : "off";
   io.err(

@@ -53,7 +53,8 @@ function table(rows: string[][]): string[] {
 
 export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksListOptions): Promise<number> {
   const loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [], ...(options.noHooks ? { noHooks: true } : {}) });
-  if (loaded.hooksOff !== null) {
+  // With hooks off only managed hooks loaded; they still run, so they are still listed.
+  if (loaded.hooksOff !== null && loaded.hooks.length === 0) {
     if (options.json) io.out(`${JSON.stringify({ enabled: false, hooks: [], warnings: [] }, null, 2)}\n`);
     else io.out(`hooks disabled (${loaded.hooksOff})\n`);
     return 0;
@@ -84,21 +85,22 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       // Issue 12 item 9: command, http or prompt; the URL of an http hook.
       type: handlerType(spec),
       ...(spec.form === "lifecycle" && spec.handler?.type === "http" ? { url: spec.handler.url } : {}),
-      trusted: spec.scope === "user" ? true : trusted,
+      trusted: spec.scope === "project" ? trusted : true,
       disabled: spec.disabled,
     }));
     const warnings = loaded.warnings.map((w) => ({ severity: w.severity, file: w.file, field: w.field, message: w.message }));
-    io.out(`${escapeJsonText(JSON.stringify({ enabled: true, hooks, warnings }, null, 2))}\n`);
+    io.out(`${escapeJsonText(JSON.stringify({ enabled: loaded.hooksOff === null, hooks, warnings, managed_files: loaded.managed.files }, null, 2))}\n`);
     return 0;
   }
 
   const lines: string[] = [];
+  if (loaded.hooksOff !== null) lines.push(`hooks disabled (${loaded.hooksOff}); the managed policy's hooks still run:`);
   if (loaded.hooks.length === 0) lines.push("no hooks loaded");
   else {
     const rows = [["LABEL", "SCOPE", "FORM", "DIALECT", "EVENT", "MATCHER", "POLICY", "ASYNC", "TIMEOUT", "STATUS"]];
     const details: string[][] = [];
     for (const spec of loaded.hooks) {
-      const status = [spec.scope === "project" && !trusted ? "untrusted" : "", spec.disabled ? "disabled" : ""].filter(Boolean).join(",") || "active";
+      const status = [spec.scope === "project" && !trusted ? "untrusted" : "", spec.disabled ? "disabled" : "", spec.scope === "managed" ? "managed" : ""].filter(Boolean).join(",") || "active";
       const row = [
         spec.label,
         spec.scope,

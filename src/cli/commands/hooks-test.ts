@@ -10,19 +10,11 @@ import type { CliIO } from "../io.ts";
 import { AgentError } from "../../util/errors.ts";
 import { canonicalEvent, CANONICAL_EVENTS, TOOL_EVENTS, type CanonicalEvent } from "../../util/events.ts";
 import { toolIdOf, type ToolId } from "../../tools/names.ts";
-import { EVENT_FIELD_DEFAULTS, STANDALONE_ENVELOPE_CONTEXT } from "../../hooks/event-fields.ts";
-import { loadConfig } from "../../config/load.ts";
-import { requirePluginsUnchanged } from "../plugin-gate.ts";
-import { requireParsableConfig } from "../config-gate.ts";
-import { createHookEngine, providerKeyVarsFor } from "../../hooks/engine.ts";
-import { activeHooks } from "../../hooks/agent-scope.ts";
-import { joinContexts } from "../../hooks/merge/context.ts";
-import { requireTrust } from "../trust-gate.ts";
-import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
+import { EVENT_FIELD_DEFAULTS } from "../../hooks/event-fields.ts";
 import { jsonErrorPosition } from "../../config/json-position.ts";
-import type { HookEventInput, ToolResultInfo } from "../../hooks/dialects/types.ts";
-import type { Provider } from "../../providers/types.ts";
-import { buildProvider } from "../session-setup.ts";
+import type { ToolResultInfo } from "../../hooks/dialects/types.ts";
+import { openHarness } from "./hook-harness.ts";
+import type { EventOutcome } from "../../hooks/dispatch.ts";
 import { resolvePath } from "../../util/path-utils.ts";
 
 export interface HooksTestOptions {
@@ -127,7 +119,6 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
   } else if (options.result !== undefined) {
     throw new AgentError("usage", `--result is only for post_tool and post_tool_failure, not ${named}`);
   }
-  const event: CanonicalEvent = named === "post_tool_failure" ? "post_tool" : named;
 
   const fields: Record<string, unknown> = { ...EVENT_FIELD_DEFAULTS[named], ...parseFields(named, options.fields) };
   if (options.prompt !== undefined) {
@@ -135,70 +126,26 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     fields.prompt = options.prompt;
   }
 
-  requireParsableConfig(runtime, options.cwd); // a config that does not parse is never half-applied
-  const loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [] });
-  // As a top-level session would: agent front-matter hooks only where they fire in the parent.
-  const hooks = loaded.hooksOff ? [] : activeHooks(loaded.hooks, undefined);
-  if (!loaded.hooksOff && (!requireTrust(runtime, io, loaded, { once: options.trust }) || !requirePluginsUnchanged(io, loaded))) return 1;
-  const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform); // leftovers of a crashed run (D14)
-  if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
-
-  const failureLines: string[] = [];
-  const flags = { provider: options.provider, model: options.model, baseUrl: options.baseUrl, script: options.script, cwd: options.cwd };
-  const providerNamed = options.provider !== undefined || options.script !== undefined;
-  // Bad provider flags are a usage error at once; without flags the configured provider is built
-  // only when a prompt hook actually runs, so testing other hooks never needs a model or a key.
-  let provider: Provider | string | undefined = providerNamed ? buildProvider(runtime, loaded.settings, flags) : undefined;
-  const promptProvider = (): Provider | string => {
-    if (provider !== undefined) return provider;
-    if (loaded.settings.provider === undefined) {
-      provider = "a prompt hook matched but no provider is set: pass --provider script --script FILE (replies in its \"hooks\" table) or --provider openai|anthropic";
-      return provider;
-    }
-    try {
-      provider = buildProvider(runtime, loaded.settings, flags);
-    } catch (error) {
-      provider = error instanceof Error ? error.message : String(error);
-    }
-    return provider;
-  };
-  const engine = createHookEngine(runtime, {
-    promptProvider,
-    hooks,
-    readonlyMode: false,
-    quietSuccessOutput: loaded.settings.hooks.quietSuccessOutput,
-    providerKeyVars: providerKeyVarsFor(loaded.settings.providers),
-    sinks: { failureLine: (line) => failureLines.push(line) },
-  });
-  const input: Omit<HookEventInput, "strippedEnvValues"> = {
-    event,
-    sessionId: `hooks-test-${runtime.randomId(4)}`,
-    transcriptPath: null,
-    cwd: options.cwd,
-    projectDir: loaded.projectRoot,
-    permissionMode: "default",
-    ...(tool ? { tool: { name: tool, callId: "call_test", input: toolInput } } : {}),
-    ...(result ? { result } : {}),
-    fields,
-    context: STANDALONE_ENVELOPE_CONTEXT,
-  };
-  const fired = await engine.fire(input);
-  await engine.close();
+  const harness = openHarness(runtime, io, options);
+  if (harness === null) return 1;
+  const loaded = harness.loaded;
+  const fired = await harness.fire({ named, tool, input: toolInput, result, fields, sessionId: `hooks-test-${runtime.randomId(4)}` });
+  await harness.close();
   // Async hooks (D15) have ended by now: their rows follow the others.
-  const outcome = { ...fired, rows: [...fired.rows, ...(await fired.asyncRows)] };
-  for (const line of failureLines) io.err(`${line}\n`);
+  const outcome = { ...fired.outcome, rows: [...fired.rows, ...(await fired.outcome.asyncRows)] };
+  for (const line of harness.takeFailureLines()) io.err(`${line}\n`);
   // Non-fatal hook warnings (D9's ignored hookSpecificOutput, …) reach stderr as in a session.
   for (const warning of outcome.state.warnings) io.err(`agent: ${warning}\n`);
 
   const state = outcome.state;
-  const context = joinContexts([...state.contexts, ...state.hidden]);
+  const context = fired.context;
   const contextItems = state.injections.filter((i) => i.status === "success").flatMap((i) => i.items.map((item) => ({ role: item.role, content: item.content })));
   const summary = {
     event: named,
     tool: tool ?? null,
     decision: outcome.decision,
     reason: outcome.reason,
-    input: tool ? (state.toolInput ?? toolInput) : null,
+    input: fired.input,
     // user_prompt_submit: the prompt the model would get (rewritten or not); null elsewhere.
     prompt: named === "user_prompt_submit" ? (state.prompt ?? (typeof fields.prompt === "string" ? fields.prompt : "")) : null,
     context,
@@ -206,26 +153,40 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
     context_items: contextItems,
     system_messages: state.systemMessages,
     hooks: outcome.rows,
+    decided_by: fired.decidedBy?.label ?? null,
   };
-  if (options.json) {
-    io.out(`${JSON.stringify(summary)}\n`);
-  } else {
-    const head = `${named}${tool ? ` ${tool}` : ""}: ${outcome.decision}${outcome.reason ? `: ${outcome.reason}` : ""}`;
-    const lines = [head];
-    if (state.prompt !== undefined) {
-      const before = typeof fields.prompt === "string" ? fields.prompt : "";
-      lines.push("prompt rewritten:", ...before.split("\n").map((line) => `- ${line}`), ...state.prompt.split("\n").map((line) => `+ ${line}`));
-    }
-    if (context) lines.push(`context: ${context}`);
-    if (state.output !== undefined) lines.push(`output: ${state.output}`);
-    for (const message of state.systemMessages) lines.push(`system message: ${message}`);
-    for (const info of state.infos) lines.push(`info: ${info}`);
-    for (const item of contextItems) lines.push(`context item (${item.role}): ${item.content}`);
-    if (outcome.rows.length === 0) lines.push(loaded.hooksOff ? `hooks disabled (${loaded.hooksOff})` : "no hook matched");
-    for (const row of outcome.rows) {
-      lines.push(`  ${row.label}  ${row.scope}  ${row.form}  ${row.dialect}  ${row.status}${row.category ? ` (${row.category})` : ""}  ${row.elapsed_ms}ms`);
-    }
-    io.out(`${lines.join("\n")}\n`);
-  }
+  if (options.json) io.out(`${JSON.stringify(summary)}\n`);
+  else io.out(`${textReport({ named, tool, outcome, fields, context, contextItems, hooksOff: loaded.hooksOff }).join("\n")}\n`);
   return outcome.decision === "deny" || outcome.decision === "block" ? 2 : 0;
+}
+
+interface TextReportInput {
+  readonly named: string;
+  readonly tool: ToolId | undefined;
+  readonly outcome: EventOutcome;
+  readonly fields: Readonly<Record<string, unknown>>;
+  readonly context: string;
+  readonly contextItems: readonly { role: string; content: string }[];
+  readonly hooksOff: string | null;
+}
+
+/** The merged outcome, then one row per hook (CLI-12). */
+function textReport(r: TextReportInput): string[] {
+  const { outcome } = r;
+  const state = outcome.state;
+  const lines = [`${r.named}${r.tool ? ` ${r.tool}` : ""}: ${outcome.decision}${outcome.reason ? `: ${outcome.reason}` : ""}`];
+  if (state.prompt !== undefined) {
+    const before = typeof r.fields.prompt === "string" ? r.fields.prompt : "";
+    lines.push("prompt rewritten:", ...before.split("\n").map((line) => `- ${line}`), ...state.prompt.split("\n").map((line) => `+ ${line}`));
+  }
+  if (r.context) lines.push(`context: ${r.context}`);
+  if (state.output !== undefined) lines.push(`output: ${state.output}`);
+  for (const message of state.systemMessages) lines.push(`system message: ${message}`);
+  for (const info of state.infos) lines.push(`info: ${info}`);
+  for (const item of r.contextItems) lines.push(`context item (${item.role}): ${item.content}`);
+  if (outcome.rows.length === 0) lines.push(r.hooksOff ? `hooks disabled (${r.hooksOff})` : "no hook matched");
+  for (const row of outcome.rows) {
+    lines.push(`  ${row.label}  ${row.scope}  ${row.form}  ${row.dialect}  ${row.status}${row.category ? ` (${row.category})` : ""}  ${row.elapsed_ms}ms`);
+  }
+  return lines;
 }

@@ -65,6 +65,8 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
     lines.push("note: hooks are disabled (AGENT_HOOKS=off); validating anyway");
   }
   if (shellNote !== undefined) lines.push(shellNote);
+  // The managed files were checked with the rest (their owner check too); say which ones apply.
+  if (loaded.managed.files.length > 0) lines.push(`note: managed policy: ${loaded.managed.files.join(", ")}`);
   const reaper = subreaperStatus();
   if (loaded.hooks.length > 0 && !reaper.active) {
     // Issue 9 item 11: say where a `setsid` escape from a hook's group cannot be cleaned up.

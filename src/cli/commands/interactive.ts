@@ -17,7 +17,8 @@ import { createMcpManager } from "../../mcp/start.ts";
 import { createPromptIO } from "../../ui/prompt-io.ts";
 import { runInteractive } from "../../ui/interactive.ts";
 import { exitCodeForStop } from "../exit-codes.ts";
-import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "../session-setup.ts";
+import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode, startAudit } from "../session-setup.ts";
+import type { SessionRecord } from "../../session/records.ts";
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
 import { latestSessionOf } from "../../session/store.ts";
 import { AgentError } from "../../util/errors.ts";
@@ -93,15 +94,16 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
     const settings = loaded.settings;
     requireScriptFile(settings.provider, options);
-    const provider = buildProvider(runtime, settings, options);
+    const permissionMode = resolvePermissionMode(permissionFlag, settings, loaded.managed);
+    const provider = buildProvider(runtime, settings, options, loaded.managed);
 
-    const permissionMode = permissionFlag ?? settings.permissions.mode;
     const rules = configuredRules(io, settings);
 
     handedOver = true;
     // MCP servers start in the background, as in `agent run`; the first provider request waits for them.
     const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
     void mcp?.start();
+    const audit = await startAudit(runtime, io, settings);
     const result = await runInteractive(runtime, io, input, {
       loaded,
       hooksOff,
@@ -110,7 +112,8 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
       agent: {
         runtime,
         provider,
-        hooks: hooksOff ? [] : loaded.hooks,
+        // With hooks off only the managed layer's hooks were loaded: nothing below can switch them off.
+        hooks: loaded.hooks,
         home: loaded.home,
         cwd: options.cwd,
         projectDir: loaded.projectRoot,
@@ -127,9 +130,13 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         ...(mcp ? { mcp } : {}),
         // Skills and agents of the loaded plugins (slash commands: src/plugins/commands.ts expandSlashCommand).
         ...pluginSessionParts(runtime, loaded).sessionOptions,
+        ...(audit ? { audit: (record: SessionRecord, id: string) => audit.observe(record, id) } : {}),
         onProjectSettingsWritten: (applied) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
       },
-    }).finally(() => mcp?.close());
+    }).finally(async () => {
+      await mcp?.close();
+      await audit?.close();
+    });
     return exitCodeForStop(result.stopReason);
   } finally {
     if (!handedOver) input.close();

@@ -21,8 +21,9 @@ export async function runNotifyCommand(runtime: Runtime, io: CliIO, options: { c
   if (!insideHook) {
     requireParsableConfig(runtime, options.cwd);
     const loaded = loadConfig(runtime, { cwd: options.cwd });
-    if (!loaded.hooksOff) {
-      if (!requireTrust(runtime, io, loaded, { once: false }) || !requirePluginsUnchanged(io, loaded)) return 1;
+    // With hooks off `loaded.hooks` holds only the managed policy's hooks, which still run.
+    if (!loaded.hooksOff || loaded.hooks.length > 0) {
+      if (!loaded.hooksOff && (!requireTrust(runtime, io, loaded, { once: false }) || !requirePluginsUnchanged(io, loaded))) return 1;
       const engine = createHookEngine(runtime, {
         hooks: loaded.hooks,
         readonlyMode: false,

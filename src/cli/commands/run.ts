@@ -14,7 +14,8 @@ import { isProjectTrusted, requireTrust } from "../trust-gate.ts";
 import { parseRules } from "../../permissions/rules.ts";
 import { latestSessionOf } from "../../session/store.ts";
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
-import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "../session-setup.ts";
+import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode, startAudit } from "../session-setup.ts";
+import type { SessionRecord } from "../../session/records.ts";
 import { AgentSession } from "../../agent/agent-session.ts";
 import type { EventStream } from "../../agent/event-queue.ts";
 import { createRenderer, type Renderer } from "../../ui/renderer.ts";
@@ -146,9 +147,9 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
 
   const settings = loaded.settings;
   requireScriptFile(settings.provider, options);
-  const provider = buildProvider(runtime, settings, options);
+  const permissionMode = resolvePermissionMode(permissionFlag, settings, loaded.managed);
+  const provider = buildProvider(runtime, settings, options, loaded.managed);
 
-  const permissionMode = permissionFlag ?? settings.permissions.mode;
   const rules = configuredRules(io, settings, allowParsed.rules);
 
   const resume = resumeOf(runtime, loaded, options);
@@ -166,11 +167,13 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   // server). Their groups are in the runtime's live-group registry, so signals and exits reach them.
   const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
   void mcp?.start();
+  const audit = await startAudit(runtime, io, settings);
   try {
     const session = new AgentSession({
       runtime,
       provider,
-      hooks: hooksOff !== null ? [] : loaded.hooks,
+      // With hooks off only the managed layer's hooks were loaded: nothing below can switch them off.
+      hooks: loaded.hooks,
       home: loaded.home,
       cwd: options.cwd,
       projectDir: loaded.projectRoot,
@@ -185,6 +188,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       signal: controller.signal,
       ...(mcp ? { mcp } : {}),
       ...plugins.sessionOptions,
+      ...(audit ? { audit: (record: SessionRecord, id: string) => audit.observe(record, id) } : {}),
       onProjectSettingsWritten: (applied) => {
         if (trustPersisted) repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied });
       },
@@ -196,5 +200,6 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     return exitCodeForStop(result.stopReason);
   } finally {
     await mcp?.close();
+    await audit?.close();
   }
 }

@@ -51,10 +51,10 @@ export function httpBody(stdin: Uint8Array, payload: HttpHandler["payload"], str
 
 /**
  * Header values with `${NAME}` filled in. A project hook reads the stripped environment, so it can
- * never send a credential the agent strips (D18); a hook in the user's own config may name one.
+ * never send a credential the agent strips (D18); a hook in the user's own or the managed config may name one.
  */
 export function httpHeaders(request: Pick<HttpHookRequest, "spec" | "handler" | "fullEnv" | "hookEnv">): { ok: true; headers: Record<string, string> } | { ok: false; detail: string } {
-  const env = request.spec.scope === "user" ? request.fullEnv : request.hookEnv;
+  const env = request.spec.scope !== "project" ? request.fullEnv : request.hookEnv;
   const headers: Record<string, string> = { "content-type": "application/json" };
   for (const [name, template] of Object.entries(request.handler.headers)) {
     const expanded = expandEnvRefs(template, env);

@@ -75,6 +75,20 @@ export interface MergeState {
   readonly failures: readonly FailureNote[];
   readonly warnings: readonly string[];
   readonly diagnostics: readonly { readonly spec: HookSpec; readonly hookIndex: number; readonly message: string }[];
+  /** The hook whose reply last changed the verdict (`verdictOf`); absent while no hook decided. */
+  readonly decidedBy?: { readonly label: string; readonly scope: string };
+}
+
+/** What a policy decided, in one word for every event: `none` when no hook decided anything. */
+export type Verdict = "allow" | "deny" | "ask" | "block" | "none";
+
+/** The verdict of a merged state: deny beats ask beats allow; a blocking or stopping reply is `block`. */
+export function verdictOf(state: MergeState): Verdict {
+  if (state.denied || state.permission?.behavior === "deny") return "deny";
+  if (state.blocked || state.stops.length > 0 || state.stopSession) return "block";
+  if (state.asked) return "ask";
+  if (state.allowed || state.permission?.behavior === "allow") return "allow";
+  return "none";
 }
 
 /**
@@ -218,6 +232,12 @@ function boundReply(reply: HookReply): HookReply {
  * (first deny/block wins, D13); the post phase ignores it (no stop cancels later post hooks).
  */
 export function step(state: MergeState, run: HookRun, options: MergeOptions): { state: MergeState; halt: boolean } {
+  const folded = foldRun(state, run, options);
+  if (verdictOf(folded.state) === verdictOf(state)) return folded;
+  return { ...folded, state: { ...folded.state, decidedBy: { label: run.spec.label, scope: run.spec.scope } } };
+}
+
+function foldRun(state: MergeState, run: HookRun, options: MergeOptions): { state: MergeState; halt: boolean } {
   const { spec } = run;
   const reply = boundReply(run.reply);
   let next: MergeState = { ...state, warnings: [...state.warnings, ...reply.warnings] };
