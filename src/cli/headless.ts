@@ -1,7 +1,8 @@
 /**
  * `agent run --output-format json|stream-json` (docs/cli.md "Output formats"). json: one object at
- * the end. stream-json: every session line as it is written, plus `text_delta` and `hook_decision`
- * lines in the order they happened, then one final `result` line (the json object). Denials are
+ * the end. stream-json: every session line as it is written (the session's `hook_decision` records
+ * among them), plus `text_delta` lines in the order they happened, then one final `result` line (the
+ * json object). Denials are
  * collected from the session's events: a refused tool call with a hook's deny is a hook denial,
  * any other refused call a permission denial.
  */
@@ -43,7 +44,7 @@ export function createHeadlessOutput(io: CliIO, format: "json" | "stream-json"):
       if (event.type === "text_delta") {
         if (stream) write({ type: "text_delta", text: event.text });
       } else if (event.type === "hook_decision") {
-        if (stream) write({ type: "hook_decision", event: event.event, decision: event.decision, tool_name: event.toolName, tool_use_id: event.toolCallId, reason: event.reason });
+        // stream-json already carries the session's own `hook_decision` record (which hook decided, and why).
         if (event.decision === "deny" || event.decision === "block" || event.decision === "stop") {
           hookDenials.push({ event: event.event, decision: event.decision, tool_name: event.toolName, tool_use_id: event.toolCallId, reason: event.reason });
           if (event.decision === "deny" && event.toolCallId !== null) hookDenied.add(event.toolCallId);

@@ -45,7 +45,7 @@ describe("agent completion", () => {
     expect(replies).toEqual([
       "run hooks plugin config sessions mcp notify completion --help --version",
       "hooks",
-      "list validate test trust init import",
+      "list validate test replay trust init import",
       "--json",
       "accept-edits",
       "openai anthropic script",
@@ -65,7 +65,7 @@ describe("agent completion", () => {
       for (const word of ["hooks", "validate", "permission-mode", "accept-edits", "completion"]) expect(r.stdout).toContain(word);
     }
     expect(runCli(w, ["completion", "zsh"]).stdout).toStartWith("#compdef agent\n");
-    expect(runCli(w, ["completion", "fish"]).stdout).toContain(`complete -c agent -n "__fish_seen_subcommand_from hooks" -a 'list validate test trust init import'`);
+    expect(runCli(w, ["completion", "fish"]).stdout).toContain(`complete -c agent -n "__fish_seen_subcommand_from hooks" -a 'list validate test replay trust init import'`);
     expect(runCli(w, ["completion", "powershell"]).stdout).toContain("Register-ArgumentCompleter -Native -CommandName agent, agent.exe");
   });
 

@@ -72,7 +72,7 @@ describe("--output-format stream-json", () => {
     const decision = at((line) => line.type === "hook_decision");
     const bashResult = at((line) => line.type === "tool_result" && line.tool_call_id === "b1");
     expect([bashCall < decision, decision < bashResult]).toEqual([true, true]);
-    expect(lines[decision]).toEqual({ type: "hook_decision", event: "pre_tool", decision: "deny", tool_name: "bash", tool_use_id: "b1", reason: "no bash here" });
+    expect(lines[decision]).toMatchObject({ type: "hook_decision", event: "pre_tool", decision: "deny", tool_call_id: "b1", reason: "no bash here", decided_by_scope: "user" });
     expect(at((line) => line.type === "tool_result" && line.tool_call_id === "w1")).toBeGreaterThan(at((line) => line.type === "tool_call" && line.tool_call_id === "w1"));
 
     // The final text streams as deltas before its assistant record.
@@ -80,7 +80,7 @@ describe("--output-format stream-json", () => {
     expect(lines.filter((line) => line.type === "text_delta").map((line) => line.text).join("")).toBe("all done");
     expect(delta).toBeLessThan(lines.findLastIndex((line) => line.type === "assistant"));
     // Every session record is there, unchanged.
-    const sessionLines = lines.filter((line) => !["text_delta", "hook_decision", "result"].includes(String(line.type)));
+    const sessionLines = lines.filter((line) => !["text_delta", "result"].includes(String(line.type)));
     expect(sessionLines).toEqual(recordsOf(w, { ...r, stdout: JSON.stringify(lines[lines.length - 1]) }));
   });
 });

@@ -37,7 +37,8 @@ const GLOBAL_OPTIONS: OptionSpec[] = [HELP, { flag: "--version", description: "D
 
 /** `a | b | c` (after an optional "Context: " prefix) as a list of words, else undefined. */
 function alternatives(text: string): string[] | undefined {
-  const list = text.replace(/^[^:|]*:\s*/, "");
+  // "hooks import: claude | gemini | codex; hooks replay: …" → the first list only.
+  const list = text.replace(/^[^:|]*:\s*/, "").replace(/\s*[;(].*$/, "");
   if (!/^[\w.-]+( \| [\w.-]+)+$/.test(list)) return undefined;
   return list.split(" | ");
 }
@@ -56,7 +57,7 @@ export function commandSpecs(table: readonly CommandTableEntry[]): CommandSpec[]
       const name = entry.rawName.split(" ")[0] ?? "";
       const takesAction = /^\S+ <action>/.test(entry.rawName) || /^\S+ <shell>/.test(entry.rawName);
       // "Hooks: list [--json] | validate | test EVENT" → list, validate, test.
-      const actions = takesAction ? entry.description.replace(/^[^:]*:\s*/, "").replace(/\(.*$/, "").split("|").map((part) => part.trim().split(" ")[0] ?? "").filter((word) => /^[a-z][\w-]*$/.test(word)) : [];
+      const actions = takesAction ? [...new Set(entry.description.replace(/^[^:]*:\s*/, "").replace(/\(.*$/, "").split("|").map((part) => part.trim().split(" ")[0] ?? "").filter((word) => /^[a-z][\w-]*$/.test(word)))] : [];
       const options = entry.options.map(optionSpec);
       return { name, description: entry.description, actions, options: options.some((o) => o.flag === HELP.flag) ? options : [...options, HELP] };
     });
