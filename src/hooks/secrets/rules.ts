@@ -102,8 +102,58 @@ function prefixRule(
  * prefixes, so at most one matches per position.
  */
 function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly members: readonly PrefixRule[] } {
-  // Candidates grouped by the prefix's first two chars, in flat arrays: for bigram `key`,
-  // candidates first[key] .. first[key + 1] - 1 (no objects or sparse arrays in the hot loop).
+  const table = prefixTable(rules);
+  return {
+    id: "prefix_rules",
+    description: "vendor token prefixes",
+    members: rules,
+    scan(text, emit) {
+      const spans: number[][] = rules.map(() => []);
+      const resume = new Int32Array(rules.length);
+      const { inRun, shortest } = table;
+      const length = text.length;
+      let i = shortest - 1;
+      while (i < length) {
+        const c = text.charCodeAt(i);
+        if (c >= 128 || inRun[c] !== 1) {
+          i += shortest; // no run of `shortest` characters holds position i
+          continue;
+        }
+        let start = i;
+        while (start > 0 && isRunChar(inRun, text.charCodeAt(start - 1))) start--;
+        let end = i + 1;
+        while (end < length && isRunChar(inRun, text.charCodeAt(end))) end++;
+        if (end - start >= shortest) scanRun(table, text, start, end, spans, resume);
+        i = end + shortest; // text[end] is outside the union
+      }
+      rules.forEach((rule, index) => {
+        const found = spans[index]!;
+        for (let k = 0; k < found.length; k += 2) emit(found[k]!, found[k + 1]!, rule.id);
+      });
+    },
+  };
+}
+
+function isRunChar(inRun: Uint8Array, code: number): boolean {
+  return code < 128 && inRun[code] === 1;
+}
+
+/**
+ * The group's lookup tables. Candidates are grouped by the prefix's first two chars, in flat arrays:
+ * for bigram `key`, candidates first[key] .. first[key + 1] - 1 (no objects or sparse arrays in the
+ * hot loop).
+ */
+interface PrefixTable {
+  readonly rules: readonly PrefixRule[];
+  readonly inRun: Uint8Array;
+  readonly startsPrefix: Uint8Array;
+  readonly shortest: number;
+  readonly first: Int32Array;
+  readonly candidateRule: Int32Array;
+  readonly candidatePrefix: readonly string[];
+}
+
+function prefixTable(rules: readonly PrefixRule[]): PrefixTable {
   const all: { key: number; rule: number; prefix: string }[] = [];
   const inRun = new Uint8Array(128);
   const startsPrefix = new Uint8Array(128);
@@ -126,72 +176,35 @@ function prefixRuleGroup(rules: readonly PrefixRule[]): RuleImpl & { readonly me
   const first = new Int32Array(128 * 128 + 1);
   for (const { key } of all) first[key + 1]! += 1;
   for (let k = 0; k < 128 * 128; k++) first[k + 1]! += first[k]!;
-  const candidateRule = Int32Array.from(all, (c) => c.rule);
-  const candidatePrefix = all.map((c) => c.prefix);
+  return { rules, inRun, startsPrefix, shortest, first, candidateRule: Int32Array.from(all, (c) => c.rule), candidatePrefix: all.map((c) => c.prefix) };
+}
 
-  /** Every candidate position in the run [from, to) of `inRun` characters. */
-  const scanRun = (text: string, from: number, to: number, spans: number[][], resume: Int32Array): void => {
-    for (let at = from; at + 1 < to; at++) {
-      const a = text.charCodeAt(at);
-      if (startsPrefix[a] !== 1) continue; // most characters of a long run (hex, digits) start none
-      const key = (a << 7) | text.charCodeAt(at + 1);
-      const last = first[key + 1]!;
-      for (let k = first[key]!; k < last; k++) {
-        const index = candidateRule[k]!;
-        const prefix = candidatePrefix[k]!;
-        if (at < resume[index]!) continue;
-        let same = 2;
-        while (same < prefix.length && text.charCodeAt(at + same) === prefix.charCodeAt(same)) same++;
-        if (same < prefix.length) continue;
-        const rule = rules[index]!;
-        let next = at + 1;
-        if (at === 0 || !inClass(rule.leftBoundary, text.charCodeAt(at - 1))) {
-          const bodyStart = at + prefix.length;
-          const end = runEnd(text, bodyStart, rule.body);
-          if (end - bodyStart >= rule.shape.min && rule.shape.accept(text.slice(bodyStart, end))) spans[index]!.push(at, end);
-          next = Math.max(end, next);
-        }
-        resume[index] = next;
+/** Every candidate position in the run [from, to) of `inRun` characters. */
+function scanRun(table: PrefixTable, text: string, from: number, to: number, spans: number[][], resume: Int32Array): void {
+  const { rules, startsPrefix, first, candidateRule, candidatePrefix } = table;
+  for (let at = from; at + 1 < to; at++) {
+    const a = text.charCodeAt(at);
+    if (startsPrefix[a] !== 1) continue; // most characters of a long run (hex, digits) start none
+    const key = (a << 7) | text.charCodeAt(at + 1);
+    const last = first[key + 1]!;
+    for (let k = first[key]!; k < last; k++) {
+      const index = candidateRule[k]!;
+      const prefix = candidatePrefix[k]!;
+      if (at < resume[index]!) continue;
+      let same = 2;
+      while (same < prefix.length && text.charCodeAt(at + same) === prefix.charCodeAt(same)) same++;
+      if (same < prefix.length) continue;
+      const rule = rules[index]!;
+      let next = at + 1;
+      if (at === 0 || !inClass(rule.leftBoundary, text.charCodeAt(at - 1))) {
+        const bodyStart = at + prefix.length;
+        const end = runEnd(text, bodyStart, rule.body);
+        if (end - bodyStart >= rule.shape.min && rule.shape.accept(text.slice(bodyStart, end))) spans[index]!.push(at, end);
+        next = Math.max(end, next);
       }
+      resume[index] = next;
     }
-  };
-
-  return {
-    id: "prefix_rules",
-    description: "vendor token prefixes",
-    members: rules,
-    scan(text, emit) {
-      const spans: number[][] = rules.map(() => []);
-      const resume = new Int32Array(rules.length);
-      const length = text.length;
-      let i = shortest - 1;
-      while (i < length) {
-        const c = text.charCodeAt(i);
-        if (c >= 128 || inRun[c] !== 1) {
-          i += shortest; // no run of `shortest` characters holds position i
-          continue;
-        }
-        let start = i;
-        while (start > 0) {
-          const p = text.charCodeAt(start - 1);
-          if (p >= 128 || inRun[p] !== 1) break;
-          start--;
-        }
-        let end = i + 1;
-        while (end < length) {
-          const n = text.charCodeAt(end);
-          if (n >= 128 || inRun[n] !== 1) break;
-          end++;
-        }
-        if (end - start >= shortest) scanRun(text, start, end, spans, resume);
-        i = end + shortest; // text[end] is outside the union
-      }
-      rules.forEach((rule, index) => {
-        const found = spans[index]!;
-        for (let k = 0; k < found.length; k += 2) emit(found[k]!, found[k + 1]!, rule.id);
-      });
-    },
-  };
+  }
 }
 
 const exactly = (n: number, cls: CharClass): BodyShape => ({ min: n, accept: (b) => b.length === n && allOf(b, 0, b.length, cls) });

@@ -1,4 +1,4 @@
-// Conformance gaps (set A), runner / matching / merging / security cases: the real CLI in a temp
+// Runner, matching, merging and security cases: the real CLI in a temp
 // world with the script provider and real hook processes.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Conformance gaps (set A), Claude Code compatibility and payload security cases: the real CLI in a
+// Claude Code compatibility and payload security cases: the real CLI in a
 // temp world with the script provider and real hook processes (jq-based Claude Code scripts).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Conformance gaps (set A), CLI / hook-dir / lifecycle cases: the real CLI in a temp world with the
+// CLI, hook-dir and lifecycle cases: the real CLI in a temp world with the
 // script provider and real hook processes.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -11,7 +11,7 @@ setDefaultTimeout(60_000);
 const SUMMARY_1 = "agent: 1 hook load warning (set AGENT_DEBUG=1 or run agent hooks list to see it)";
 const SUMMARY_2 = "agent: 2 hook load warnings (set AGENT_DEBUG=1 or run agent hooks list to see them)";
 
-describe("CLI gaps", () => {
+describe("CLI", () => {
   test("CLI-23 a malformed hook.json gives one summary line on stderr; AGENT_DEBUG=1 prints the warning itself", () => {
     const w = makeWorld();
     w.file(".agent/hooks/broken/hook.json", "{ not json");
@@ -51,7 +51,7 @@ describe("CLI gaps", () => {
   });
 });
 
-describe("hook dir gaps", () => {
+describe("hook dirs", () => {
   test("DIR-21 a missing or non-executable run target loads, fails validate, and fails at call time as runner", () => {
     const w = makeWorld();
     w.file(".agent/hooks/gone/hook.json", JSON.stringify({ event: "pre_tool", run: "./missing.sh" }));
@@ -207,7 +207,7 @@ function normalize(records: readonly Rec[], w: World): Rec[] {
   });
 }
 
-describe("lifecycle gaps", () => {
+describe("lifecycle groups", () => {
   test("LIFE-09 lifecycle groups run without hooks.enabled; AGENT_HOOKS=off runs none", () => {
     const w = makeWorld();
     const log = join(w.root, "life.log");

@@ -1,4 +1,4 @@
-// Conformance gaps, set B (part 1): the loop and failure policies end to end. The real CLI
+// The loop and failure policies end to end. The real CLI
 // (`bun src/main.ts run`) in a temp world, real hook processes, and a real local HTTP server
 // speaking the OpenAI wire format, so assertions cover what the provider actually received.
 import { describe, expect, test } from "bun:test";
@@ -42,7 +42,7 @@ function orderedHook(world: World, name: string): void {
   world.file(`${name}.sh`, `#!/bin/sh\ncat > "${world.root}/stdin-${name}.json"\necho "${name} start" >> "${log}"\nsleep 0.2\necho "${name} end" >> "${log}"\n`, { executable: true });
 }
 
-describe("conformance gaps B: loop", () => {
+describe("loop", () => {
   test("LOOP-27 D25 tool_result holds the raw output, tool_result_delivered what the provider got; a blocked call is recorded too", async () => {
     const w = makeWorld();
     w.file(".agent/hooks/post/hook.json", JSON.stringify({ event: "post_tool", run: "./run.sh" }));
@@ -158,7 +158,7 @@ describe("conformance gaps B: loop", () => {
   });
 });
 
-describe("conformance gaps B: tool-call lists, order and failure policies", () => {
+describe("tool-call lists, order and failure policies", () => {
   test("TOOL-12 D13 before_tool hooks run one at a time in array order; after_tool hooks likewise, after the tool", async () => {
     const w = makeWorld();
     for (const name of ["a", "b", "c", "x", "y"]) orderedHook(w, name);

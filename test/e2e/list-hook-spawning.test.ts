@@ -1,4 +1,4 @@
-// Conformance gaps, set B (part 2): how list hooks are spawned (login bash, cwd, preflight of the
+// How list hooks are spawned (login bash, cwd, preflight of the
 // command string only), that hook processes never recurse into hooks, context-item order on the
 // wire, the claude/action protocols on list hooks, and `affected_paths` never parsed from text.
 import { describe, expect, test } from "bun:test";
@@ -45,7 +45,7 @@ function bashProfile(world: World): void {
   world.file(join(world.home, ".bash_profile"), "export LOGIN_PROFILE_MARK=bash-login\n");
 }
 
-describe("conformance gaps B: spawning list hooks", () => {
+describe("spawning list hooks", () => {
   test("TOOL-28 a list command runs as a bash login shell in the agent cwd; --cwd sub makes it sub", () => {
     const w = makeWorld();
     bashProfile(w);
@@ -113,7 +113,7 @@ describe("conformance gaps B: spawning list hooks", () => {
   });
 });
 
-describe("conformance gaps B: injected items on the wire", () => {
+describe("injected items on the wire", () => {
   test("TOOL-59 after_tool items arrive in hook order right after the tool result", async () => {
     const w = makeWorld();
     w.file("A.sh", injector(["a1", "a2"]), { executable: true });
@@ -157,7 +157,7 @@ describe("conformance gaps B: injected items on the wire", () => {
   });
 });
 
-describe("conformance gaps B: protocols on list hooks", () => {
+describe("protocols on list hooks", () => {
   const TOKEN = "ghp_Zq8rT2mN4vB6xC1kL9pW3sD5fG7hJ0aY2eR4";
 
   function settings(world: World, hooks: Record<string, unknown>[]): void {
@@ -233,7 +233,7 @@ describe("conformance gaps B: protocols on list hooks", () => {
   });
 });
 
-describe("conformance gaps B: affected paths", () => {
+describe("affected paths", () => {
   test("SEC-28 D20 bash commands, tool output and prose are never parsed for affected_paths", () => {
     const w = makeWorld();
     w.file("src/a.ts", "import './b.ts'; // see src/b.ts and ../etc/passwd\n");
