@@ -68,10 +68,19 @@ async function hooksHelpSections(): Promise<{ title: string; body: string }[]> {
   ];
 }
 
-export async function runCli(runtime: Runtime, rawArgv: readonly string[], version: string): Promise<number> {
-  const io: CliIO = { out: (text) => runtime.writeStdout(text), err: (text) => runtime.writeStderr(text) };
-  const argv = rawArgv.map((arg) => (arg === "-" ? STDIN_ARG : arg));
-  const cli = cac("agent");
+type Cli = ReturnType<typeof cac>;
+
+/** What every command definition needs: the runtime, the output, the shared option readers, and where the chosen command's result goes. */
+interface CliContext {
+  readonly runtime: Runtime;
+  readonly io: CliIO;
+  readonly cwdOf: (options: Options) => string;
+  readonly pluginDirsOf: (options: Options) => string[];
+  readonly setResult: (result: Promise<number>) => void;
+  readonly result: () => Promise<number> | undefined;
+}
+
+function cliContext(runtime: Runtime, io: CliIO): CliContext {
   let result: Promise<number> | undefined;
   const cwdOf = (options: Options): string => {
     const dir = stringOption(options, "cwd");
@@ -90,7 +99,12 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
       if (real === undefined || runtime.fs.stat(real)?.kind !== "dir") throw new AgentError("usage", `--plugin-dir: ${dir} is not a directory`, { fix: "give the folder holding the plugin's .claude-plugin/plugin.json" });
       return real;
     });
+  return { runtime, io, cwdOf, pluginDirsOf, setResult: (value) => (result = value), result: () => result };
+}
 
+/** `agent run`: its options, and the command module it hands them to. */
+function defineRun(cli: Cli, ctx: CliContext): void {
+  const { runtime, io } = ctx;
   cli
     .command("run [...prompt]", "Run one non-interactive session")
     .option("--provider <name>", "openai | anthropic | script")
@@ -112,10 +126,11 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .example(`cd hooks-examples/demo && agent run --provider script --script script.json --trust --permission-mode accept-edits --allow 'bash(ls*)' "Show me around"`)
     .example(`agent run --provider openai --base-url http://127.0.0.1:11434 --model qwen2.5-coder "fix the tests"`)
     .action((prompt: string[], options: Options) => {
-      result = import("./commands/run.ts").then((m) =>
+      ctx.setResult(
+        import("./commands/run.ts").then((m) =>
         m.runRunCommand(runtime, io, {
           prompt: prompt.map(restoreDash),
-          cwd: cwdOf(options),
+          cwd: ctx.cwdOf(options),
           provider: stringOption(options, "provider"),
           model: stringOption(options, "model"),
           baseUrl: stringOption(options, "baseUrl"),
@@ -130,11 +145,63 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
           trust: options.trust === true,
           hooks: options.hooks !== false,
           session: options.session !== false,
-          pluginDirs: pluginDirsOf(options),
+          pluginDirs: ctx.pluginDirsOf(options),
         }),
+        ),
       );
     });
 
+}
+
+/** `agent hooks ACTION`: which command module runs it, with which options. */
+function hooksAction(ctx: CliContext, action: string, rest: string[], options: Options): Promise<number> {
+  const { runtime, io } = ctx;
+  const cwd = ctx.cwdOf(options);
+  const json = options.json === true;
+  const pluginDirs = ctx.pluginDirsOf(options);
+  const providerFlags = { provider: stringOption(options, "provider"), script: stringOption(options, "script"), model: stringOption(options, "model"), baseUrl: stringOption(options, "baseUrl") };
+  switch (action) {
+    case "list":
+      return import("./commands/hooks-list.ts").then((m) => m.runHooksList(runtime, io, { cwd, json, pluginDirs }));
+    case "validate":
+      return import("./commands/hooks-validate.ts").then((m) => m.runHooksValidate(runtime, io, { cwd, pluginDirs }));
+    case "test": {
+      const cases = stringOption(options, "cases");
+      if (cases !== undefined) {
+        if (rest.length > 0) throw new AgentError("usage", `--cases runs a suite: unexpected argument "${rest[0]}"`, { fix: "agent hooks test --cases FILE [--json]" });
+        return import("./commands/hooks-cases.ts").then((m) => m.runHooksCases(runtime, io, { cwd, json, cases, trust: options.trust === true, ...providerFlags }));
+      }
+      const test = {
+        cwd,
+        json,
+        event: rest[0],
+        extra: rest.slice(1),
+        tool: stringOption(options, "tool"),
+        input: stringOption(options, "input"),
+        result: stringOption(options, "result"),
+        prompt: stringOption(options, "prompt"),
+        fields: listOption(options, "field"),
+        trust: options.trust === true,
+        ...providerFlags,
+        pluginDirs,
+      };
+      return import("./commands/hooks-test.ts").then((m) => m.runHooksTest(runtime, io, test));
+    }
+    case "replay":
+      return import("./commands/hooks-replay.ts").then((m) => m.runHooksReplay(runtime, io, { cwd: stringOption(options, "cwd") !== undefined ? cwd : undefined, json, session: rest[0], extra: rest.slice(1), from: stringOption(options, "from"), trust: options.trust === true }));
+    case "trust":
+      return import("./commands/hooks-trust.ts").then((m) => m.runHooksTrust(runtime, io, { cwd }));
+    case "init":
+      return import("./commands/hooks-init.ts").then((m) => m.runHooksInit(runtime, io, { cwd, template: rest[0] }));
+    case "import":
+      return import("./commands/hooks-import.ts").then((m) => m.runHooksImport(runtime, io, { cwd, from: stringOption(options, "from"), user: options.user === true, dryRun: options.dryRun === true }));
+    default:
+      throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, replay, trust, init or import" });
+  }
+}
+
+/** `agent hooks ACTION`: its options and examples; hooksAction runs it. */
+function defineHooks(cli: Cli, ctx: CliContext): void {
   cli
     .command("hooks <action> [...args]", "Hooks: list [--json] | validate | test EVENT | test --cases FILE | replay SESSION | trust | init TEMPLATE | import --from AGENT (hooks --help lists templates and events)")
     .option("--json", "Machine-readable output")
@@ -160,61 +227,13 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .example("agent hooks trust")
     .example("agent hooks init guard-bash")
     .action((action: string, rest: string[], options: Options) => {
-      const cwd = cwdOf(options);
-      const json = options.json === true;
-      const pluginDirs = pluginDirsOf(options);
-      switch (action) {
-        case "list":
-          result = import("./commands/hooks-list.ts").then((m) => m.runHooksList(runtime, io, { cwd, json, pluginDirs }));
-          return;
-        case "validate":
-          result = import("./commands/hooks-validate.ts").then((m) => m.runHooksValidate(runtime, io, { cwd, pluginDirs }));
-          return;
-        case "test":
-          if (stringOption(options, "cases") !== undefined) {
-            const cases = stringOption(options, "cases") ?? "";
-            if (rest.length > 0) throw new AgentError("usage", `--cases runs a suite: unexpected argument "${rest[0]}"`, { fix: "agent hooks test --cases FILE [--json]" });
-            const flags = { provider: stringOption(options, "provider"), script: stringOption(options, "script"), model: stringOption(options, "model"), baseUrl: stringOption(options, "baseUrl") };
-            result = import("./commands/hooks-cases.ts").then((m) => m.runHooksCases(runtime, io, { cwd, json, cases, trust: options.trust === true, ...flags }));
-            return;
-          }
-          result = import("./commands/hooks-test.ts").then((m) =>
-            m.runHooksTest(runtime, io, {
-              cwd,
-              json,
-              event: rest[0],
-              extra: rest.slice(1),
-              tool: stringOption(options, "tool"),
-              input: stringOption(options, "input"),
-              result: stringOption(options, "result"),
-              prompt: stringOption(options, "prompt"),
-              fields: listOption(options, "field"),
-              trust: options.trust === true,
-              provider: stringOption(options, "provider"),
-              script: stringOption(options, "script"),
-              model: stringOption(options, "model"),
-              baseUrl: stringOption(options, "baseUrl"),
-              pluginDirs,
-            }),
-          );
-          return;
-        case "replay":
-          result = import("./commands/hooks-replay.ts").then((m) => m.runHooksReplay(runtime, io, { cwd: stringOption(options, "cwd") !== undefined ? cwd : undefined, json, session: rest[0], extra: rest.slice(1), from: stringOption(options, "from"), trust: options.trust === true }));
-          return;
-        case "trust":
-          result = import("./commands/hooks-trust.ts").then((m) => m.runHooksTrust(runtime, io, { cwd }));
-          return;
-        case "init":
-          result = import("./commands/hooks-init.ts").then((m) => m.runHooksInit(runtime, io, { cwd, template: rest[0] }));
-          return;
-        case "import":
-          result = import("./commands/hooks-import.ts").then((m) => m.runHooksImport(runtime, io, { cwd, from: stringOption(options, "from"), user: options.user === true, dryRun: options.dryRun === true }));
-          return;
-        default:
-          throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, replay, trust, init or import" });
-      }
+      ctx.setResult(hooksAction(ctx, action, rest, options));
     });
+}
 
+/** `agent plugin` and `agent config`. */
+function definePluginAndConfig(cli: Cli, ctx: CliContext): void {
+  const { runtime, io } = ctx;
   cli
     .command("plugin <action> [...args]", "Claude Code plugins: install PATH|TARBALL|URL | list | enable NAME | disable NAME | remove NAME | marketplace add DIR")
     .option("--json", "plugin list: machine-readable output")
@@ -223,8 +242,8 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .example("agent plugin install my-plugin@my-marketplace")
     .example("agent plugin list")
     .action((action: string, rest: string[], options: Options) => {
-      const cwd = cwdOf(options);
-      result = import("./commands/plugin.ts").then((m) => m.runPluginCommand(runtime, io, { action, args: rest, cwd, json: options.json === true }));
+      const cwd = ctx.cwdOf(options);
+      ctx.setResult(import("./commands/plugin.ts").then((m) => m.runPluginCommand(runtime, io, { action, args: rest, cwd, json: options.json === true })));
     });
 
   cli
@@ -233,8 +252,9 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .example("agent config path")
     .example("agent config schema > agent-settings.schema.json")
     .action((action: string, options: Options) => {
-      const cwd = cwdOf(options);
-      result = import("./commands/config.ts").then((m) => {
+      const cwd = ctx.cwdOf(options);
+      ctx.setResult(
+        import("./commands/config.ts").then((m) => {
         switch (action) {
           case "path":
             return m.runConfigPath(runtime, io, { cwd });
@@ -245,15 +265,21 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
           default:
             throw new AgentError("usage", `unknown config command "${action}"`, { fix: "use path, show or schema" });
         }
-      });
+        }),
+      );
     });
 
+}
+
+/** `agent sessions`, `agent mcp`, `agent notify` and `agent completion`. */
+function defineSmallCommands(cli: Cli, ctx: CliContext): void {
+  const { runtime, io } = ctx;
   cli
     .command("sessions <action> [id]", "Sessions: list | show ID")
     .example("agent sessions list")
     .example("agent sessions show 20261130T082233-ab12cd")
     .action((action: string, id: string | undefined) => {
-      result = import("./commands/sessions.ts").then((m) => m.runSessionsCommand(runtime, io, { action, id }));
+      ctx.setResult(import("./commands/sessions.ts").then((m) => m.runSessionsCommand(runtime, io, { action, id })));
     });
 
   cli
@@ -264,7 +290,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .example("agent mcp list")
     .example("agent mcp test github")
     .action((action: string, server: string | undefined, options: Options) => {
-      result = import("./commands/mcp.ts").then((m) => m.runMcpCommand(runtime, io, { action, server, cwd: cwdOf(options), json: options.json === true, trust: options.trust === true }));
+      ctx.setResult(import("./commands/mcp.ts").then((m) => m.runMcpCommand(runtime, io, { action, server, cwd: ctx.cwdOf(options), json: options.json === true, trust: options.trust === true })));
     });
 
   cli
@@ -273,9 +299,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .option("--cwd <dir>", "Working directory")
     .example(`agent notify --title Build "tests passed"`)
     .action((message: string[], options: Options) => {
-      result = import("./commands/notify.ts").then((m) =>
-        m.runNotifyCommand(runtime, io, { cwd: cwdOf(options), title: stringOption(options, "title"), message: message.join(" ") }),
-      );
+      ctx.setResult(import("./commands/notify.ts").then((m) => m.runNotifyCommand(runtime, io, { cwd: ctx.cwdOf(options), title: stringOption(options, "title"), message: message.join(" ") })));
     });
 
   cli
@@ -283,9 +307,13 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     .example("source <(agent completion bash)")
     .action((shell: string) => {
       const table = cli.commands.map((c) => ({ rawName: c.rawName, description: c.description, options: c.options }));
-      result = import("./commands/completion.ts").then((m) => m.runCompletion(io, shell, table));
+      ctx.setResult(import("./commands/completion.ts").then((m) => m.runCompletion(io, shell, table)));
     });
 
+}
+
+/** Examples, the usage line, `hooks --help`'s extra sections and the interactive session's help. */
+async function configureHelp(cli: Cli, argv: readonly string[]): Promise<void> {
   // `agent --help` shows one example per command (the per-command --help shows more).
   for (const example of [
     `agent run --provider script --script script.json --trust --permission-mode accept-edits --allow 'bash(ls*)' "Show me around"`,
@@ -323,8 +351,25 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     }
     return sections;
   });
-  cli.version(version);
+}
 
+export async function runCli(runtime: Runtime, rawArgv: readonly string[], version: string): Promise<number> {
+  const io: CliIO = { out: (text) => runtime.writeStdout(text), err: (text) => runtime.writeStderr(text) };
+  const argv = rawArgv.map((arg) => (arg === "-" ? STDIN_ARG : arg));
+  const cli = cac("agent");
+  const ctx = cliContext(runtime, io);
+  defineRun(cli, ctx);
+  defineHooks(cli, ctx);
+  definePluginAndConfig(cli, ctx);
+  defineSmallCommands(cli, ctx);
+  await configureHelp(cli, argv);
+  cli.version(version);
+  return parseAndRun(cli, ctx, argv);
+}
+
+/** Runs the matched command, or the interactive session when no command was given. */
+async function parseAndRun(cli: Cli, ctx: CliContext, argv: readonly string[]): Promise<number> {
+  const { runtime, io } = ctx;
   try {
     cli.parse(["agent", "agent", ...argv], { run: false });
     const parsedOptions = cli.options as Options;
@@ -342,7 +387,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
       }
       const m = await import("./commands/interactive.ts");
       return await m.runInteractiveCommand(runtime, io, {
-        cwd: cwdOf(parsedOptions),
+        cwd: ctx.cwdOf(parsedOptions),
         provider: stringOption(parsedOptions, "provider"),
         model: stringOption(parsedOptions, "model"),
         baseUrl: stringOption(parsedOptions, "baseUrl"),
@@ -350,7 +395,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
         permissionMode: stringOption(parsedOptions, "permissionMode"),
         resume: stringOption(parsedOptions, "resume"),
         continue: parsedOptions.continue === true,
-        pluginDirs: pluginDirsOf(parsedOptions),
+        pluginDirs: ctx.pluginDirsOf(parsedOptions),
       });
     }
     await cli.runMatchedCommand();
@@ -359,6 +404,7 @@ export async function runCli(runtime: Runtime, rawArgv: readonly string[], versi
     if (error instanceof Error && error.name === "CACError") throw new AgentError("usage", error.message, { fix: "run agent --help" });
     throw error;
   }
+  const result = ctx.result();
   if (result === undefined) return 0;
   return await result;
 }
