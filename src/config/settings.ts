@@ -242,215 +242,264 @@ export function stricter(user: PermissionMode, project: PermissionMode): Permiss
  * Validates and merges the parsed files (in load order). With `hooksOff`, `hooks.*` is not looked
  * at and project `permissions.*` are not loaded (D17). Never throws.
  */
-export function mergeSettings(files: readonly ParsedSettingsFile[], sink: WarningSink, options: { hooksOff: boolean; projectScope: boolean }): MergedSettings {
-  const managedChain = new Map<string, GlobalValue>();
-  const userChain = new Map<string, GlobalValue>();
-  const projectChain = new Map<string, GlobalValue>();
-  const absolutePaths: Record<Scope, boolean> = { managed: true, user: true, project: true };
-  const otlp: OtlpDestination[] = [];
-  let stopBlockCap = DEFAULT_STOP_BLOCK_CAP;
-  let quietSuccessOutput = false;
-  const httpAllow: string[] = [];
-  const webFetchAllow: string[] = [];
-  let absolutePathsMerged = true;
-  const modes: { user: PermissionMode; project: PermissionMode | undefined } = { user: "default", project: undefined };
-  const rules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
-  const managedRules = { allow: [] as string[], ask: [] as string[], deny: [] as string[] };
-  let maxContextTokens: number | undefined;
-  let contextFiles: string[] | undefined;
-  const models: Record<string, ModelSettings> = {};
-  const top: { provider?: string; model?: string; baseUrl?: string } = {};
-  const providers: Record<string, ProviderSettings> = {};
+/** What the files set so far, section by section; each reader adds one file's part. */
+interface SettingsAccumulator {
+  readonly chains: { readonly managed: Map<string, GlobalValue>; readonly user: Map<string, GlobalValue>; readonly project: Map<string, GlobalValue> };
+  readonly absolutePaths: Record<Scope, boolean>;
+  readonly otlp: OtlpDestination[];
+  stopBlockCap: number;
+  quietSuccessOutput: boolean;
+  readonly httpAllow: string[];
+  readonly webFetchAllow: string[];
+  absolutePathsMerged: boolean;
+  readonly modes: { user: PermissionMode; project: PermissionMode | undefined };
+  readonly rules: { allow: string[]; ask: string[]; deny: string[] };
+  readonly managedRules: { allow: string[]; ask: string[]; deny: string[] };
+  maxContextTokens: number | undefined;
+  contextFiles: string[] | undefined;
+  readonly models: Record<string, ModelSettings>;
+  readonly top: { provider?: string; model?: string; baseUrl?: string };
+  readonly providers: Record<string, ProviderSettings>;
+}
 
-  for (const { file, data } of files) {
-    if (!data) continue;
-    const path = file.path;
-    const setGlobal = (key: string, value: unknown, field: string, valid: boolean): void => {
-      const entry = { value, file: path, field, valid };
-      // Managed globals reach every scope's list hooks, as user globals reach the project's (D26).
-      if (file.scope === "managed") managedChain.set(key, entry);
-      if (file.scope !== "project") userChain.set(key, entry);
-      projectChain.set(key, entry);
-    };
-    const checked = (schema: Parameters<typeof checkField>[0], value: unknown, field: string, severity: "error" | "warning" = "error"): boolean => {
-      const message = checkField(schema, value);
-      if (message === undefined) return true;
-      if (severity === "error") sink.error(path, field, message);
-      else sink.warning(path, field, message);
-      return false;
-    };
+type Checked = (schema: Parameters<typeof checkField>[0], value: unknown, field: string, severity?: "error" | "warning") => boolean;
 
-    for (const key of Object.keys(data)) {
-      if (MANAGED_ONLY_KEYS.has(key)) {
-        if (file.scope !== "managed") sink.error(path, key, "is read from the managed policy file only (ignored here); ask your administrator to set it there");
-      } else if (!TOP_LEVEL_KEYS.has(key)) sink.warning(path, key, "unknown setting (ignored)");
-    }
+/** One file being read: where problems are reported, and how a value is checked and set. */
+interface FileReading {
+  readonly file: SettingsFile;
+  readonly path: string;
+  readonly sink: WarningSink;
+  readonly checked: Checked;
+  readonly setGlobal: (key: string, value: unknown, field: string, valid: boolean) => void;
+}
 
-    const hooks = data.hooks;
-    // The managed file's hooks settings hold whatever turns the rest off (D17 does not reach it).
-    if ((!options.hooksOff || file.scope === "managed") && hooks !== undefined) {
-      if (!isRecord(hooks)) sink.error(path, "hooks", "must be a table/object");
-      else {
-        for (const [key, value] of Object.entries(hooks)) {
-          const field = `hooks.${key}`;
-          if (key in LIST_GLOBAL_FIELDS) {
-            const schema = LIST_GLOBAL_FIELDS[key as keyof typeof LIST_GLOBAL_FIELDS];
-            setGlobal(key, value, field, checked(schema, value, field));
-          } else if (key === "injected_content") {
-            if (!isRecord(value)) sink.error(path, field, "must be a table/object");
-            else
-              for (const [sub, subValue] of Object.entries(value)) {
-                const subField = `${field}.${sub}`;
-                if (!(sub in INJECTED_CONTENT_FIELDS)) sink.error(path, subField, "unknown key");
-                else setGlobal(`injected_content.${sub}`, subValue, subField, checked(INJECTED_CONTENT_FIELDS[sub as keyof typeof INJECTED_CONTENT_FIELDS], subValue, subField));
-              }
-          } else if (key === "stop_block_cap") {
-            if (checked(OTHER_HOOK_FIELDS.stop_block_cap, value, field) && typeof value === "number") stopBlockCap = value;
-          } else if (key === "http_allow") {
-            // Where hook payloads may be sent is the user's call, never a cloned repository's.
-            if (file.scope === "project") sink.error(path, field, "is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead");
-            else if (checked(OTHER_HOOK_FIELDS.http_allow, value, field) && Array.isArray(value)) {
-              value.forEach((pattern: unknown, index) => {
-                if (typeof pattern !== "string") return;
-                const problem = allowPatternProblem(pattern);
-                if (problem !== null) sink.error(path, `${field}[${index}]`, `${problem}; ignored`);
-                else httpAllow.push(pattern);
-              });
-            }
-          } else if (key === "lifecycle") {
-            if (isRecord(value) && value.quiet_success_output !== undefined) {
-              const qField = "hooks.lifecycle.quiet_success_output";
-              if (checked(booleanField, value.quiet_success_output, qField) && typeof value.quiet_success_output === "boolean") {
-                quietSuccessOutput = value.quiet_success_output;
-              }
-            }
-          } else if (HOOK_STRUCTURE_KEYS.has(key)) {
-            // list arrays: validated by list-hooks.ts
-          } else if (canonicalEvent(key) !== undefined) {
-            sink.error(path, field, `unknown key: lifecycle groups belong under hooks.lifecycle (hooks.lifecycle.${key}); nothing under ${field} runs`);
-          } else sink.error(path, field, "unknown key");
+function emptyAccumulator(): SettingsAccumulator {
+  return {
+    chains: { managed: new Map(), user: new Map(), project: new Map() },
+    absolutePaths: { managed: true, user: true, project: true },
+    otlp: [],
+    stopBlockCap: DEFAULT_STOP_BLOCK_CAP,
+    quietSuccessOutput: false,
+    httpAllow: [],
+    webFetchAllow: [],
+    absolutePathsMerged: true,
+    modes: { user: "default", project: undefined },
+    rules: { allow: [], ask: [], deny: [] },
+    managedRules: { allow: [], ask: [], deny: [] },
+    maxContextTokens: undefined,
+    contextFiles: undefined,
+    models: {},
+    top: {},
+    providers: {},
+  };
+}
+
+function fileReading(acc: SettingsAccumulator, file: SettingsFile, sink: WarningSink): FileReading {
+  const path = file.path;
+  const setGlobal = (key: string, value: unknown, field: string, valid: boolean): void => {
+    const entry = { value, file: path, field, valid };
+    // Managed globals reach every scope's list hooks, as user globals reach the project's (D26).
+    if (file.scope === "managed") acc.chains.managed.set(key, entry);
+    if (file.scope !== "project") acc.chains.user.set(key, entry);
+    acc.chains.project.set(key, entry);
+  };
+  const checked: Checked = (schema, value, field, severity = "error") => {
+    const message = checkField(schema, value);
+    if (message === undefined) return true;
+    if (severity === "error") sink.error(path, field, message);
+    else sink.warning(path, field, message);
+    return false;
+  };
+  return { file, path, sink, checked, setGlobal };
+}
+
+/** `hooks.*`: list globals, injected content, the stop cap, http_allow, quiet success output. */
+function readHooksSection(acc: SettingsAccumulator, r: FileReading, hooks: Record<string, unknown>): void {
+  const { file, path, sink, checked, setGlobal } = r;
+  for (const [key, value] of Object.entries(hooks)) {
+    const field = `hooks.${key}`;
+    if (key in LIST_GLOBAL_FIELDS) {
+      const schema = LIST_GLOBAL_FIELDS[key as keyof typeof LIST_GLOBAL_FIELDS];
+      setGlobal(key, value, field, checked(schema, value, field));
+    } else if (key === "injected_content") {
+      if (!isRecord(value)) sink.error(path, field, "must be a table/object");
+      else
+        for (const [sub, subValue] of Object.entries(value)) {
+          const subField = `${field}.${sub}`;
+          if (!(sub in INJECTED_CONTENT_FIELDS)) sink.error(path, subField, "unknown key");
+          else setGlobal(`injected_content.${sub}`, subValue, subField, checked(INJECTED_CONTENT_FIELDS[sub as keyof typeof INJECTED_CONTENT_FIELDS], subValue, subField));
+        }
+    } else if (key === "stop_block_cap") {
+      if (checked(OTHER_HOOK_FIELDS.stop_block_cap, value, field) && typeof value === "number") acc.stopBlockCap = value;
+    } else if (key === "http_allow") {
+      // Where hook payloads may be sent is the user's call, never a cloned repository's.
+      if (file.scope === "project") sink.error(path, field, "is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead");
+      else if (checked(OTHER_HOOK_FIELDS.http_allow, value, field) && Array.isArray(value)) {
+        value.forEach((pattern: unknown, index) => {
+          if (typeof pattern !== "string") return;
+          const problem = allowPatternProblem(pattern);
+          if (problem !== null) sink.error(path, `${field}[${index}]`, `${problem}; ignored`);
+          else acc.httpAllow.push(pattern);
+        });
+      }
+    } else if (key === "lifecycle") {
+      if (isRecord(value) && value.quiet_success_output !== undefined) {
+        const qField = "hooks.lifecycle.quiet_success_output";
+        if (checked(booleanField, value.quiet_success_output, qField) && typeof value.quiet_success_output === "boolean") {
+          acc.quietSuccessOutput = value.quiet_success_output;
         }
       }
+    } else if (HOOK_STRUCTURE_KEYS.has(key)) {
+      // list arrays: validated by list-hooks.ts
+    } else if (canonicalEvent(key) !== undefined) {
+      sink.error(path, field, `unknown key: lifecycle groups belong under hooks.lifecycle (hooks.lifecycle.${key}); nothing under ${field} runs`);
+    } else sink.error(path, field, "unknown key");
+  }
+}
+
+/** `tools.bash` and `tools.web_fetch`. */
+function readToolsSection(acc: SettingsAccumulator, r: FileReading, tools: Record<string, unknown>): void {
+  const { file, path, sink, checked } = r;
+  for (const [key, value] of Object.entries(tools)) {
+    if (key === "web_fetch") {
+      readWebFetch(value, { path, project: file.scope === "project", sink, allow: acc.webFetchAllow });
+      continue;
     }
-
-    const tools = data.tools;
-    if (tools !== undefined) {
-      if (!isRecord(tools)) sink.error(path, "tools", "must be a table/object");
-      else
-        for (const [key, value] of Object.entries(tools)) {
-          if (key === "web_fetch") {
-            readWebFetch(value, { path, project: file.scope === "project", sink, allow: webFetchAllow });
-            continue;
-          }
-          if (key !== "bash") {
-            sink.warning(path, `tools.${key}`, "unknown setting (ignored)");
-            continue;
-          }
-          if (!isRecord(value)) {
-            sink.error(path, "tools.bash", "must be a table/object");
-            continue;
-          }
-          for (const [sub, subValue] of Object.entries(value)) {
-            const field = `tools.bash.${sub}`;
-            if (sub !== "absolute_paths") sink.warning(path, field, "unknown setting (ignored)");
-            else if (checked(booleanField, subValue, field) && typeof subValue === "boolean") {
-              if (file.scope === "managed") absolutePaths.managed = subValue;
-              if (file.scope !== "project") absolutePaths.user = subValue;
-              absolutePaths.project = subValue;
-              absolutePathsMerged = subValue;
-            }
-          }
-        }
+    if (key !== "bash") {
+      sink.warning(path, `tools.${key}`, "unknown setting (ignored)");
+      continue;
     }
-
-    const permissions = data.permissions;
-    if (permissions !== undefined && !(options.hooksOff && file.scope === "project")) {
-      if (!isRecord(permissions)) sink.error(path, "permissions", "must be a table/object");
-      else
-        for (const [key, value] of Object.entries(permissions)) {
-          const field = `permissions.${key}`;
-          if (key === "mode") {
-            const found = PERMISSION_MODES.find((candidate) => candidate === value);
-            if (checked(oneOf(PERMISSION_MODES), value, field) && found) {
-              if (file.scope === "project" && looserThan(found, modes.user)) {
-                sink.warning(path, field, `"${found}" is looser than your mode "${modes.user}" and is ignored: the stricter of user and project wins; to use it here, pass --permission-mode ${found} or set it in ~/.agent/config.toml`);
-              } else if (file.scope === "managed") modes.user = found; // a default the user's own files may change
-              else modes[file.scope] = found;
-            }
-          } else if (key === "allow" || key === "ask" || key === "deny") {
-            if (!Array.isArray(value)) sink.error(path, field, `${JSON.stringify(value)} is not an array of rules`);
-            else
-              value.forEach((rule, index) => {
-                if (typeof rule !== "string") return sink.error(path, `${field}[${index}]`, `${JSON.stringify(rule)} is not a string`);
-                rules[key].push(rule);
-                if (file.scope === "managed") managedRules[key].push(rule);
-                checkRule(sink, path, `${field}[${index}]`, rule);
-              });
-          } else sink.error(path, field, "unknown key");
-        }
+    if (!isRecord(value)) {
+      sink.error(path, "tools.bash", "must be a table/object");
+      continue;
     }
-
-    if (data.audit !== undefined) readAudit(data.audit, file, sink, otlp);
-
-    const agent = data.agent;
-    if (agent !== undefined) {
-      if (!isRecord(agent)) sink.error(path, "agent", "must be a table/object");
-      else
-        for (const [key, value] of Object.entries(agent)) {
-          if (key === "context_files") {
-            if (checked(contextFilesField, value, "agent.context_files") && Array.isArray(value)) contextFiles = value.map(String);
-          } else if (key === "models") readModels(value, path, sink, checked, models);
-          else if (key !== "max_context_tokens") sink.warning(path, `agent.${key}`, "unknown setting (ignored)");
-          else if (checked(intRange(1), value, "agent.max_context_tokens") && typeof value === "number") maxContextTokens = value;
-        }
-    }
-
-    for (const [key, name] of [["provider", "provider"], ["model", "model"], ["base_url", "baseUrl"]] as const) {
-      const value = data[key];
-      if (value !== undefined && checked(stringField, value, key) && typeof value === "string") top[name] = value;
-    }
-
-    const providerTable = data.providers;
-    if (providerTable !== undefined) {
-      if (!isRecord(providerTable)) sink.error(path, "providers", "must be a table/object");
-      else
-        for (const [name, entry] of Object.entries(providerTable)) {
-          if (!isRecord(entry)) {
-            sink.error(path, `providers.${name}`, "must be a table/object");
-            continue;
-          }
-          const merged: Record<string, string> = { ...(providers[name] ?? {}) };
-          for (const [key, value] of Object.entries(entry)) {
-            const field = `providers.${name}.${key}`;
-            if (!(key in PROVIDER_FIELDS)) sink.warning(path, field, "unknown setting (ignored)");
-            else if (file.scope === "project" && USER_ONLY_PROVIDER_FIELDS.has(key)) {
-              // Which secret is sent is the user's call, never a cloned repository's (issue 9 item 1).
-              sink.error(path, field, `is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead`);
-            }
-            else if (checked(stringField, value, field) && typeof value === "string") merged[camel(key)] = value;
-          }
-          providers[name] = merged;
-        }
+    for (const [sub, subValue] of Object.entries(value)) {
+      const field = `tools.bash.${sub}`;
+      if (sub !== "absolute_paths") sink.warning(path, field, "unknown setting (ignored)");
+      else if (checked(booleanField, subValue, field) && typeof subValue === "boolean") {
+        if (file.scope === "managed") acc.absolutePaths.managed = subValue;
+        if (file.scope !== "project") acc.absolutePaths.user = subValue;
+        acc.absolutePaths.project = subValue;
+        acc.absolutePathsMerged = subValue;
+      }
     }
   }
+}
 
-  const managedList = listSettingsOf(managedChain);
-  const userList = listSettingsOf(userChain);
-  const projectList = listSettingsOf(projectChain);
+/** `permissions.mode` (the stricter of user and project wins) and the rule lists. */
+function readPermissionsSection(acc: SettingsAccumulator, r: FileReading, permissions: Record<string, unknown>): void {
+  const { file, path, sink, checked } = r;
+  for (const [key, value] of Object.entries(permissions)) {
+    const field = `permissions.${key}`;
+    if (key === "mode") {
+      const found = PERMISSION_MODES.find((candidate) => candidate === value);
+      if (checked(oneOf(PERMISSION_MODES), value, field) && found) {
+        if (file.scope === "project" && looserThan(found, acc.modes.user)) {
+          sink.warning(path, field, `"${found}" is looser than your mode "${acc.modes.user}" and is ignored: the stricter of user and project wins; to use it here, pass --permission-mode ${found} or set it in ~/.agent/config.toml`);
+        } else if (file.scope === "managed") acc.modes.user = found; // a default the user's own files may change
+        else acc.modes[file.scope] = found;
+      }
+    } else if (key === "allow" || key === "ask" || key === "deny") {
+      if (!Array.isArray(value)) sink.error(path, field, `${JSON.stringify(value)} is not an array of rules`);
+      else
+        value.forEach((rule, index) => {
+          if (typeof rule !== "string") return sink.error(path, `${field}[${index}]`, `${JSON.stringify(rule)} is not a string`);
+          acc.rules[key].push(rule);
+          if (file.scope === "managed") acc.managedRules[key].push(rule);
+          checkRule(sink, path, `${field}[${index}]`, rule);
+        });
+    } else sink.error(path, field, "unknown key");
+  }
+}
+
+/** `agent.*`: context limits, instruction files, per-model settings. */
+function readAgentSection(acc: SettingsAccumulator, r: FileReading, agent: Record<string, unknown>): void {
+  const { path, sink, checked } = r;
+  for (const [key, value] of Object.entries(agent)) {
+    if (key === "context_files") {
+      if (checked(contextFilesField, value, "agent.context_files") && Array.isArray(value)) acc.contextFiles = value.map(String);
+    } else if (key === "models") readModels(value, path, sink, checked, acc.models);
+    else if (key !== "max_context_tokens") sink.warning(path, `agent.${key}`, "unknown setting (ignored)");
+    else if (checked(intRange(1), value, "agent.max_context_tokens") && typeof value === "number") acc.maxContextTokens = value;
+  }
+}
+
+/** `providers.<name>.*`; key settings come from the user's files only. */
+function readProvidersSection(acc: SettingsAccumulator, r: FileReading, providerTable: Record<string, unknown>): void {
+  const { file, path, sink, checked } = r;
+  for (const [name, entry] of Object.entries(providerTable)) {
+    if (!isRecord(entry)) {
+      sink.error(path, `providers.${name}`, "must be a table/object");
+      continue;
+    }
+    const merged: Record<string, string> = { ...(acc.providers[name] ?? {}) };
+    for (const [key, value] of Object.entries(entry)) {
+      const field = `providers.${name}.${key}`;
+      if (!(key in PROVIDER_FIELDS)) sink.warning(path, field, "unknown setting (ignored)");
+      else if (file.scope === "project" && USER_ONLY_PROVIDER_FIELDS.has(key)) {
+        // Which secret is sent is the user's call, never a cloned repository's (issue 9 item 1).
+        sink.error(path, field, `is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead`);
+      }
+      else if (checked(stringField, value, field) && typeof value === "string") merged[camel(key)] = value;
+    }
+    acc.providers[name] = merged;
+  }
+}
+
+/** Every section of one file, each only where its scope may set it. */
+function readFile(acc: SettingsAccumulator, file: SettingsFile, data: Record<string, unknown>, sink: WarningSink, options: { hooksOff: boolean }): void {
+  const r = fileReading(acc, file, sink);
+  const path = file.path;
+  for (const key of Object.keys(data)) {
+    if (MANAGED_ONLY_KEYS.has(key)) {
+      if (file.scope !== "managed") sink.error(path, key, "is read from the managed policy file only (ignored here); ask your administrator to set it there");
+    } else if (!TOP_LEVEL_KEYS.has(key)) sink.warning(path, key, "unknown setting (ignored)");
+  }
+  const table = (key: string): Record<string, unknown> | undefined => {
+    const value = data[key];
+    if (value === undefined) return undefined;
+    if (isRecord(value)) return value;
+    sink.error(path, key, "must be a table/object");
+    return undefined;
+  };
+  // The managed file's hooks settings hold whatever turns the rest off (D17 does not reach it).
+  const hooks = !options.hooksOff || file.scope === "managed" ? table("hooks") : undefined;
+  if (hooks) readHooksSection(acc, r, hooks);
+  const tools = table("tools");
+  if (tools) readToolsSection(acc, r, tools);
+  const permissions = options.hooksOff && file.scope === "project" ? undefined : table("permissions");
+  if (permissions) readPermissionsSection(acc, r, permissions);
+  if (data.audit !== undefined) readAudit(data.audit, file, sink, acc.otlp);
+  const agent = table("agent");
+  if (agent) readAgentSection(acc, r, agent);
+  for (const [key, name] of [["provider", "provider"], ["model", "model"], ["base_url", "baseUrl"]] as const) {
+    const value = data[key];
+    if (value !== undefined && r.checked(stringField, value, key) && typeof value === "string") acc.top[name] = value;
+  }
+  const providers = table("providers");
+  if (providers) readProvidersSection(acc, r, providers);
+}
+
+export function mergeSettings(files: readonly ParsedSettingsFile[], sink: WarningSink, options: { hooksOff: boolean; projectScope: boolean }): MergedSettings {
+  const acc = emptyAccumulator();
+  for (const { file, data } of files) if (data) readFile(acc, file, data, sink, options);
+  const managedList = listSettingsOf(acc.chains.managed);
+  const userList = listSettingsOf(acc.chains.user);
+  const projectList = listSettingsOf(acc.chains.project);
   return {
-    chains: { managed: managedChain, user: userChain, project: projectChain },
+    chains: acc.chains,
     settings: {
-      hooks: { ...(options.projectScope ? projectList : userList), stopBlockCap, quietSuccessOutput, httpAllow },
+      hooks: { ...(options.projectScope ? projectList : userList), stopBlockCap: acc.stopBlockCap, quietSuccessOutput: acc.quietSuccessOutput, httpAllow: acc.httpAllow },
       listSettingsByScope: { managed: managedList, user: userList, project: projectList },
-      tools: { bash: { absolutePaths: absolutePathsMerged }, webFetch: { allow: webFetchAllow } },
-      absolutePathsByScope: absolutePaths,
-      permissions: { mode: stricter(modes.user, modes.project ?? modes.user), allow: rules.allow, ask: rules.ask, deny: rules.deny, managed: managedRules },
-      agent: { maxContextTokens, contextFiles, models },
-      provider: top.provider,
-      model: top.model,
-      baseUrl: top.baseUrl,
-      providers,
-      audit: { otlp },
+      tools: { bash: { absolutePaths: acc.absolutePathsMerged }, webFetch: { allow: acc.webFetchAllow } },
+      absolutePathsByScope: acc.absolutePaths,
+      permissions: { mode: stricter(acc.modes.user, acc.modes.project ?? acc.modes.user), allow: acc.rules.allow, ask: acc.rules.ask, deny: acc.rules.deny, managed: acc.managedRules },
+      agent: { maxContextTokens: acc.maxContextTokens, contextFiles: acc.contextFiles, models: acc.models },
+      provider: acc.top.provider,
+      model: acc.top.model,
+      baseUrl: acc.top.baseUrl,
+      providers: acc.providers,
+      audit: { otlp: acc.otlp },
     },
   };
 }
