@@ -26,7 +26,7 @@ export const TOOL_GUIDANCE: Readonly<Record<string, string>> = {
   read: "read: read a file before you edit it. Output has line numbers; they are not part of the file. For a large file read a part with offset and limit.",
   write: "write: creates a file or replaces all of it. For a change to an existing file use edit instead; read the file first if it exists.",
   edit: "edit: replaces old_string with new_string. old_string must be copied exactly from the file (spaces, indentation, line breaks; without the line numbers read shows) and must occur exactly once: include a few surrounding lines to make it unique, or set replace_all to change every occurrence.",
-  bash: "bash: runs a command with /bin/bash -c in the working directory. Use it for builds, tests, git and other programs, not to read or search files (use read, grep, glob). Quote paths with spaces. Long-running servers: run_in_background: true, then bash_output.",
+  bash: "bash: runs a command with bash -c (the shell named in the environment) in the working directory. Use it for builds, tests, git and other programs, not to read or search files (use read, grep, glob). Quote paths with spaces. Long-running servers: run_in_background: true, then bash_output.",
   grep: "grep: searches file contents with a regular expression. Start with output_mode files_with_matches, then content with -n for the lines you need. Narrow with glob (e.g. \"*.ts\") and path.",
   glob: "glob: finds files by name pattern, e.g. \"src/**/*.ts\". Use it to locate files before reading them.",
   bash_output: "bash_output: new output of a background shell started by bash with run_in_background.",

@@ -30,12 +30,19 @@ export interface ToolCallOutcome {
   readonly stop?: { readonly reason: string; readonly kind: "hook_blocked" | "hook_failed" };
 }
 
+/** The input field that names what a built-in tool call is about, for the UI's start line. */
+const DETAIL_FIELDS: Partial<Record<string, string>> = { bash: "command", grep: "pattern", glob: "pattern", task: "description", bash_output: "bash_id", kill_shell: "shell_id", web_fetch: "url" };
+
 function describeInput(tool: ToolId | undefined, input: Readonly<Record<string, unknown>> | undefined, raw: string): string {
   if (!input) return raw.slice(0, 120);
   if (tool !== undefined && !isBuiltin(tool)) return JSON.stringify(input).slice(0, 200);
-  const key =
-    tool === "bash" ? "command" : tool === "grep" || tool === "glob" ? "pattern" : tool === "task" ? "description" : tool === "bash_output" ? "bash_id" : tool === "kill_shell" ? "shell_id" : "file_path";
-  const value = input[key];
+  if (tool === "apply_patch" && typeof input.input === "string") {
+    // The files a patch touches say more than its first bytes.
+    const files = [...input.input.matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$/gm)].map((match) => `${(match[1] ?? "").toLowerCase()} ${match[2] ?? ""}`);
+    if (files.length > 0) return files.join(", ").slice(0, 200);
+  }
+  if (tool === "todo_write" && Array.isArray(input.todos)) return `${input.todos.length} item${input.todos.length === 1 ? "" : "s"}`;
+  const value = input[DETAIL_FIELDS[tool ?? ""] ?? "file_path"];
   return typeof value === "string" ? value.slice(0, 200) : JSON.stringify(input).slice(0, 200);
 }
 

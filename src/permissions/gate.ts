@@ -134,7 +134,8 @@ export interface PermissionRequestInfo {
 
 /** The `permission_request` object of the claude payload (LIFE-28). */
 export function permissionRequestInfo(tool: ToolId, input: Readonly<Record<string, unknown>>): PermissionRequestInfo {
-  const kind = tool === "bash" || tool === "read" || tool === "edit" || tool === "write" ? tool : "other";
+  // multi_edit and apply_patch change files in place, as Claude Code's edit kind does.
+  const kind = tool === "bash" || tool === "read" || tool === "edit" || tool === "write" ? tool : tool === "multi_edit" || tool === "apply_patch" ? "edit" : "other";
   return { tool_name: claudeToolName(tool), kind, details: requestDetails(tool, input) };
 }
 

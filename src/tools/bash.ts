@@ -16,7 +16,6 @@ import { boundOutput, OutputCollector, type OutputFiles } from "./bash-output.ts
 import { runInGroup } from "../runtime/run-group.ts";
 import { shellFor } from "../runtime/shell.ts";
 
-export const BASH_PATH = "/bin/bash";
 export const BASH_KILL_GRACE_MS = 500;
 export const BASH_DRAIN_GRACE_MS = 200;
 /** Each stream kept apart for `details` (claude's stdout/stderr): head and tail bytes, as Claude Code caps at 30000 chars. */
@@ -120,7 +119,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
 export const bashTool: Tool = defineTool({
   name: "bash",
   description:
-    "Run a shell command with /bin/bash -c in the agent's cwd. stdout and stderr are combined; output is capped. timeout is in milliseconds (default 120000, max 600000). Background processes are killed when the command ends. With run_in_background: true the command keeps running (no timeout) and the call returns a shell id at once: read new output with bash_output, stop it with kill_shell; it is killed when the session ends.",
+    "Run a shell command with bash -c in the agent's cwd (on Windows: Git Bash when installed, else PowerShell; the environment block names the shell). stdout and stderr are combined; output is capped. timeout is in milliseconds (default 120000, max 600000). Background processes are killed when the command ends. With run_in_background: true the command keeps running (no timeout) and the call returns a shell id at once: read new output with bash_output, stop it with kill_shell; it is killed when the session ends.",
   schema: bashInputSchema,
   run: runCommand,
 });

@@ -17,7 +17,7 @@ const int = (min: number, description: string) => v.pipe(v.number(), v.integer()
 const bool = (description: string) => v.pipe(v.boolean(), v.description(description));
 
 export const bashInputSchema = v.strictObject({
-  command: str("The command to run with /bin/bash -c in the agent's cwd."),
+  command: str("The command to run with bash -c in the agent's cwd (on Windows: Git Bash when installed, else PowerShell)."),
   timeout: v.optional(
     v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(BASH_TIMEOUT_MAX_MS), v.description("Timeout in milliseconds (1..600000, default 120000).")),
   ),
