@@ -7,16 +7,13 @@ import { makeWorld } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { renderOpenAI } from "../support/fake-openai.ts";
 import { listenLocal } from "../support/listen.ts";
+import { readJsonBody } from "../support/events.ts";
 import { lastJson } from "./support.ts";
 import { AUTO_COMPACTION_MAX_FAILURES } from "../../src/agent/compaction.ts";
 
 type Body = { messages: { role: string; content: string | null }[]; tools?: unknown[] };
 
-async function readBody(req: IncomingMessage): Promise<Body> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return JSON.parse(Buffer.concat(chunks).toString("utf8")) as Body;
-}
+const readBody = (req: IncomingMessage): Promise<Body> => readJsonBody<Body>(req);
 
 /** Main requests get `calls` bash calls (input tokens over the limit), then "done"; summaries get a tool call. */
 async function stubbornServer(calls: number): Promise<{ url: string; summaries: Body[]; mains: number; close(): Promise<void> }> {

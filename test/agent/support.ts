@@ -4,6 +4,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { runCli, readJsonl, sessionFileOf, type CliResult, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
+import { lastJson } from "../support/events.ts";
 
 /** `agent run` with the script provider (`script.json`), json output and `--trust`. */
 export function runScript(world: World, mode: string, extra: readonly string[] = [], prompt = "go", options: { env?: Record<string, string> } = {}): CliResult {
@@ -19,11 +20,7 @@ function scriptArgs(mode: string, extra: readonly string[], prompt: string): str
   return ["run", "--provider", "script", "--script", "script.json", "--permission-mode", mode, "--output-format", "json", "--trust", ...extra, prompt];
 }
 
-/** The last stdout line as JSON (the `--output-format json` object). */
-export function lastJson(stdout: string): Record<string, unknown> {
-  const lines = stdout.trim().split("\n");
-  return JSON.parse(lines[lines.length - 1] as string) as Record<string, unknown>;
-}
+export { lastJson, ofType } from "../support/events.ts";
 
 /** A shell command that appends its stdin as one line to `<root>/<name>`. */
 export function logTo(world: World, name: string): string {
@@ -58,9 +55,6 @@ export function recordsOf(world: World, result: CliResult): Record<string, unkno
   return sessionOf(world, String(lastJson(result.stdout).session_id));
 }
 
-export function ofType(records: readonly Record<string, unknown>[], type: string): Record<string, unknown>[] {
-  return records.filter((record) => record.type === type);
-}
 
 /** `hooks.lifecycle.<event>` groups in settings.json form. */
 export function group(commands: readonly (string | Record<string, unknown>)[], matcher?: string): Record<string, unknown> {

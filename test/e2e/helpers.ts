@@ -3,6 +3,7 @@ import { expect } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readJsonl, type World } from "../support/cli.ts";
+import { ofType } from "../support/events.ts";
 
 export type Rec = Record<string, unknown>;
 
@@ -17,15 +18,7 @@ export function sessionRecords(world: World): Rec[] {
   return readJsonl(readFileSync(join(dir, files[0] as string), "utf8"));
 }
 
-/** The last JSON line of stdout (`--output-format json`). */
-export function lastJson(stdout: string): Rec {
-  const lines = stdout.trim().split("\n");
-  return JSON.parse(lines[lines.length - 1] as string) as Rec;
-}
-
-export function ofType(records: readonly Rec[], type: string): Rec[] {
-  return records.filter((r) => r.type === type);
-}
+export { lastJson, ofType } from "../support/events.ts";
 
 /** Final (non-`started`) hook_lifecycle records. */
 export function hookRuns(records: readonly Rec[]): Rec[] {

@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitForText } from "../support/procs.ts";
 import { createRuntime } from "../../src/runtime/index.ts";
 import { liveGroups, ProcessGroups } from "../../src/runtime/process-groups.ts";
 import { CappedSink, runInGroup } from "../../src/runtime/run-group.ts";
@@ -16,13 +17,7 @@ import { makeContext } from "../tools/helpers.ts";
 const runtime = createRuntime();
 
 async function waitForPid(path: string): Promise<number> {
-  for (;;) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, "utf8").trim();
-      if (text !== "") return Number(text);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return Number(await waitForText(path));
 }
 
 function workDir(): string {

@@ -85,13 +85,7 @@ export function writeScript(world: World, turns: unknown[], name = "script.json"
   return world.file(name, JSON.stringify({ turns }));
 }
 
-/** Reads a session JSONL into parsed records. */
-export function readJsonl(text: string): Record<string, unknown>[] {
-  return text
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
+export { readJsonl } from "./events.ts";
 
 export function runSync(argv: string[], cwd: string): string {
   const r = spawnSync(argv[0] as string, argv.slice(1), { cwd, encoding: "utf8" });

@@ -11,6 +11,7 @@
  *   await server.close();
  */
 import { listenLocal } from "./listen.ts";
+import { readBodyText } from "./events.ts";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 
 export interface FakeToolCall {
@@ -79,11 +80,7 @@ export function argumentsText(call: FakeToolCall): string {
   return typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString("utf8");
-}
+const readBody = readBodyText;
 
 async function writeSse(res: ServerResponse, events: readonly string[], split: boolean, stall = false): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });

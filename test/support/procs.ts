@@ -78,14 +78,23 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Polls until no live member of `pgid` remains; returns the survivors (empty = all gone). Generous bound. */
-export async function waitGroupGone(pgid: number, withinMs = 3000): Promise<number[]> {
+/**
+ * The one poller of the suite: resolves once `check` is true, false after `withinMs` (never sleeps
+ * a fixed time to "let something happen"; bounds are generous for a loaded machine).
+ */
+export async function waitUntil(check: () => boolean, withinMs = 20_000, everyMs = 10): Promise<boolean> {
   const end = Date.now() + withinMs;
   for (;;) {
-    const live = liveGroupPids(pgid);
-    if (live.length === 0 || Date.now() >= end) return live;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    if (check()) return true;
+    if (Date.now() >= end) return false;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
+}
+
+/** Polls until no live member of `pgid` remains; returns the survivors (empty = all gone). Generous bound. */
+export async function waitGroupGone(pgid: number, withinMs = 3000): Promise<number[]> {
+  await waitUntil(() => liveGroupPids(pgid).length === 0, withinMs, 25);
+  return liveGroupPids(pgid);
 }
 
 /** Best-effort cleanup for a test's leftovers: SIGKILL the group, ignoring errors. */
@@ -102,22 +111,16 @@ export function killGroup(pgid: number): void {
  * children started), so a test never sleeps to "let children start". Throws after a generous bound.
  */
 export async function waitForFile(path: string, withinMs = 20_000): Promise<void> {
-  const end = Date.now() + withinMs;
-  while (!existsSync(path)) {
-    if (Date.now() >= end) throw new Error(`${path} did not appear within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  if (!(await waitUntil(() => existsSync(path), withinMs))) throw new Error(`${path} did not appear within ${withinMs} ms`);
 }
 
 /** Like `waitForFile`, for a file the child writes a value into (a pid): resolves with its trimmed text once non-empty. */
 export async function waitForText(path: string, withinMs = 20_000): Promise<string> {
-  const end = Date.now() + withinMs;
-  for (;;) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, "utf8").trim();
-      if (text !== "") return text;
-    }
-    if (Date.now() >= end) throw new Error(`${path} did not get a value within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  let text = "";
+  const found = await waitUntil(() => {
+    text = existsSync(path) ? readFileSync(path, "utf8").trim() : "";
+    return text !== "";
+  }, withinMs);
+  if (!found) throw new Error(`${path} did not get a value within ${withinMs} ms`);
+  return text;
 }

@@ -8,15 +8,12 @@ import { makeWorld } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { renderOpenAI } from "../support/fake-openai.ts";
 import { listenLocal } from "../support/listen.ts";
+import { readJsonBody } from "../support/events.ts";
 import { BASH_INLINE_MAX_BYTES } from "../../src/tools/bash-output.ts";
 
 type Body = { messages: { role: string; content: string | null }[] };
 
-async function readBody(req: IncomingMessage): Promise<Body> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return JSON.parse(Buffer.concat(chunks).toString("utf8")) as Body;
-}
+const readBody = (req: IncomingMessage): Promise<Body> => readJsonBody<Body>(req);
 
 const PATH_IN_PREVIEW = /it is saved in (\S+); page through it with the read tool/;
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createRuntime } from "../../src/runtime/index.ts";
 import type { Runtime, SpawnRequest } from "../../src/runtime/types.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
+import { waitUntil } from "../support/procs.ts";
 
 export interface Workspace {
   root: string;
@@ -65,11 +66,6 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export async function waitUntilDead(pid: number, maxMs = 5000): Promise<boolean> {
-  const end = Date.now() + maxMs;
-  while (Date.now() < end) {
-    if (!isAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return !isAlive(pid);
+export function waitUntilDead(pid: number, maxMs = 5000): Promise<boolean> {
+  return waitUntil(() => !isAlive(pid), maxMs, 50);
 }
