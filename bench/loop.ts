@@ -177,7 +177,7 @@ function runAgent(args: string[], env: Record<string, string>, sampleEveryMs: nu
 
 /** The session JSONL of the run: tool calls and successful hook runs, for the sanity checks. */
 function checkSession(agentHome: string, sessionId: string, calls: number, hookRuns: number): void {
-  // Session files are `<start stamp>-<id>.jsonl` (issue 12).
+  // Session files are `<start stamp>-<id>.jsonl`.
   const dir = join(agentHome, "sessions");
   const name = readdirSync(dir).find((file) => file.endsWith(`-${sessionId}.jsonl`) || file === `${sessionId}.jsonl`) ?? `${sessionId}.jsonl`;
   const text = readFileSync(join(dir, name), "utf8");

@@ -1,5 +1,5 @@
 /**
- * MCP start-up cost in `agent run` (issue 13): servers start in the background, and the run waits
+ * MCP start-up cost in `agent run`: servers start in the background, and the run waits
  * for them only before the first provider request. Each `agent run` gets a session_start hook that
  * sleeps 300 ms (work the agent does before its first request anyway), and a fake OpenAI server
  * (test/support/fake-openai.ts: real HTTP, real SSE) that answers with one text reply. Measured per

@@ -59,7 +59,7 @@ const adversarial: Record<string, (bytes: number) => string> = {
   // Many credential-named keys inside one long value: each separator would re-read the value.
   "1 KiB runs of `key=`": (b) => fill(`${"key=".repeat(255)} `, b),
   "1 KiB runs of `key=a1`": (b) => fill(`${"key=a1".repeat(170)} `, b),
-  // The netrc and Discord bot token rules (issue 9 item 10): their triggers, repeated.
+  // The netrc and Discord bot token rules: their triggers, repeated.
   "`password ` repeated": (b) => fill("password ", b),
   "`login u password p ` repeated": (b) => fill("login u password p ", b),
   "Discord-like `<id>.abcdef.` repeated": (b) => fill("MTIzNDU2Nzg5MDEyMzQ1Njc4.abcdef.", b),

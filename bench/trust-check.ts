@@ -1,5 +1,5 @@
 /**
- * The spawn-time trust check (issue 9 item 4, src/trust/guard.ts): what re-checking every
+ * The spawn-time trust check (src/trust/guard.ts): what re-checking every
  * pinned file costs before each project hook spawn, against spawning one no-op hook-dir script
  * directly (the baseline, measured in the same run, interleaved). Trees of 10, 100 and 1000 (the
  * bound) files of 2 KiB under `.agent/`; "warm" is the steady state (stats only, files older than

@@ -25,7 +25,7 @@ await (await import("./runtime/credentials.ts")).isolateCredentials((name, value
 const signals = await import("./runtime/signals.ts");
 signals.installSignalExits();
 // Linux + Bun: orphaned descendants (`setsid -f …` from a hook or bash) come back to the agent and
-// are killed at exit (issue 9 item 11). Elsewhere a no-op that `hooks validate` reports.
+// are killed at exit. Elsewhere a no-op that `hooks validate` reports.
 await (await import("./runtime/subreaper.ts")).becomeSubreaper();
 const { runCli } = await import("./cli/index.ts");
 const { reportCommandError } = await import("./cli/error-exit.ts");
@@ -45,6 +45,6 @@ let code = outcome.code;
 // A SIGTERM or SIGHUP that stopped the session decides the exit code (143, 129), like Ctrl-C's 130.
 const terminated = signals.terminationSignal();
 if (!outcome.forced && terminated !== null) code = signals.SIGNAL_EXIT_CODES[terminated];
-// Waits for stdout/stderr to drain: a slow reader on a pipe gets every byte (issue 10 item 2).
+// Waits for stdout/stderr to drain: a slow reader on a pipe gets every byte.
 await runtime.exit(code, outcome.forced ? { drainWithinMs: signals.SIGNAL_DRAIN_MS } : undefined);
 

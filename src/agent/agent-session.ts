@@ -66,7 +66,7 @@ export class AgentSession {
   private readonly nested: NestedInstructions;
   private hooks: readonly HookSpec[];
   private engine: HookEngine;
-  /** `once` hooks that started in this session, shared by every engine it makes (issue 12). */
+  /** `once` hooks that started in this session, shared by every engine it makes. */
   private readonly onceStarted = new Set<string>();
   private readonly cancelHooks = (): void => this.engine.cancel();
   private readonly shells: BackgroundShells;
@@ -245,12 +245,12 @@ export class AgentSession {
       let message = options.stop?.message ?? null;
       const reason = stopReason === "interrupted" ? "cancelled" : stopReason === "error" ? "error" : (options.reason ?? "completed");
       this.options.signal.removeEventListener("abort", this.cancelHooks);
-      // Background shells never outlive their session (issue 12 item 6).
+      // Background shells never outlive their session.
       await this.shells.killAll();
       await this.engine.close(stopReason === "interrupted" ? 0 : undefined);
       if (stopReason === "interrupted") this.engine = this.makeEngine();
       // After Ctrl-C, SIGTERM or SIGHUP the session_end hooks still run, but a supervisor is waiting:
-      // they get at most SESSION_END_AFTER_STOP_MS, then their groups are killed (issue 10 item 3).
+      // they get at most SESSION_END_AFTER_STOP_MS, then their groups are killed.
       const engine = this.engine;
       const bound = stopReason === "interrupted" ? setTimeout(() => engine.cancel(), SESSION_END_AFTER_STOP_MS) : undefined;
       try {
@@ -303,7 +303,7 @@ export class AgentSession {
       ...(this.options.providerKeyVars ? { providerKeyVars: this.options.providerKeyVars } : {}),
       // A fresh engine (after Ctrl-C, /hooks reload) still knows which `once` hooks already ran.
       onceStarted: this.onceStarted,
-      // Prompt hooks (issue 12 item 9) ask this session's own provider.
+      // Prompt hooks ask this session's own provider.
       promptProvider: () => this.options.provider,
       sinks: { failureLine: (text) => this.emit({ type: "notice", kind: "failure", text }), record: (record) => this.services.record(record), statusLine: (text) => this.emit({ type: "notice", kind: "info", text }) },
     });

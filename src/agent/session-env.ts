@@ -1,5 +1,5 @@
 /**
- * The variables a session carries for its children (issue 12 item 5): what session_start hooks
+ * The variables a session carries for its children: what session_start hooks
  * appended to `CLAUDE_ENV_FILE` / `AGENT_ENV_FILE` (parsed by src/hooks/shell/env-file.ts), set on top of
  * the stripped env (D18) of every later `bash` call and project hook (user hooks spawn without
  * them). Each session_start gets a fresh

@@ -88,9 +88,9 @@ export interface SessionServicesOptions {
   readonly mcp?: McpTools;
   /** Read-only roots beside the workspace for `read` (loaded plugins). */
   readonly readRoots?: readonly string[];
-  /** The CLAUDE_ENV_FILE variables of this session (issue 12 item 5). */
+  /** The CLAUDE_ENV_FILE variables of this session. */
   readonly sessionEnv: SessionEnv;
-  /** This session's `run_in_background` shells (issue 12 item 6). */
+  /** This session's `run_in_background` shells. */
   readonly shells: BackgroundShells;
   /** Adds a finished subagent's usage and API time to this session's totals. */
   readonly addChildUsage?: (usage: UsageTotals, apiMs: number) => void;

@@ -118,7 +118,7 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
     child_session_id: childId,
     child_thread_id: childId,
     agent_name: request.agentName,
-    // Claude Code's names for the same (issue 12 item 8).
+    // Claude Code's names for the same.
     agent_id: childId,
     agent_type: request.agentName,
     display_label: request.description,

@@ -1,6 +1,6 @@
 /**
  * After a permission_request hook wrote rules to `.agent/settings.json` (LOOP-14): re-pin only those
- * rules (issue 9 item 3), never whatever else is on disk now. A refusal is one line on stderr; the
+ * rules, never whatever else is on disk now. A refusal is one line on stderr; the
  * project then asks for trust again at the next start.
  */
 import type { Runtime } from "../runtime/types.ts";

@@ -1,5 +1,5 @@
 /**
- * Hooks from agent definitions' front matter (issue 12 item 8): `$AGENT_HOME/agents/NAME.md` (user)
+ * Hooks from agent definitions' front matter: `$AGENT_HOME/agents/NAME.md` (user)
  * and `<project>/.agent/agents/NAME.md` (project). As for the system prompt, the user's file of a
  * name wins: a project file of the same name is ignored with a warning, so a cloned repository
  * can never swap the user's `reviewer` (and drop its fail-closed hooks) for its own. A project

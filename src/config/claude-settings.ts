@@ -1,5 +1,5 @@
 /**
- * Claude Code's own settings files as a hook source (issue 12 item 10): `~/.claude/settings.json`
+ * Claude Code's own settings files as a hook source: `~/.claude/settings.json`
  * (`$CLAUDE_CONFIG_DIR/settings.json` when set; user scope), `<project>/.claude/settings.json` and
  * `<project>/.claude/settings.local.json` (project scope, so trusted like our own project files:
  * their hooks and the scripts those run are pinned, D17). Read only with `compat.claude_settings =

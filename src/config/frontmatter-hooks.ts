@@ -1,5 +1,5 @@
 /**
- * The `hooks:` block of an agent definition's front matter (`.agent/agents/NAME.md`, issue 12 item 8),
+ * The `hooks:` block of an agent definition's front matter (`.agent/agents/NAME.md`),
  * in the shape Claude Code's agent files use:
  *
  *   ---

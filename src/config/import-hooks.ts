@@ -1,5 +1,5 @@
 /**
- * `agent hooks import --from claude|gemini|codex` (issue 12 item 10): other agents' hook config
+ * `agent hooks import --from claude|gemini|codex`: other agents' hook config
  * translated into our `hooks.lifecycle` groups (claude dialect), with one note per thing that could
  * not be translated. Pure: parsed documents in, groups and notes out; the CLI reads and writes files.
  *
@@ -139,7 +139,7 @@ function translateCommand(source: ImportSource, field: string, entry: unknown, n
     return undefined;
   }
   const type = entry.type ?? "command";
-  // Claude Code's http and prompt handlers exist here too (issue 12 item 9); other agents' do not.
+  // Claude Code's http and prompt handlers exist here too; other agents' do not.
   const handler = source === "claude" && (type === "http" || type === "prompt") ? type : undefined;
   if (type !== "command" && handler === undefined) {
     note(field, `not translated: handler type ${JSON.stringify(type)} (only "command"${source === "claude" ? ', "http" and "prompt"' : ""} hooks run here)`);

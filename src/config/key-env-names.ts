@@ -1,7 +1,7 @@
 /**
  * The variable names the user's own config names as provider keys (`api_key_env`, top level or
  * under `providers.<name>`), read before anything else runs so `main.ts` can hand those variables
- * over with the other credentials and drop them from the agent's initial environment (issue 9 item
+ * over with the other credentials and drop them from the agent's initial environment (item
  * 6): a key in `LLM_CRED` looks like nothing, so only the config says it is one. User scope only —
  * a project never chooses which variable is a key (api_key_env is user-only). Never throws: a file
  * that does not parse names nothing here, and the real load reports it.

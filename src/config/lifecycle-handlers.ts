@@ -1,5 +1,5 @@
 /**
- * The `type` of a lifecycle hook (issue 12 item 9): `command` (the default), `http` or `prompt`,
+ * The `type` of a lifecycle hook: `command` (the default), `http` or `prompt`,
  * each with its own keys. A key of another type, a missing required key, or an http URL that the
  * user's `hooks.http_allow` does not allow is a load error naming the field and the fix, and the
  * hook is skipped (an http hook never loads "half allowed").

@@ -1,7 +1,7 @@
 /**
  * Seed 002 lifecycle groups (D5, D23): `hooks.lifecycle.<event key>` arrays of `{matcher?, hooks}`
  * in one settings file → one LifecycleHookSpec per command, in file order. A bad group or command
- * is a load warning and is skipped; unknown keys are warnings (issue 12 item 4, over D23's "validate
+ * is a load warning and is skipped; unknown keys are warnings (over D23's "validate
  * errors": a Claude Code file with a key we do not know must not fail validation) and the command still loads,
  * and their message names the closest known key. Claude Code's command keys load too (`timeout`,
  * `async`, `once`, `statusMessage`, `type = "command"`), and its `http` and `prompt` handler
@@ -36,7 +36,7 @@ export function compileMatcher(matcher: string | undefined, event: CanonicalEven
 const GROUP_KEYS = new Set(["matcher", "hooks"]);
 
 export interface LifecycleOptions {
-  /** The user's `hooks.http_allow` (issue 12 item 9); empty or absent: no http hook loads. */
+  /** The user's `hooks.http_allow`; empty or absent: no http hook loads. */
   readonly httpAllow?: readonly string[];
 }
 

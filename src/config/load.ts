@@ -199,7 +199,7 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
   const material = location.projectScope
     ? buildTrustMaterial({ runtime, hooks, files: parsed, root: location.projectRoot, cwd: location.cwd, hooksOff: hooksOff !== null, shadows, mcpServers })
     : null;
-  // Project hooks re-check the trusted bytes right before each spawn (issue 9 item 4).
+  // Project hooks re-check the trusted bytes right before each spawn.
   const guarded = material !== null && material.unpinnable === undefined ? withTrustGuard(hooks, material, location.projectRoot, runtime) : hooks;
 
   const loaded: LoadedConfig = {

@@ -86,7 +86,7 @@ export const LIST_ENTRY_FIELDS = {
 export const HANDLER_TYPES = ["command", "http", "prompt"] as const;
 
 /**
- * One command of a lifecycle group (D23), plus Claude Code's command-hook keys (issue 12):
+ * One command of a lifecycle group (D23), plus Claude Code's command-hook keys:
  * `timeout` (seconds, alias of `timeout_seconds`), `async`, `once` and `statusMessage`, and the
  * keys of its `http` (`url`, `headers`, our `payload`) and `prompt` (`prompt`, `model`) handlers.
  */
@@ -116,7 +116,7 @@ export const LIFECYCLE_EVENT_KEYS: readonly string[] = allEventNames().filter((n
 
 export const OTHER_HOOK_FIELDS = {
   stop_block_cap: intRange(1),
-  /** User config only (issue 12 item 9): the URL patterns http hooks may POST to (src/hooks/handlers/http-allow.ts). */
+  /** User config only: the URL patterns http hooks may POST to (src/hooks/handlers/http-allow.ts). */
   http_allow: v.array(stringField, (issue) => `${showValue(issue.input)} is not an array of URL patterns`),
 } as const;
 

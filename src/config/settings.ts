@@ -79,7 +79,7 @@ export interface EffectiveSettings {
   readonly hooks: ListSettings & {
     readonly stopBlockCap: number;
     readonly quietSuccessOutput: boolean;
-    /** User config's `hooks.http_allow` (issue 12 item 9); a project cannot set or widen it. */
+    /** User config's `hooks.http_allow`; a project cannot set or widen it. */
     readonly httpAllow: readonly string[];
   };
   /** D26: what managed, user and project list hooks each see. */
@@ -437,7 +437,7 @@ function readProvidersSection(acc: SettingsAccumulator, r: FileReading, provider
       const field = `providers.${name}.${key}`;
       if (!(key in PROVIDER_FIELDS)) sink.warning(path, field, "unknown setting (ignored)");
       else if (file.scope === "project" && USER_ONLY_PROVIDER_FIELDS.has(key)) {
-        // Which secret is sent is the user's call, never a cloned repository's (issue 9 item 1).
+        // Which secret is sent is the user's call, never a cloned repository's.
         sink.error(path, field, `is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead`);
       }
       else if (checked(stringField, value, field) && typeof value === "string") merged[camel(key)] = value;

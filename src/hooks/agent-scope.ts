@@ -1,5 +1,5 @@
 /**
- * Hooks declared in an agent definition's front matter (`.agent/agents/NAME.md`, issue 12 item 8)
+ * Hooks declared in an agent definition's front matter (`.agent/agents/NAME.md`)
  * carry `agent: NAME` and are active only inside that subagent, except their subagent_start and
  * subagent_stop hooks (Claude Code's frontmatter `Stop` becomes SubagentStop), which fire in the
  * parent, where those events fire, and only for that agent (their matcher is the agent's name).

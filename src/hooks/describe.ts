@@ -34,7 +34,7 @@ export function commandText(spec: HookSpec): string {
   return spec.command;
 }
 
-/** The `type` of a hook: `command` for every form but http and prompt lifecycle hooks (issue 12 item 9). */
+/** The `type` of a hook: `command` for every form but http and prompt lifecycle hooks. */
 export function handlerType(spec: HookSpec): "command" | "http" | "prompt" {
   return spec.form === "lifecycle" && spec.handler !== undefined ? spec.handler.type : "command";
 }

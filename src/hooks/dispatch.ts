@@ -53,7 +53,7 @@ export interface DispatchContext extends ExecuteContext {
   readonly sinks: DispatchSinks;
   /** Async hook-dir runs still going, each with its own cancel (reaped at exit, D15). */
   readonly asyncRuns: Map<Promise<unknown>, AbortController>;
-  /** Keys (`session id`, file, field) of `once` hooks that have started (issue 12); absent: `once` is not tracked. */
+  /** Keys (`session id`, file, field) of `once` hooks that have started; absent: `once` is not tracked. */
   readonly onceStarted?: Set<string>;
 }
 
@@ -180,7 +180,7 @@ export function formatFailureLine(note: FailureNote, event: CanonicalEvent, envV
     detail += ` (stderr: ${sanitizeLine(redactText(note.stderrFirstLine, envValues))})`;
   }
   const shownEvent = note.spec.form === "lifecycle" ? note.spec.event : event === "post_tool_failure" ? "post_tool" : event;
-  // The label is config text (a hook dir is named by its directory): escaped as in the review (issue 9 item 2).
+  // The label is config text (a hook dir is named by its directory): escaped as in the review.
   return `agent: hook ${escapeControls(note.spec.label)} (${shownEvent}) failed: ${note.category}: ${detail} — ${note.outcome}`;
 }
 

@@ -18,7 +18,7 @@ import type { Provider } from "../providers/types.ts";
 /** Env variables the providers read their keys from; always stripped before hooks and bash (D18). */
 export const PROVIDER_KEY_VARS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"] as const;
 
-/** The default key variables plus every configured `providers.*.api_key_env` (issue 9 item 6): all stripped. */
+/** The default key variables plus every configured `providers.*.api_key_env`: all stripped. */
 export function providerKeyVarsFor(providers: Readonly<Record<string, { readonly apiKeyEnv?: string }>>): string[] {
   const names = new Set<string>(PROVIDER_KEY_VARS);
   for (const provider of Object.values(providers)) if (provider.apiKeyEnv) names.add(provider.apiKeyEnv);
@@ -45,9 +45,9 @@ export interface HookEngineOptions {
   readonly quietSuccessOutput: boolean;
   readonly sinks: DispatchSinks;
   readonly providerKeyVars?: readonly string[];
-  /** The `once` keys of the session (issue 12): pass the same set to a session's next engine so a fresh engine never reruns them. */
+  /** The `once` keys of the session: pass the same set to a session's next engine so a fresh engine never reruns them. */
   readonly onceStarted?: Set<string>;
-  /** The provider prompt hooks ask (issue 12 item 9), or why there is none; called only when one runs. */
+  /** The provider prompt hooks ask, or why there is none; called only when one runs. */
   readonly promptProvider?: () => Provider | string;
   /** http hooks' fetch (tests); default the global one. */
   readonly fetch?: typeof fetch;

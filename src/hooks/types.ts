@@ -27,7 +27,7 @@ interface HookSpecBase {
   readonly timeoutMs: number;
   /**
    * Project hooks: run right before each spawn; a non-null result is the failure detail, and the hook
-   * does not run and fails closed (issue 9 item 4, src/trust/guard.ts). Never part of the digest.
+   * does not run and fails closed (src/trust/guard.ts). Never part of the digest.
    */
   readonly trustCheck?: () => string | null;
   /** Declared in the front matter of agent definition NAME: active only inside that subagent (src/hooks/agent-scope.ts). */
@@ -49,7 +49,7 @@ export interface DirHookSpec extends HookSpecBase {
 }
 
 /**
- * Claude Code's handler types beyond `command` (issue 12 item 9). `http` POSTs the claude payload
+ * Claude Code's handler types beyond `command`. `http` POSTs the claude payload
  * to an allowlisted URL (src/hooks/handlers/http.ts); `prompt` asks the session's provider for a
  * `{"ok": …}` decision (src/hooks/handlers/prompt.ts). Both replies decode as a command's stdout.
  */

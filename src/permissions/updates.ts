@@ -2,7 +2,7 @@
  * Applies `updatedPermissions` from a permission_request hook (LIFE-57, LOOP-14). `session` entries
  * become in-memory rules for the rest of the session; `projectSettings` entries are appended to
  * `permissions.<behavior>` of `<project>/.agent/settings.json` (created or merged; the caller then
- * re-pins exactly those rules in the trust digest, D17 and issue 9 item 3: `projectRulesAddedBy`). `userSettings` and `localSettings` are warnings and ignored: the
+ * re-pins exactly those rules in the trust digest, D17: `projectRulesAddedBy`). `userSettings` and `localSettings` are warnings and ignored: the
  * agent never edits the user's own configuration behind their back.
  */
 import * as v from "valibot";

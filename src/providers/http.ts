@@ -4,7 +4,7 @@
  * response body has been consumed), honour a small `retry-after`, time out waiting for the first byte
  * and between body chunks, and turn every failure into one line that names the URL and the likely fix.
  * A timeout is never retried: a server that accepted the connection and then said nothing for the
- * whole bound is stuck, and retrying would multiply the wait (issue 10: 4 × 300 s). So one request
+ * whole bound is stuck, and retrying would multiply the wait (4 × 300 s). So one request
  * fails within `timeoutMs` of silence, `AGENT_PROVIDER_TIMEOUT` seconds when set.
  * Secrets passed in `secrets` are scrubbed from every message.
  */

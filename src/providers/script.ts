@@ -5,7 +5,7 @@
  * A `compact` request answers `compacted conversation` without using a turn. A missing call id is
  * `call_<n>`, n counting from 1 over every call of the session: children made with
  * `createChildScriptProvider` share the parent's counter and replay `agents.<name>` from the start.
- * A prompt hook's request (`purpose: "hook"`, issue 12 item 9) uses no turn either: it answers
+ * A prompt hook's request (`purpose: "hook"`) uses no turn either: it answers
  * `hooks["<hook label>"]` (else `hooks["*"]`) of `"hooks"?: {"<label>": "reply text" | {…}}`, an
  * object as its JSON text, so `agent hooks test` and `agent run` can test a prompt hook offline.
  */

@@ -32,7 +32,7 @@ export interface ProviderRequest {
   signal?: AbortSignal;
   /**
    * `compact` marks the one summarizing request of a compaction, `hook` a prompt hook's request
-   * (issue 12 item 9); the script provider answers both without using a turn.
+   *; the script provider answers both without using a turn.
    */
   purpose?: "turn" | "compact" | "hook";
   /** `hook` requests: the hook's label (the script provider's `hooks` key). */

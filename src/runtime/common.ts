@@ -180,7 +180,7 @@ export function randomId(bytes = 8): string {
 
 /**
  * Writes still on their way to the reader. Bun hands a pipe writer a 64 KiB buffer and
- * `process.exit` drops the rest (issue 10: `agent config schema | jq` got 64 KiB and exit 0); the
+ * `process.exit` drops the rest (`agent config schema | jq` got 64 KiB and exit 0); the
  * write callback fires once the bytes are really written, so `exit` waits for the count to reach 0.
  */
 let pendingWrites = 0;

@@ -1,5 +1,5 @@
 /**
- * Credentials out of the agent's initial environment (issue 9 item 6). Stripping them from each
+ * Credentials out of the agent's initial environment. Stripping them from each
  * child's env is not enough: any child can read `/proc/<agent pid>/environ` (and its ancestors'),
  * which is the environment the agent was exec'd with, whatever `process.env` says later.
  *

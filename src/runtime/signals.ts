@@ -1,5 +1,5 @@
 /**
- * SIGINT, SIGTERM and SIGHUP all stop the agent the same way (issue 10 item 3): every live process
+ * SIGINT, SIGTERM and SIGHUP all stop the agent the same way: every live process
  * group (hooks and `bash` calls, one registry) is killed, the session is told to stop so it writes
  * its end record, and the exit code is 128 + the signal number (130, 143, 129). A second stop
  * signal exits at once, SIGKILLing every group. Outside a command's own handling (`agent hooks

@@ -1,5 +1,5 @@
 /**
- * Escaped descendants (issue 9 item 11). A hook or bash command can leave its process group and
+ * Escaped descendants. A hook or bash command can leave its process group and
  * session (`setsid -f sleep 30`), so killing the group misses it. On Linux the agent makes itself a
  * child subreaper (prctl PR_SET_CHILD_SUBREAPER): an orphaned descendant is then re-parented to the
  * agent instead of PID 1, and at exit every process still below the agent in /proc is SIGKILLed.

@@ -65,7 +65,7 @@ const recordEntries = {
     parent_session_id: v.optional(v.string()),
     agent_name: v.optional(v.string()),
   },
-  /** `content` is what the model got; `original_prompt` what was typed, when a user_prompt_submit hook rewrote it (issue 12). */
+  /** `content` is what the model got; `original_prompt` what was typed, when a user_prompt_submit hook rewrote it. */
   user: { content: v.string(), original_prompt: v.optional(v.string()) },
   reasoning: { content: v.string() },
   assistant: {
@@ -104,8 +104,8 @@ const recordEntries = {
   provider_context_item: { role: v.literal("user"), content: v.string() },
   compaction: { trigger: v.picklist(["manual", "auto"]), summary: v.string(), original_message_count: Count },
   /**
-   * The session's persisted variables after a session_start hook wrote to `CLAUDE_ENV_FILE` (issue
-   * 12 item 5): the whole set, so the last record is the state; names only (no hook output).
+   * The session's persisted variables after a session_start hook wrote to `CLAUDE_ENV_FILE`: the
+   * whole set, so the last record is the state; names only (no hook output).
    */
   session_env: { env: v.record(v.string(), v.string()) },
   session_end: { reason: v.string(), stop_reason: v.string(), is_error: v.boolean() },

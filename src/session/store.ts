@@ -3,7 +3,7 @@
  * each directory's `claude/` holds the Claude-shaped transcripts under the same names (transcript.ts),
  * which listing and lookup skip (they read files only, never subdirectories).
  * Ids are UUIDs (v4, so scripts can key files on `session_id.slice(0, 8)` as under Claude Code); the
- * UTC start time in front of each file name keeps the directory sortable by time (issue 12). Files
+ * UTC start time in front of each file name keeps the directory sortable by time. Files
  * of older versions, `<id>.jsonl` with time-sortable ids, are still found, listed and resumed.
  * The writer appends each record as one whole line with one file call, so a crash never leaves half
  * a record, and hands the identical line to an optional listener (`--output-format stream-json`).

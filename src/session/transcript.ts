@@ -1,5 +1,5 @@
 /**
- * A Claude Code-shaped transcript kept beside each session file (issue 12 item 2), so hook scripts
+ * A Claude Code-shaped transcript kept beside each session file, so hook scripts
  * written for Claude Code that read `transcript_path` (the last assistant message, the tool calls)
  * work unchanged. Our own session JSONL stays the record of truth; this file is derived from its
  * records as they are written, one whole line per entry:

@@ -1,5 +1,5 @@
 /**
- * `bash` with `run_in_background` (issue 12 item 6, Claude Code's Bash field): the command runs
+ * `bash` with `run_in_background` (Claude Code's Bash field): the command runs
  * through the same process wrapper as every bash call (`runInGroup`: its own process group, in the
  * live-group registry, so Ctrl-C, SIGTERM, SIGHUP and the exit kill it), with no deadline of its
  * own, and its combined output goes to a ring buffer that keeps the last BACKGROUND_RING_BYTES.

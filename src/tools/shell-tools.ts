@@ -1,5 +1,5 @@
 /**
- * `bash_output` and `kill_shell` (Claude Code's BashOutput and KillShell, issue 12 item 6): read
+ * `bash_output` and `kill_shell` (Claude Code's BashOutput and KillShell): read
  * what a `run_in_background` command printed since the last read, and stop it. Both work on the
  * session's background shells (background-shells.ts); an unknown id is an error naming the ids.
  */

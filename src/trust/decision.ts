@@ -1,7 +1,7 @@
 /**
  * The D17 decision shared by the CLI gate (src/cli/trust-gate.ts) and the interactive session.
- * With hooks off the gate still holds for the settings that decide where model requests go (issue 9
- * item 1): the material then holds only those, and each must be pinned unchanged.
+ * With hooks off the gate still holds for the settings that decide where model requests go: the
+ * material then holds only those, and each must be pinned unchanged.
  */
 import type { Runtime } from "../runtime/types.ts";
 import type { HookSpec } from "../hooks/types.ts";

@@ -1,5 +1,5 @@
 /**
- * The spawn-time half of project trust (issue 9 item 4): right before a project hook spawns, every
+ * The spawn-time half of project trust: right before a project hook spawns, every
  * pinned file (the scripts the hooks name and the `.agent/` tree) must still hold the bytes that
  * were trusted when the session loaded its hooks, and `.agent/` must hold no new file. Otherwise the
  * hook does not run and fails closed. In accept-edits mode the model may write files: without this

@@ -1,5 +1,5 @@
 /**
- * What project trust pins (D17, issue 9 items 1 and 5): the project's hook specs, its trust-relevant
+ * What project trust pins (D17): the project's hook specs, its trust-relevant
  * settings as written (hook globals, `tools.bash.absolute_paths`, `permissions.*`, and the settings
  * that decide where model requests go: `provider`, `base_url`, `providers.<name>.base_url`), and the
  * bytes of every file a project hook runs or names, inside the project or outside it, plus every
@@ -49,7 +49,7 @@ export interface ProjectTrustMaterial {
   readonly links: Record<string, string>;
   /** Project hooks that run or name an existing file outside the project: listed in the review, and pinned. */
   readonly outside: { readonly hook: string; readonly path: string }[];
-  /** Project hook dirs named like a user hook dir (issue 9 item 7): listed in the review. */
+  /** Project hook dirs named like a user hook dir: listed in the review. */
   readonly shadows: readonly HookDirShadow[];
   /** Why the material cannot be pinned (the `.agent/` tree is over its bound); undefined when it can. */
   readonly unpinnable: string | undefined;
@@ -120,7 +120,7 @@ function flatten(prefix: string, value: unknown, out: Record<string, unknown>): 
 const HOOK_ARRAYS = new Set(["before_tool", "after_tool", "after_assistant", "after_reasoning", "lifecycle"]);
 
 /**
- * The project settings that decide where model requests go (issue 9 item 1). `api_key` and
+ * The project settings that decide where model requests go. `api_key` and
  * `api_key_env` are not here: they are read from user files only (src/config/settings.ts).
  */
 export function projectRoutingSettings(files: readonly SettingsFileInput[]): Record<string, unknown> {

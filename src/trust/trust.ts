@@ -65,7 +65,7 @@ export function trustItems(runtime: Runtime, material: TrustMaterial): Record<st
   }
   for (const path of [...pinnedFiles(material)].sort()) items[`file ${path}`] = material.fileHashes[path] ?? fileDigest(runtime, path);
   for (const [path, target] of Object.entries(material.links)) items[`link ${path}`] = runtime.sha256Hex(target);
-  // Which user hooks the project switches off is part of what was reviewed (issue 9 item 7).
+  // Which user hooks the project switches off is part of what was reviewed.
   for (const shadow of material.shadows) items[`replaces user hook ${shadow.name}`] = runtime.sha256Hex(canonicalJson(shadow));
   return items;
 }
@@ -81,7 +81,7 @@ function describeMaterialHook(hook: unknown): string {
     return typeof value === "string" ? value : undefined;
   };
   const head = [field("form"), field("event"), field("label") ?? field("name")].filter((part) => part !== undefined).join(" ");
-  // http and prompt hooks (issue 12 item 9) have an empty command: name their URL or "prompt".
+  // http and prompt hooks have an empty command: name their URL or "prompt".
   const handler: unknown = Reflect.get(hook, "handler");
   const url = handler !== null && typeof handler === "object" ? Reflect.get(handler, "url") : undefined;
   const kind = handler !== null && typeof handler === "object" ? Reflect.get(handler, "type") : undefined;
@@ -198,8 +198,7 @@ export interface RuleAddition {
 }
 
 /**
- * Re-pins exactly the rules a permission_request hook added to `.agent/settings.json` (issue 9
- * item 3): each touched `setting permissions.<behavior>` item moves from its pinned value to that
+ * Re-pins exactly the rules a permission_request hook added to `.agent/settings.json`: each touched `setting permissions.<behavior>` item moves from its pinned value to that
  * value plus the added rules, and every other pinned item stays as it was. Anything else changed
  * on disk (a hook the model just wrote) is therefore still a change at the next start. Refuses
  * (and writes nothing) when the list did not equal its pin before the addition.

@@ -1,5 +1,5 @@
 /**
- * The one escape for config text shown to a person (issue 9 item 2): hook commands, run paths,
+ * The one escape for config text shown to a person: hook commands, run paths,
  * labels, setting keys and values, file names and load-warning lines. A `\r`, an ESC sequence, a
  * backspace or a bidi override could make a review show a harmless command while another one runs,
  * so every C0 and C1 control character, DEL, and the invisible or direction-changing format

@@ -1,4 +1,4 @@
-// Issue 12 item 8, end to end through the CLI (in-process) with real hook scripts: subagent identity
+// item 8, end to end through the CLI (in-process) with real hook scripts: subagent identity
 // (`agent_id`/`agent_type` in every dialect inside a child), the task prompt in subagent_start and
 // its rewrite by `updatedPrompt`, and hooks declared in an agent file's front matter, active only
 // in that subagent and pinned by project trust. Related: LOOP-23, LOOP-25, LIFE-26, LIFE-64, TOOL-42.
@@ -26,7 +26,7 @@ function script(w: World, turns: unknown[], agents: Record<string, unknown[]>): 
   w.file("script.json", JSON.stringify({ turns, agents: Object.fromEntries(Object.entries(agents).map(([n, t]) => [n, { turns: t }])) }));
 }
 
-describe("subagent identity (issue 12 item 8)", () => {
+describe("subagent identity", () => {
   test("LOOP-23 TOOL-42 agent_id/agent_type in claude, action and envelope payloads inside a child; subagent_start gets the prompt and updatedPrompt rewrites it", async () => {
     const w = makeWorld();
     w.file(".agent/agents/reviewer.md", "---\nname: reviewer\n---\nREVIEWER\n");
@@ -118,7 +118,7 @@ hooks:
 You review.
 `;
 
-describe("agent front-matter hooks (issue 12 item 8)", () => {
+describe("agent front-matter hooks", () => {
   function setUp(w: World): void {
     const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "reviewer may not run bash" } });
     w.file("scripts/deny.sh", `#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' '${deny}'\n`, { executable: true });

@@ -225,7 +225,7 @@ describe("subagents", () => {
     const kids = children(w);
     expect(kids.map((k) => k.name).sort()).toEqual(["reviewer", "tester"]);
     const reviewer = kids.find((k) => k.name === "reviewer");
-    // The claude dialect names the child's Claude-shaped transcript (issue 12 item 2), beside its session file under the same name.
+    // The claude dialect names the child's Claude-shaped transcript, beside its session file under the same name.
     const childFile = sessionFileOf(join(w.agentHome, "sessions", "subagents"), String(reviewer?.id));
     const transcript = join(w.agentHome, "sessions", "subagents", "claude", basename(childFile));
 

@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 7 (second half), through the real CLI: a refused call is printed once and whole,
+ * Through the real CLI: a refused call is printed once and whole,
  * Ctrl-C during a hook ends with one line, `hooks init` installs all eight ready-made hooks (user
  * hooks in `$HOME`), `config show` names what `hooks.enabled` gates, and a provider that accepts
  * the connection but never answers fails within the stated bound, once.

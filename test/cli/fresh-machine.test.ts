@@ -1,5 +1,5 @@
 /**
- * Issue 10, items 4–7 (first half), through the real CLI: a settings file that does not parse stops
+ * Through the real CLI: a settings file that does not parse stops
  * every command that would run hooks or the model, `agent run -` reads the prompt from stdin,
  * `--continue` stays in the current project, usage errors exit 2, and the help texts say what the
  * flags and the interactive session do.
@@ -22,7 +22,7 @@ function records(world: World, id: string): Record<string, unknown>[] {
   return readJsonl(readFileSync(sessionFileOf(join(world.agentHome, "sessions"), id), "utf8"));
 }
 
-describe("a config file that does not parse stops the run (issue 10.4)", () => {
+describe("a config file that does not parse stops the run", () => {
   test("CLI-15 a trailing comma in settings.json: agent run refuses with file:line:col as hooks validate prints it, and rm never runs", () => {
     const w = makeWorld();
     const victim = w.file("victim.txt", "keep me\n");
@@ -80,7 +80,7 @@ describe("the interactive session (AGENT_INTERACTIVE=1 stands in for a terminal)
   });
 });
 
-describe("agent run - (issue 10.5)", () => {
+describe("agent run -", () => {
   test("reads the prompt from stdin, trailing newline dropped; empty stdin is a usage error", () => {
     const w = makeWorld();
     writeScript(w, [{ text: "read it" }]);
@@ -95,7 +95,7 @@ describe("agent run - (issue 10.5)", () => {
   });
 });
 
-describe("--continue picks the newest session of this project (issue 10.6)", () => {
+describe("--continue picks the newest session of this project", () => {
   test("LIFE-16 a newer session elsewhere is not resumed; a project without sessions says so", () => {
     const w = makeWorld();
     const other = join(w.root, "other");
@@ -131,7 +131,7 @@ describe("--continue picks the newest session of this project (issue 10.6)", () 
   });
 });
 
-describe("usage errors exit 2 everywhere (issue 10.7)", () => {
+describe("usage errors exit 2 everywhere", () => {
   const usage: string[][] = [
     ["bogus"],
     ["--bogus"],
@@ -192,7 +192,7 @@ describe("usage errors exit 2 everywhere (issue 10.7)", () => {
   });
 });
 
-describe("help texts (issue 10.7)", () => {
+describe("help texts", () => {
   test("--no-hooks and --no-session do not claim a default of true; --continue says this project", () => {
     const w = makeWorld();
     const help = runCli(w, ["run", "--help"]);

@@ -1,4 +1,4 @@
-// Issue 12 item 10: `agent hooks import --from claude|gemini|codex` through the CLI (in-process): it writes
+// `agent hooks import --from claude|gemini|codex` through the CLI (in-process): it writes
 // our settings.json, prints what it could not translate, and the imported hook then really runs
 // (after `agent hooks trust`) with a real Claude-style validator script.
 import { describe, expect, test } from "bun:test";
@@ -25,7 +25,7 @@ async function runRmAndLs(w: World, extra: string[] = []) {
   return await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", ...extra, "go"]);
 }
 
-describe("agent hooks import (issue 12 item 10)", () => {
+describe("agent hooks import", () => {
   test("--from claude writes .agent/settings.json, lists what it could not translate, and the hook runs once trusted", async () => {
     const w = makeWorld();
     w.file(".claude/hooks/validate.sh", VALIDATOR, { executable: true });
@@ -68,7 +68,7 @@ describe("agent hooks import (issue 12 item 10)", () => {
     expect(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).toBe(before);
   });
 
-  test("issue 12 item 9: --from claude keeps http and prompt handlers and says what the http one needs", async () => {
+  test("item 9: --from claude keeps http and prompt handlers and says what the http one needs", async () => {
     const w = makeWorld();
     w.file(
       ".claude/settings.json",

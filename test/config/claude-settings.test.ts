@@ -1,4 +1,4 @@
-// Issue 12 item 10: hooks from Claude Code's own settings files (`.claude/settings.json`,
+// Hooks from Claude Code's own settings files (`.claude/settings.json`,
 // `.claude/settings.local.json`, `~/.claude/settings.json`), opted into with
 // `compat.claude_settings = true` in user config, run through the CLI (in-process) with real scripts;
 // project ones are pinned by trust (D17, SEC-32). Related: PLUS-11.
@@ -43,7 +43,7 @@ function setUp(w: World): void {
 
 const RUN = ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json"];
 
-describe("Claude Code settings files (issue 12 item 10)", () => {
+describe("Claude Code settings files", () => {
   test("PLUS-11 with compat.claude_settings the three files' hooks run: a Claude validator blocks rm -rf, ls runs", async () => {
     const w = makeWorld();
     setUp(w);

@@ -1,4 +1,4 @@
-// Issue 12 item 4: Claude Code's command-hook keys on lifecycle commands (`timeout`, `async`, `once`,
+// Claude Code's command-hook keys on lifecycle commands (`timeout`, `async`, `once`,
 // `statusMessage`, `type = "command"`) and unknown keys that name the closest key (LIFE-06, LIFE-72, D23).
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -20,7 +20,7 @@ function loadJson(value: unknown) {
 
 const group = (command: Record<string, unknown>) => ({ hooks: { lifecycle: { PostToolUse: [{ matcher: "Write|Edit", hooks: [command] }] } } });
 
-describe("Claude Code command-hook keys on lifecycle commands (issue 12 item 4)", () => {
+describe("Claude Code command-hook keys on lifecycle commands", () => {
   test("LIFE-06 a Claude Code settings block loads as written: type command, timeout in seconds, async, once, statusMessage", () => {
     const { specs, loaded } = loadJson(group({ type: "command", command: "./fmt.sh", timeout: 30, async: true, once: true, statusMessage: "Formatting…" }));
     expect(loaded.warnings).toEqual([]);

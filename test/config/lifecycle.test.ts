@@ -160,7 +160,7 @@ describe("lifecycle groups (seed 002, D5, D23)", () => {
       `[hooks.lifecycle]\nquiet_success_output = true\n[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "a", timout_seconds = 5 }, { command = "c", protocol = "yaml" }]\n[[hooks.lifecycle.before_tool]]\nhooks = [{ command = "b" }]\n`,
     );
     expect(specs.map((s) => [s.command, s.timeoutMs])).toEqual([["a", 60000]]);
-    // Issue 12 item 4 makes an unknown command key a warning (D23 said error); the other two stay errors.
+    // makes an unknown command key a warning (D23 said error); the other two stay errors.
     expect(loaded.warnings.map((w) => [w.severity, w.field])).toEqual([
       ["warning", "hooks.lifecycle.pre_tool_use[0].hooks[0].timout_seconds"],
       ["error", "hooks.lifecycle.pre_tool_use[0].hooks[1].protocol"],

@@ -1,4 +1,4 @@
-// Issue 12 item 4 end to end: Claude Code's command-hook keys in `.agent/settings.json`, run by
+// Claude Code's command-hook keys in `.agent/settings.json`, run by
 // `agent run --provider script` with real hook scripts (LIFE-06, LIFE-45, LIFE-72, D15, D23).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
@@ -12,7 +12,7 @@ function settings(w: World, lifecycle: Record<string, unknown>): void {
   w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle } }));
 }
 
-describe("Claude Code hook keys end to end (issue 12 item 4)", () => {
+describe("Claude Code hook keys end to end", () => {
   test("LIFE-45 timeout is seconds: a hook sleeping past timeout 1 is killed, fails open, and the tool runs", () => {
     const w = makeWorld();
     settings(w, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sleep 30", timeout: 1 }] }] });
@@ -81,7 +81,7 @@ describe("Claude Code hook keys end to end (issue 12 item 4)", () => {
     const log = join(w.root, "ran.log");
     settings(w, { PostToolUse: [{ hooks: [{ type: "command", command: `cat > '${log}'`, timout: 5 }] }] });
     const validate = runCli(w, ["hooks", "validate"]);
-    // A warning (issue 12 item 4): a Claude Code file with a key we do not know still validates.
+    // A warning: a Claude Code file with a key we do not know still validates.
     expect(validate.code).toBe(0);
     expect(validate.stdout + validate.stderr).toContain("hooks.lifecycle.PostToolUse[0].hooks[0].timout: unknown key (did you mean timeout?");
     w.file("script.json", JSON.stringify({ turns: bashTurns(["echo hi"]) }));

@@ -1,4 +1,4 @@
-// Issue 12 item 3 end to end: session ids are v4 UUIDs (hooks key files on `session_id[0:8]`, as
+// End to end: session ids are v4 UUIDs (hooks key files on `session_id[0:8]`, as
 // scripts written for Claude Code do), session files are named `<UTC start>-<uuid>.jsonl` so the
 // directory sorts by time, `sessions list` stays newest first, and `--resume` / `sessions show`
 // take the uuid or a unique prefix (CLI-28, D25, LIFE-22).
@@ -12,7 +12,7 @@ setDefaultTimeout(60_000);
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-describe("session ids (issue 12 item 3)", () => {
+describe("session ids", () => {
   test("D25 LIFE-22 CLI-28 uuid ids, time-stamped file names, newest first, resume and show by prefix", () => {
     const w = makeWorld();
     const keyed = join(w.root, "keyed");

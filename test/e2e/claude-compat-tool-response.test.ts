@@ -1,4 +1,4 @@
-// Issue 12 item 1 end to end: `agent run --provider script` calls every tool once; a lifecycle
+// End to end: `agent run --provider script` calls every tool once; a lifecycle
 // post_tool_use command (claude dialect) logs its stdin, and Claude Code style jq scripts that read
 // `.tool_response.stdout`, `.tool_response.file.content` and `.tool_response.structuredPatch` feed
 // what they read back as additionalContext (LIFE-24, PLUS-12).
@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 
 setDefaultTimeout(60_000);
 
-describe("claude tool_response end to end (issue 12 item 1)", () => {
+describe("claude tool_response end to end", () => {
   test("LIFE-24 PLUS-12 each tool's post_tool_use payload has Claude Code's tool_response; jq scripts read it", () => {
     const w = makeWorld();
     const log = join(w.root, "post.log");

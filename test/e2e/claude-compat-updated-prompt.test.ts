@@ -1,4 +1,4 @@
-// Issue 12 item 7 end to end: user_prompt_submit hooks rewrite the prompt. The model (a real HTTP
+// End to end: user_prompt_submit hooks rewrite the prompt. The model (a real HTTP
 // server speaking the OpenAI wire) gets the rewritten prompt; the session's `user` record keeps it
 // with `original_prompt`; resume replays what the model got; `agent hooks test` shows the diff.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -36,7 +36,7 @@ function userMessages(body: unknown): unknown[] {
   return messages.filter((m) => m.role === "user").map((m) => m.content);
 }
 
-describe("updatedPrompt end to end (issue 12 item 7)", () => {
+describe("updatedPrompt end to end", () => {
   test("the model gets the chained rewrite; the session keeps both; resume replays the rewrite", async () => {
     const w = makeWorld();
     rewritingHooks(w);

@@ -1,4 +1,4 @@
-// Issue 12 item 5: Claude Code's hook env — CLAUDE_ENV_FILE (alias AGENT_ENV_FILE) written by a real
+// Claude Code's hook env — CLAUDE_ENV_FILE (alias AGENT_ENV_FILE) written by a real
 // session_start hook persists into later bash calls and hooks, across --resume, compaction and a
 // subagent; CLAUDECODE, CLAUDE_CODE_SESSION_ID and CLAUDE_PLUGIN_ROOT reach the hooks they apply to.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";

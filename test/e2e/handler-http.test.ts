@@ -1,4 +1,4 @@
-// Issue 12 item 9 end to end: `type: "http"` hooks in `agent run` and `agent hooks test/list`,
+// End to end: `type: "http"` hooks in `agent run` and `agent hooks test/list`,
 // against a real HTTP server on 127.0.0.1 (the CLI runs as a child process; the server lives here).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";

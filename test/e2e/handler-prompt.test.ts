@@ -1,4 +1,4 @@
-// Issue 12 item 9 end to end: `type: "prompt"` hooks decided by the session's provider — the
+// End to end: `type: "prompt"` hooks decided by the session's provider — the
 // script provider's `hooks` table under `agent run` and `agent hooks test`, and a real OpenAI-wire
 // server on 127.0.0.1 for the request itself ($ARGUMENTS, model, no tools).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";

@@ -24,7 +24,7 @@ describe("demo", () => {
     if (first.code !== 0) throw new Error(`demo exited ${first.code}:\n${first.stdout}\n${first.stderr}`);
     expect(first.stdout).toContain("Double-checked as the stop hook asked");
 
-    // Issue 10: the denied call is in the audit log. The demo's audit-requests hook dir runs before
+    // The denied call is in the audit log. The demo's audit-requests hook dir runs before
     // guard-bash and logs every request; guard-bash denied rm -rf /, so the list hooks (which run
     // last, D13) saw only the two calls that went ahead.
     const audit = readJsonl(readFileSync(join(out, "audit.jsonl"), "utf8"));

@@ -1,4 +1,4 @@
-// Issue 9 item 8: every hook text that reaches the model is neutralised and bounded; the neutraliser
+// Every hook text that reaches the model is neutralised and bounded; the neutraliser
 // catches every tag-like spelling of hook_context, and a tool's own output cannot forge a block.
 import { describe, expect, test } from "bun:test";
 import {

@@ -61,7 +61,7 @@ describe("hook env (RUN-12, RUN-13, LOOP-41)", () => {
       CLAUDE_PROJECT_DIR: "/p",
       CLAUDE_SESSION_ID: "s-1",
       CLAUDE_TRANSCRIPT_PATH: "/h/sessions/s-1.jsonl",
-      // Claude Code's own names (issue 12 item 5).
+      // Claude Code's own names.
       CLAUDECODE: "1",
       CLAUDE_CODE_SESSION_ID: "s-1",
       VT_PROJECT_DIR: "/p",

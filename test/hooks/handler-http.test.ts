@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 9: `type = "http"` lifecycle hooks against a real HTTP server on 127.0.0.1, fired
+ * `type = "http"` lifecycle hooks against a real HTTP server on 127.0.0.1, fired
  * through the real engine (load → allowlist → redaction → fetch → claude decode → merge).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -36,7 +36,7 @@ function since(count: number): HookServer["requests"] {
 
 const SECRET = "sk-ant-api03-" + "A".repeat(80);
 
-describe("http hooks (issue 12 item 9)", () => {
+describe("http hooks", () => {
   test("a deny reply denies the call; the payload is the claude payload, redacted by default", async () => {
     const before = server.requests.length;
     const w = world(`{ type = "http", url = "${server.url}/deny" }`);

@@ -1,4 +1,4 @@
-// Issue 9 item 10: netrc passwords and Discord bot tokens are redacted (D16), with few false
+// Netrc passwords and Discord bot tokens are redacted (D16), with few false
 // positives; affected_paths carry the same redaction as the request path they come from.
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, realpathSync } from "node:fs";

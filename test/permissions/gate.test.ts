@@ -41,7 +41,7 @@ const INPUTS: Record<ToolName, Record<string, unknown>> = {
 describe("permission gate (D24)", () => {
   test("LOOP-44 mode defaults with no rules match the D24 table", () => {
     const expected: Record<Mode, Record<ToolName, string>> = {
-      // issue 12 item 6: bash_output reads like read; kill_shell is judged like bash.
+      // Bash_output reads like read; kill_shell is judged like bash.
       default: { read: "allow", grep: "allow", glob: "allow", write: "ask", edit: "ask", bash: "ask", task: "ask", bash_output: "allow", kill_shell: "ask", todo_write: "allow", multi_edit: "ask", apply_patch: "ask", web_fetch: "allow" },
       "accept-edits": { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "ask", task: "ask", bash_output: "allow", kill_shell: "ask", todo_write: "allow", multi_edit: "allow", apply_patch: "allow", web_fetch: "allow" },
       readonly: { read: "allow", grep: "allow", glob: "allow", write: "deny", edit: "deny", bash: "deny", task: "deny", bash_output: "allow", kill_shell: "deny", todo_write: "allow", multi_edit: "deny", apply_patch: "deny", web_fetch: "allow" },

@@ -1,4 +1,4 @@
-// Issue 10 item 2: output over 64 KiB was cut when piped and the exit code was still 0. `exit`
+// Output over 64 KiB was cut when piped and the exit code was still 0. `exit`
 // now waits until stdout and stderr have drained. The readers here start late (after the writer
 // says it is exiting) or read slowly, with more than 1 MiB of output, and must get every byte.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";

@@ -1,4 +1,4 @@
-// Issue 11 (one process wrapper): hooks and `bash` tool calls both run through `runInGroup`, and
+// (one process wrapper): hooks and `bash` tool calls both run through `runInGroup`, and
 // every live group of either is in the one `liveGroups` registry, so `killAll` (SIGTERM/SIGHUP,
 // first Ctrl-C) and `killNow` (a second Ctrl-C) reach bash tool groups too (D15, RUN-26).
 import { describe, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// Issue 10 item 3 (found by the red-team pass): after ONE SIGTERM a hanging session_end hook used to
+// (found by the red-team pass): after ONE SIGTERM a hanging session_end hook used to
 // hold `agent run` for its whole timeout (600 s here). session_end still runs after a stop signal
 // (LOOP-36), but only within the exit grace; then its group is killed and the agent exits 143 with
 // the session marked. The test waits on the hook's pid file, never on a duration.

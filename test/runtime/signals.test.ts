@@ -1,4 +1,4 @@
-// Issue 10 item 3: SIGTERM and SIGHUP are treated like Ctrl-C. A real `bun src/main.ts run …` waits
+// SIGTERM and SIGHUP are treated like Ctrl-C. A real `bun src/main.ts run …` waits
 // on a signal file its hook or bash command writes; the test then signals it and checks the exit
 // code (143, 129), that no process of the hook's or command's group survives (nothing reparented
 // to PID 1), and that the session was marked (session_end record, stop reason interrupted).

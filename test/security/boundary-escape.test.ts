@@ -1,4 +1,4 @@
-// Issue 9 item 2: config text holding `\r`, ESC sequences, BS, BEL, C1 or bidi characters is shown
+// Config text holding `\r`, ESC sequences, BS, BEL, C1 or bidi characters is shown
 // escaped wherever it is printed (the refusal, `hooks trust`, `hooks list`, `hooks validate`), so a
 // review can never show a harmless command while another one runs.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -18,7 +18,7 @@ const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066
 const HIDDEN = 'touch \\"$AGENT_PROJECT_DIR/pwned\\" #\\r\\u001b[2K\\becho harmless\\u0007';
 const SHOWN = 'touch "$AGENT_PROJECT_DIR/pwned" #\\r\\x1b[2K\\x08echo harmless\\x07';
 
-describe("control characters in reviewed config text (issue 9 item 2)", () => {
+describe("control characters in reviewed config text", () => {
   test("escapeControls makes every C0, DEL, C1 and bidi control visible and leaves printable text alone", async () => {
     expect(escapeControls("a\rb\x1b[2Kc\bd\x07e\tf\ng\u009bh\u202ei\u200bj\x7f")).toBe("a\\rb\\x1b[2Kc\\x08d\\x07e\\tf\\ng\\x9bh\\u202ei\\u200bj\\x7f");
     expect(escapeControls("ls -la 'x\\y' é 日本")).toBe("ls -la 'x\\y' é 日本");

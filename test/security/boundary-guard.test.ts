@@ -1,4 +1,4 @@
-// Issue 9 item 4: a trusted script changed during the session never runs. Right before each spawn
+// A trusted script changed during the session never runs. Right before each spawn
 // a project hook checks the pinned files; a changed one (or a new file under .agent/) fails the hook
 // closed whatever its policy, with a line naming the file and how to re-trust.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";

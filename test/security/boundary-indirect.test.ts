@@ -1,4 +1,4 @@
-// Issue 9 item 5: indirect references cannot escape the digest. Every file under `.agent/` is pinned
+// Indirect references cannot escape the digest. Every file under `.agent/` is pinned
 // (bounded; outputs in `.agent/state/`, `*-out/`, `*.log`, `*.jsonl` are not), a project hook running
 // a file outside the project is listed as such in every review, and a tree over the bound cannot
 // be trusted at all.
@@ -18,7 +18,7 @@ function project(): World {
   return w;
 }
 
-describe("indirect references (issue 9 item 5)", () => {
+describe("indirect references", () => {
   test("a sourced ./lib.sh and a globbed script are pinned: editing either untrusts the project", async () => {
     const w = project();
     w.file(".agent/hooks/x/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));

@@ -1,4 +1,4 @@
-// Issue 9 item 1: a cloned repository cannot redirect model requests or pick the secret they carry.
+// A cloned repository cannot redirect model requests or pick the secret they carry.
 // `provider`, `base_url` and `providers.*.base_url` in a project file need trust (hooks on or off);
 // `api_key` and `api_key_env` are read from user files only. A real HTTP listener on 127.0.0.1
 // records everything it receives: before trust it must receive nothing.
@@ -32,7 +32,7 @@ async function withServer(replies: number, body: (server: FakeServer) => Promise
   }
 }
 
-describe("provider redirection needs trust (issue 9 item 1)", () => {
+describe("provider redirection needs trust", () => {
   test("an untrusted project's base_url/provider receives nothing, hooks on, AGENT_HOOKS=off or --no-hooks", async () => {
     await withServer(3, async (server) => {
       const w = makeWorld();

@@ -1,4 +1,4 @@
-// Issue 9 item 3 (trust laundering): a permission_request hook persisting a rule to project settings
+// (trust laundering): a permission_request hook persisting a rule to project settings
 // re-pins that rule only. A hook the model wrote into `.agent/config.toml` in the same session is
 // still a change at the next start, and never runs untrusted. SEC-42/LOOP-14 stay: the rule itself
 // keeps the trust.

@@ -1,4 +1,4 @@
-// Issue 9 item 7: a project hook dir named like the user's fail_closed `guard-bash` replaces it
+// A project hook dir named like the user's fail_closed `guard-bash` replaces it
 // (DIR-03/DIR-04 keep override by name), but never silently: the refusal, `hooks trust` and
 // `hooks list` say so in plain words, and the replacement is pinned, so a project trusted before
 // the user installed the guard asks again once the guard would be switched off.
@@ -23,7 +23,7 @@ function projectGuard(w: World): void {
 
 const PLAIN = "hook guard-bash REPLACES your fail_closed hook guard-bash";
 
-describe("project hooks shadowing user hooks (issue 9 item 7)", () => {
+describe("project hooks shadowing user hooks", () => {
   test("DIR-04 the replacement of a user's fail_closed guard is said in every review", async () => {
     const w = makeWorld();
     userGuard(w);

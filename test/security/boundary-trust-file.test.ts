@@ -1,4 +1,4 @@
-// Issue 11: a corrupt `$AGENT_HOME/trust.json` is an error naming the file and the fix. It is never
+// A corrupt `$AGENT_HOME/trust.json` is an error naming the file and the fix. It is never
 // read as "no pins" and rewritten, which would drop every other project's pin.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -10,7 +10,7 @@ setDefaultTimeout(60_000);
 
 const OTHER = { version: 1, projects: { "/some/other/project": { digest: "sha256:00", trusted_at: "2024-01-01T00:00:00Z", items: {} } } };
 
-describe("a corrupt trust.json (issue 11)", () => {
+describe("a corrupt trust.json", () => {
   for (const [name, text] of [
     ["invalid JSON", `{"version":1,"projects":{"/some/other/project":`],
     ["a schema mismatch", JSON.stringify({ ...OTHER, projects: { ...OTHER.projects, "/x": { digest: "md5:1", trusted_at: "t" } } })],

@@ -1,4 +1,4 @@
-// Issue 9 item 8, end to end through `agent run` and a real HTTP model server: every hook text the
+// item 8, end to end through `agent run` and a real HTTP model server: every hook text the
 // model sees is bounded and neutralised (D7, D19, MERGE-21, RUN-50, LIFE-48): 1.8 MB of session_start
 // context, 900 KB of user_prompt_submit context, an 800 KB deny reason and an 800 KB stop-block
 // reason each arrive cut at 4096 bytes; `</hook_context >`-style spellings are neutralised; a tool
@@ -17,7 +17,7 @@ const CAP = 4096;
 const realTags = (text: string): number =>
   [...text.matchAll(/<[\s\p{Cf}]*\/?[\s\p{Cf}]*hook[\s\p{Cf}_-]*context/giu)].filter((m) => !m[0].startsWith("<\u200B")).length;
 
-describe("issue 9 item 8: hook text reaching the model is bounded and neutralised", () => {
+describe("item 8: hook text reaching the model is bounded and neutralised", () => {
   test("D7 D19 MERGE-21 session_start, user_prompt_submit, deny and stop reasons are capped; forged and odd tags neutralised", async () => {
     const w = makeWorld();
     // `big.sh C` prints 900,000 bytes of C (under the 1 MiB lifecycle stdout cap; two make 1.8 MB).

@@ -1,4 +1,4 @@
-// Issue 9 item 6: env leaks. Hooks of all three forms and the bash tool must not get the variable
+// Env leaks. Hooks of all three forms and the bash tool must not get the variable
 // named by `api_key_env`, the default provider key variables, or credentials recognised by name or
 // by value shape (DATABASE_URL with a password, MYSQL_PWD, SLACK_WEBHOOK_URL, SENTRY_DSN,
 // npm_config__auth, AccountKey=/Password= connection strings) (D18, RUN-09, DIR-36, LIFE-29). And
@@ -84,7 +84,7 @@ function expectClean(w: World, forms: readonly string[]): void {
   }
 }
 
-describe("credentials never reach a child (issue 9 item 6)", () => {
+describe("credentials never reach a child", () => {
   test("RUN-09 DIR-36 LIFE-29 hook dir, lifecycle and list hooks and the bash tool: no key in their env or in any ancestor's /proc environ", async () => {
     const w = makeWorld();
     const dump = setUp(w);

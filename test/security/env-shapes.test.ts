@@ -1,4 +1,4 @@
-// Issue 9 item 6, unit part: D18 stripping extended by name (MYSQL_PWD, SENTRY_DSN,
+// item 6, unit part: D18 stripping extended by name (MYSQL_PWD, SENTRY_DSN,
 // NPM_CONFIG__AUTH in any case, *WEBHOOK*, connection strings) and by value shape (URLs with a
 // password or a key in their userinfo, Slack/Discord webhooks, AccountKey=/Password= strings),
 // plus every configured `api_key_env`; ordinary look-alikes pass.

@@ -1,4 +1,4 @@
-// Issue 9 item 11: `setsid -f sleep 30` from a hook or the bash tool leaves the process group the
+// `setsid -f sleep 30` from a hook or the bash tool leaves the process group the
 // agent kills. On Linux under Bun the agent is a child subreaper, so the orphan is re-parented to
 // it, and at exit every remaining descendant is killed: `ps` after the run finds none of them.
 // Where that is impossible (here: Deno), `agent hooks validate` says so.

@@ -1,4 +1,4 @@
-// Issue 9 item 9, end to end through `agent run` and `agent hooks validate` (D12, SEC-05, SEC-08):
+// item 9, end to end through `agent run` and `agent hooks validate` (D12, SEC-05, SEC-08):
 // a list command that hides `cd ..` behind `\'` (a literal quote to bash, not a quoted run) is
 // rejected before any spawn, so bash never runs it; a command whose `cd ..` really is quoted runs.
 import { describe, expect, test } from "bun:test";
@@ -13,7 +13,7 @@ function settings(world: World, hooks: Record<string, unknown>[]): void {
 
 const failureLines = (stderr: string): string[] => stderr.split("\n").filter((line) => line.startsWith("agent: hook "));
 
-describe("issue 9 item 9: preflight splits words as bash quotes them", () => {
+describe("item 9: preflight splits words as bash quotes them", () => {
   test("D12 SEC-08 `true x\\' ; cd .. ; pwd > out.txt ; true x\\'` is rejected (cd) and never spawned; validate says so", () => {
     const w = makeWorld();
     const command = String.raw`true x\' ; cd .. ; pwd > out.txt ; true x\'`;

@@ -1,4 +1,4 @@
-// Issue 9 item 10, end to end through `agent run` (D16, D20, TOOL-46, TOOL-51, TOOL-53): a list
+// item 10, end to end through `agent run` (D16, D20, TOOL-46, TOOL-51, TOOL-53): a list
 // hook in the default redacted mode gets neither a token carried in `affected_paths[].path` nor
 // a netrc password nor a Discord bot token, in a tool request or in the assistant's text.
 import { describe, expect, test } from "bun:test";

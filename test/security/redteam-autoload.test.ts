@@ -1,4 +1,4 @@
-// Red team, issue 9 item 1 (and SEC-29's "before any spawn or provider request"): the compiled
+// Red team, (and SEC-29's "before any spawn or provider request"): the compiled
 // executable must not read the cloned repository's `.env` or `bunfig.toml`. Bun's standalone
 // executables load both from the cwd by default, so a repository could set `AGENT_HOME` (its own
 // "user" config, whose hooks and `base_url` need no trust), `HTTPS_PROXY`, or a bunfig `preload`
@@ -15,7 +15,7 @@ setDefaultTimeout(240_000);
 const dir = mkdtempSync(join(tmpdir(), "agent-redteam-autoload-"));
 const agent = join(dir, "agent");
 
-describe("the compiled agent ignores a repository's .env and bunfig.toml (issue 9 item 1, SEC-29)", () => {
+describe("the compiled agent ignores a repository's .env and bunfig.toml (SEC-29)", () => {
   beforeAll(() => {
     const built = spawnSync(process.execPath, ["build.ts", `--outfile=${agent}`], { cwd: REPO, encoding: "utf8", timeout: 240_000 });
     expect(built.status).toBe(0);

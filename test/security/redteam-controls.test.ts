@@ -1,4 +1,4 @@
-// Red team, issue 9 item 2: config text is escaped in the review (boundary-escape.test.ts), but a
+// Red team, item 2: config text is escaped in the review (boundary-escape.test.ts), but a
 // trusted hook's label reached the terminal raw at run time: a hook directory named
 // `ev<ESC>[2Kil<U+009B>` printed its ESC sequence in the D21 failure line (SEC-20), in the refusal
 // of the call it blocked, and C1 characters raw in `--output-format stream-json`. A label that can
@@ -20,7 +20,7 @@ function world() {
   return w;
 }
 
-describe("a trusted hook's label is escaped at run time too (issue 9 item 2, SEC-20)", () => {
+describe("a trusted hook's label is escaped at run time too (SEC-20)", () => {
   test("the failure line and the refusal show the label escaped, never raw", () => {
     const w = world();
     expect(runCli(w, ["hooks", "trust"]).code).toBe(0);

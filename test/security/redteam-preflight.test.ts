@@ -1,4 +1,4 @@
-// Red team, issue 9 item 9 (D12, SEC-05, SEC-08): bash re-reads the operand of `eval` and of
+// Red team, (D12, SEC-05, SEC-08): bash re-reads the operand of `eval` and of
 // `sh -c`/`bash -c` as a new command, so `eval c\\d sub` (bash builds `c\d`, eval runs `cd sub`) and
 // `sh -c "cd .. && pwd > out.txt"` changed directory although every word passed D12. Both passed
 // preflight and ran before the fix: `out.txt` appeared in `sub/` or the parent directory.
@@ -11,7 +11,7 @@ import { preflight } from "../../src/hooks/shell/preflight.ts";
 
 const failureLines = (stderr: string): string[] => stderr.split("\n").filter((line) => line.startsWith("agent: hook "));
 
-describe("issue 9 item 9: code bash reads again is preflighted too", () => {
+describe("item 9: code bash reads again is preflighted too", () => {
   for (const command of [String.raw`eval c\\d sub \&\& pwd \> out.txt`, 'sh -c "cd .. && pwd > out.txt"', String.raw`bash -ec 'c\d ..; pwd > out.txt'`]) {
     test(`${command} is rejected (cd) and never spawned; validate says so`, () => {
       const w = makeWorld();

@@ -1,4 +1,4 @@
-// Red team, issue 9 items 4 and 5 (SEC-31, SEC-32): a lifecycle command that runs its script through
+// Red team, (SEC-31, SEC-32): a lifecycle command that runs its script through
 // a shell's `-c` string (`bash -c "source scripts/s.sh"`, `sh -c './scripts/s.sh'`) pinned nothing:
 // the script name sits inside one quoted word, so neither the digest nor the spawn-time check saw
 // it, and the model could rewrite it in accept-edits mode and have it run at once. Reproduced before
@@ -13,7 +13,7 @@ setDefaultTimeout(60_000);
 
 const EDITS = ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "accept-edits", "hi"];
 
-describe("a script named inside a shell -c string is pinned (issue 9 items 4 and 5)", () => {
+describe("a script named inside a shell -c string is pinned", () => {
   for (const command of ['bash -c "source scripts/s.sh"', "sh -c './scripts/s.sh; true'", 'bash -lc "cd . && . \\"$AGENT_PROJECT_DIR/scripts/s.sh\\""']) {
     test(`${command}: rewritten by the model, it does not run; the review lists the script`, () => {
       const w = makeWorld();

@@ -1,4 +1,4 @@
-// Issue 9 item 12: the payload_ref spill root `$TMPDIR/agent-hook-payloads` is used and swept only
+// The payload_ref spill root `$TMPDIR/agent-hook-payloads` is used and swept only
 // when it is a real directory (lstat, not a symlink) owned by the agent's uid with mode 0700. A
 // symlink to a victim directory, or a directory someone else prepared, is refused with one line,
 // the victim's files stay, and spills fall back to omitted_too_large summaries (SEC-22, SEC-23).
@@ -43,7 +43,7 @@ function bigWriteRun(w: World): void {
 
 const RUN = ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "bypass", "--no-session", "hi"];
 
-describe("spill root checks (issue 9 item 12)", () => {
+describe("spill root checks", () => {
   test("SEC-22 a spill root that is a symlink to a victim directory is refused: no file of the victim is deleted, spills fall back", async () => {
     const { w, env, root } = world();
     const target = victim(w);

@@ -1,4 +1,4 @@
-// Issue 12 item 2: the Claude Code-shaped transcript beside the session file, read back by real
+// The Claude Code-shaped transcript beside the session file, read back by real
 // Claude Code-style stop hook scripts (a jq-free shell script and a small bun script) through the
 // CLI (in-process). LIFE-22/LIFE-29 (transcript_path and the *_TRANSCRIPT_PATH variables of claude hooks).
 import { describe, expect, test } from "bun:test";
@@ -57,7 +57,7 @@ function setUp(w: World): void {
   );
 }
 
-describe("Claude-format transcript (issue 12 item 2)", () => {
+describe("Claude-format transcript", () => {
   test("LIFE-22 LIFE-29 stop hooks read the last assistant message from transcript_path with tail/grep/sed and with bun", async () => {
     const w = makeWorld();
     setUp(w);

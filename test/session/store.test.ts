@@ -148,7 +148,7 @@ describe("session store (D25)", () => {
     expect(read.ok && read.records.map((r) => (r.type === "user" ? r.content : ""))).toEqual(["one", "two"]);
   });
 
-  test("D25 issue 12: newSessionId is a v4 UUID from the runtime's random source; its file name starts with the UTC start time", () => {
+  test("D25 newSessionId is a v4 UUID from the runtime's random source; its file name starts with the UTC start time", () => {
     const a = newSessionId(runtime, new Date("2026-11-30T08:22:33.999Z"));
     const b = newSessionId(runtime, new Date("2026-11-30T08:22:34.000Z"));
     for (const id of [a, b]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -166,7 +166,7 @@ describe("session store (D25)", () => {
     expect(new SessionWriter({ runtime, home, id: b, child: true, persist: true }).path).toBe(pathB);
   });
 
-  test("D25 issue 12: --resume takes the uuid or a unique prefix; an ambiguous prefix names the candidates", () => {
+  test("D25 --resume takes the uuid or a unique prefix; an ambiguous prefix names the candidates", () => {
     const home = freshHome();
     const ids = ["3f2b8c1e-9a4d-4e6f-b1c2-7d8e9f0a1b2c", "3f2b8c1e-0000-4000-8000-000000000000", "a0000000-0000-4000-8000-000000000000"] as const;
     const [p0 = "", p1 = "", p2 = ""] = ids.map((id, i) => {
@@ -187,7 +187,7 @@ describe("session store (D25)", () => {
     expect(listSessions(runtime, home).map((s) => s.id)).toEqual([ids[2], ids[1], ids[0]]);
   });
 
-  test("D25 issue 12: transcripts in sessions/claude/ (same stamped names) and other subdirectories are never listed, resolved or continued", () => {
+  test("D25 transcripts in sessions/claude/ (same stamped names) and other subdirectories are never listed, resolved or continued", () => {
     const home = freshHome();
     const id = newSessionId(runtime, new Date("2026-11-30T08:00:00.000Z"));
     const writer = new SessionWriter({ runtime, home, id, persist: true, clock: fixedClock("2026-11-30T08:00:00Z") });

@@ -1,4 +1,4 @@
-// Issue 12 item 6: `bash` with `run_in_background`, `bash_output` and `kill_shell` — real processes,
+// `bash` with `run_in_background`, `bash_output` and `kill_shell` — real processes,
 // signal files instead of sleeps, the live-group registry and `ps` to prove nothing is left running.
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// grep/glob bounds (issue 11): regex shapes that backtrack catastrophically are refused, the walk
+// grep/glob bounds: regex shapes that backtrack catastrophically are refused, the walk
 // honours the call's AbortSignal between files and lines, and the time budget and match cap end a
 // search with a bounded result. No timings are asserted: aborts are triggered by what the tool
 // reads, and the budget is crossed by a runtime whose clock jumps.

@@ -1,4 +1,4 @@
-// Issue 9 item 9: the command readers quote exactly as bash does. The lexer is checked against
+// The command readers quote exactly as bash does. The lexer is checked against
 // real bash (each word printed by `printf`), and preflight (D12) against a table of adversarial
 // commands whose real effect under bash was worked out by running them (see the e2e test in
 // test/security/preflight-quoting.test.ts).

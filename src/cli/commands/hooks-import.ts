@@ -1,5 +1,5 @@
 /**
- * `agent hooks import --from claude|gemini|codex [--user] [--dry-run]` (issue 12 item 10): reads the
+ * `agent hooks import --from claude|gemini|codex [--user] [--dry-run]`: reads the
  * other agent's hook config (project files, or with `--user` the user's), translates it
  * (src/config/import-hooks.ts) and appends the groups to `hooks.lifecycle` of our `settings.json`
  * (`.agent/settings.json`, or `$AGENT_HOME/settings.json` with `--user`), skipping groups already

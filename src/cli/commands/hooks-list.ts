@@ -34,7 +34,7 @@ export function formatTimeout(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;
 }
 
-/** What the review must say about a project hook beyond its command (issue 9 items 5 and 7). */
+/** What the review must say about a project hook beyond its command. */
 function reviewNotes(spec: HookSpec, loaded: LoadedConfig): string[] {
   if (spec.scope !== "project") return [];
   const material = loaded.projectTrustMaterial;
@@ -82,7 +82,7 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       source: spec.source,
       field: spec.field,
       command: commandText(spec),
-      // Issue 12 item 9: command, http or prompt; the URL of an http hook.
+      // Command, http or prompt; the URL of an http hook.
       type: handlerType(spec),
       ...(spec.form === "lifecycle" && spec.handler?.type === "http" ? { url: spec.handler.url } : {}),
       trusted: spec.scope === "project" ? trusted : true,

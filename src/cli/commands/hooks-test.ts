@@ -28,7 +28,7 @@ export interface HooksTestOptions {
   readonly prompt: string | undefined;
   readonly fields: readonly string[];
   readonly trust: boolean;
-  /** Prompt hooks' provider (issue 12 item 9); needed only when a prompt hook matches. */
+  /** Prompt hooks' provider; needed only when a prompt hook matches. */
   readonly provider?: string | undefined;
   readonly script?: string | undefined;
   readonly model?: string | undefined;

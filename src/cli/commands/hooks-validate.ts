@@ -31,7 +31,7 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
       if (problem) add(spec.source, "run", problem);
       continue;
     }
-    // http and prompt hooks (issue 12 item 9) spawn nothing; their URL was checked at load time.
+    // http and prompt hooks spawn nothing; their URL was checked at load time.
     if (spec.form === "lifecycle" && spec.handler !== undefined) continue;
     needsShell = true;
     const field = `${spec.field}.command`;
@@ -69,7 +69,7 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
   if (loaded.managed.files.length > 0) lines.push(`note: managed policy: ${loaded.managed.files.join(", ")}`);
   const reaper = subreaperStatus();
   if (loaded.hooks.length > 0 && !reaper.active) {
-    // Issue 9 item 11: say where a `setsid` escape from a hook's group cannot be cleaned up.
+    // Say where a `setsid` escape from a hook's group cannot be cleaned up.
     lines.push(`note: a hook's descendant that leaves its process group (setsid) is not killed when the agent exits here: ${reaper.reason}`);
   }
   for (const problem of errors) lines.push(`error: ${formatWarning(problem, places)}`);

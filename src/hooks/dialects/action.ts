@@ -196,7 +196,7 @@ export function encodeActionRequest(spec: HookSpec, input: HookEventInput): Reco
     tool_use_id: input.tool?.callId ?? null,
     input: input.tool?.input ?? input.fields,
   };
-  // Issue 12 item 8: inside a subagent, which one (the child's session id and its agent name).
+  // Inside a subagent, which one (the child's session id and its agent name).
   if (input.context.subagent && input.context.agentId !== null) {
     request.agent_id = input.sessionId;
     request.agent_type = input.context.agentId;

@@ -375,7 +375,7 @@ function decode(spec: HookSpec, input: HookEventInput, run: ProcessRun): HookRep
     const prompt = event === "subagent_start" ? taskPromptOf(parsed) : undefined;
     if (prompt?.ok === false) return freeze({ ...draft, failure: { category: "exit", detail: prompt.detail } });
     applyJson(draft, event, parsed);
-    // Issue 12 item 8: `updatedPrompt` rewrites the task prompt and keeps the rest of the task input.
+    // `updatedPrompt` rewrites the task prompt and keeps the rest of the task input.
     if (prompt?.ok && input.tool !== undefined) draft.updatedInput = { ...(draft.updatedInput ?? input.tool.input), prompt: prompt.prompt };
   }
   if (exit2Decides) applyExit2(draft, event, parsed, run.stderr);
@@ -390,7 +390,7 @@ export function encodeClaudePayload(spec: HookSpec, input: HookEventInput): Reco
   const event = spec.event;
   const payload: Record<string, unknown> = {
     session_id: input.sessionId,
-    // Claude Code's transcript shape, beside the session file (issue 12 item 2, src/session/transcript.ts).
+    // Claude Code's transcript shape, beside the session file (src/session/transcript.ts).
     transcript_path: claudeTranscriptPath(input.transcriptPath),
     cwd: input.cwd,
     hook_event_name: CLAUDE_EVENT_NAMES[event],
@@ -407,7 +407,7 @@ export function encodeClaudePayload(spec: HookSpec, input: HookEventInput): Reco
     }
     if (event === "post_tool_failure" && result !== undefined) payload.error = result.content;
   }
-  // Issue 12 item 8: every event inside a subagent names it, as Claude Code's agent_id/agent_type do.
+  // Every event inside a subagent names it, as Claude Code's agent_id/agent_type do.
   if (input.context.subagent && input.context.agentId !== null) {
     payload.agent_id = input.sessionId;
     payload.agent_type = input.context.agentId;

@@ -151,7 +151,7 @@ export interface HookReply {
   readonly failure?: {
     readonly category: "exit" | "timeout" | "runner" | "stdin" | "output-limit";
     readonly detail: string;
-    /** Fails closed whatever the hook's policy (a pinned file changed, issue 9 item 4). */
+    /** Fails closed whatever the hook's policy (a pinned file changed). */
     readonly closed?: boolean;
   };
 }

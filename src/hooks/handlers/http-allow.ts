@@ -1,5 +1,5 @@
 /**
- * The user's `hooks.http_allow` patterns (issue 12 item 9): which URLs an http hook may POST to.
+ * The user's `hooks.http_allow` patterns: which URLs an http hook may POST to.
  * A pattern is `scheme://host[:port][/path]` where `*` in the host or port matches within that part
  * only (never across `/`, `:` or `@`), `*` in the path matches anything, and a pattern without a
  * path allows every path. URLs are compared in one normal form with an explicit port, so

@@ -1,5 +1,5 @@
 /**
- * `type = "http"` lifecycle hooks (issue 12 item 9): POST the hook's payload (the bytes a command
+ * `type = "http"` lifecycle hooks: POST the hook's payload (the bytes a command
  * would get on stdin, redacted by default) to the hook's URL and turn the answer into the same
  * `ProcessRun` a command produces, so the hook's dialect decodes the body like stdout.
  *

@@ -1,5 +1,5 @@
 /**
- * `type = "prompt"` lifecycle hooks (issue 12 item 9): one tool-less request to the session's
+ * `type = "prompt"` lifecycle hooks: one tool-less request to the session's
  * provider, whose reply must be Claude Code's prompt-hook JSON `{"ok": true|false, "reason"?}`.
  * The prompt is the hook's template with `$ARGUMENTS` replaced by the event's claude payload
  * (appended after a blank line when the template has no `$ARGUMENTS`, as Claude Code does).

@@ -95,7 +95,7 @@ export function referencedFiles(command: string, projectDir: string, cwd: string
 /**
  * Existing files outside `projectDir` that the command's words run or name (an absolute
  * `/opt/x.sh`, a `../tool.sh`): the trust digest cannot pin them, so the review lists them as
- * outside the project (issue 9 item 5). Outputs are left out as in `referencedFiles`.
+ * outside the project. Outputs are left out as in `referencedFiles`.
  */
 export function outsideFiles(command: string, projectDir: string, cwd: string, fs: FileSystem): string[] {
   const root = normalizePath(projectDir);
@@ -114,7 +114,7 @@ const NESTED_DEPTH = 3;
 /**
  * Every absolute path a non-output word (or the part after an `=`) could name, in order. A word
  * holding a space or a shell operator may be code for `sh -c`/`bash -c` (`bash -c "source x.sh"`):
- * it is read again as a command, so the files it names are pinned too (issue 9 items 4, 5). Reading
+ * it is read again as a command, so the files it names are pinned too. Reading
  * any such word this way only adds candidates; it can never drop one.
  */
 function namedPaths(command: string, root: string, cwd: string, depth = 0): string[] {

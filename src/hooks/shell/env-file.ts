@@ -1,5 +1,5 @@
 /**
- * `CLAUDE_ENV_FILE` / `AGENT_ENV_FILE` (issue 12 item 5): a session_start hook may append
+ * `CLAUDE_ENV_FILE` / `AGENT_ENV_FILE`: a session_start hook may append
  * `export NAME=value` lines to the file; the agent reads them once the event is over and sets them
  * in every later `bash` call and project hook of the session, never a user hook (children inherit,
  * resume restores them).

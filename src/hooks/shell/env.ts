@@ -24,7 +24,7 @@ const SECRET_NAME_PARTS = [
 ] as const;
 
 /**
- * Name endings that mark a secret beyond D18's list (issue 9 item 6): `MYSQL_PWD`, `SENTRY_DSN`,
+ * Name endings that mark a secret beyond D18's list: `MYSQL_PWD`, `SENTRY_DSN`,
  * `NPM_CONFIG__AUTH` (npm's `_auth`, any case). `SSH_AUTH_SOCK` does not end so and passes.
  */
 const SECRET_NAME_ENDINGS = ["_KEY", "_PWD", "_DSN", "_AUTH"] as const;
@@ -32,7 +32,7 @@ const SECRET_NAME_ENDINGS = ["_KEY", "_PWD", "_DSN", "_AUTH"] as const;
 const MORE_SECRET_NAME_PARTS = ["WEBHOOK", "CONNECTION_STRING", "CONN_STR"] as const;
 
 /**
- * Value shapes that are credentials whatever the name (issue 9 item 6): a URL with a password in
+ * Value shapes that are credentials whatever the name: a URL with a password in
  * its userinfo (`postgres://u:p@h/db` in DATABASE_URL, REDIS_URL, …), a URL whose userinfo is a
  * long key (Sentry DSN `https://<key>@o1.ingest.sentry.io/1`), Slack/Discord webhook URLs, and
  * `;`-separated connection strings with `AccountKey=`, `SharedAccessKey=`, `Password=` or `Pwd=`.
@@ -158,9 +158,9 @@ export interface HookEnvVars {
   readonly projectDir: string;
   /** Session JSONL path; null with `--no-session`, and then every `*_TRANSCRIPT_PATH` is unset (LOOP-41). */
   readonly transcriptPath: string | null;
-  /** session_start only: the file the hook may append `export NAME=value` lines to (issue 12 item 5). */
+  /** session_start only: the file the hook may append `export NAME=value` lines to. */
   readonly envFile?: string | null;
-  /** A claude-dialect hook dir's own directory, Claude Code's `CLAUDE_PLUGIN_ROOT` (issue 12 item 5). */
+  /** A claude-dialect hook dir's own directory, Claude Code's `CLAUDE_PLUGIN_ROOT`. */
   readonly pluginRoot?: string | null;
 }
 

@@ -78,7 +78,7 @@ const NESTED_DEPTH = 4;
 
 /**
  * The strings bash will parse again as commands: the joined operands of `eval` and the `-c`
- * operand of a shell, per simple command (issue 9 item 9: `eval c\\d ..` runs `cd ..`, and
+ * operand of a shell, per simple command (`eval c\\d ..` runs `cd ..`, and
  * `sh -c "cd .."` hides its `cd` inside one quoted word).
  */
 function nestedCode(command: string): string[] {

@@ -1,4 +1,4 @@
-// Issue 12 item 1 (LIFE-24, PLUS-12): the claude dialect's `tool_response` has the shape of Claude
+// (LIFE-24, PLUS-12): the claude dialect's `tool_response` has the shape of Claude
 // Code's own PostToolUse stdin per tool. Real tools run in a temp workspace; their results go through
 // the real dialect; each payload's tool_response is compared with a hand-written sample of Claude
 // Code's stdin (test/fixtures/claude-code/, same keys and JSON types) and on its values.
@@ -83,7 +83,7 @@ function sample(name: string): unknown {
   return stdin.tool_response;
 }
 
-describe("claude tool_response per tool (issue 12 item 1)", () => {
+describe("claude tool_response per tool", () => {
   test("LIFE-24 Bash: stdout and stderr apart, trailing newlines trimmed, interrupted, isImage", async () => {
     ws = makeWorkspace();
     const response = await responseOf("bash", { command: "echo out; echo err >&2", description: "Print two lines" });

@@ -94,7 +94,7 @@ describe("claude encode", () => {
   test("LIFE-22 LIFE-23 pre_tool payload: common keys, Claude tool name, both ids, permission_decision", () => {
     expect(payloadOf(claudeDialect.encode(preSpec, preInput, opts).stdin)).toEqual({
       session_id: "sess-1",
-      // Issue 12 item 2: the Claude-shaped transcript beside the session file.
+      // The Claude-shaped transcript beside the session file.
       transcript_path: "/h/sessions/claude/sess-1.jsonl",
       cwd: "/p/work",
       hook_event_name: "PreToolUse",
@@ -119,7 +119,7 @@ describe("claude encode", () => {
     }
   });
 
-  test("LIFE-24 post_tool gets tool_response (Claude Code's Bash shape, issue 12); post_tool_failure gets error and no tool_response", () => {
+  test("LIFE-24 post_tool gets tool_response (Claude Code's Bash shape); post_tool_failure gets error and no tool_response", () => {
     const okInput = eventInput("post_tool", { tool: bashTool, result: { success: true, content: "hi\n", metadata: { exit_code: 0 } } });
     expect(payloadOf(claudeDialect.encode(spec("post_tool"), okInput, opts).stdin)).toMatchObject({
       hook_event_name: "PostToolUse",

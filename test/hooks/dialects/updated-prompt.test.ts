@@ -1,4 +1,4 @@
-// Issue 12 item 7: a user_prompt_submit hook rewrites the prompt. claude:
+// A user_prompt_submit hook rewrites the prompt. claude:
 // `hookSpecificOutput.updatedPrompt`; action: `{"action":"modify","prompt":"…"}`. Real processes
 // print the replies; the real dialects decode them (LIFE-25, D8, DIR-37).
 import { describe, expect, test } from "bun:test";
@@ -29,7 +29,7 @@ function run(dialect: "claude" | "action", script: string): ProcessRun {
   return { kind: "ok", exit: { code: result.status, signal: result.signal }, stdout: new Uint8Array(result.stdout), stderr: new Uint8Array(result.stderr), detail: "" };
 }
 
-describe("updatedPrompt (issue 12 item 7)", () => {
+describe("updatedPrompt", () => {
   test("claude: hookSpecificOutput.updatedPrompt rewrites the prompt, read from stdin with jq", () => {
     const reply = claudeDialect.decode(
       spec("claude"),
