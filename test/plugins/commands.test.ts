@@ -34,7 +34,7 @@ describe("plugin slash commands", () => {
     const { runtime, sink, catalog } = catalogOf([a, b], world.agentHome);
     expect(sink.items).toEqual([]);
     const expand = (text: string) => expandSlashCommand(runtime.fs, catalog, text);
-    expect(expand(`/fix 42 "very high"`)).toMatchObject({ kind: "expanded", prompt: `Fix with priority very high; all: 42 "very high"; script ${a}/x.sh` });
+    expect(expand(`/fix 42 "very high"`)).toMatchObject({ kind: "expanded", prompt: `Fix issue 42 with priority very high; all: 42 "very high"; script ${a}/x.sh` });
     expect(expand("/alpha:plain extra words")).toMatchObject({ kind: "expanded", prompt: "Do the plain thing.\n\nARGUMENTS: extra words" });
     expect(expand("/beta:plain")).toMatchObject({ kind: "expanded", prompt: "Beta plain." });
     expect(expand("/plain")).toEqual({ kind: "error", message: "/plain is a command of several plugins (alpha, beta); say which: /alpha:plain or /beta:plain" });
