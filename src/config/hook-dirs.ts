@@ -37,10 +37,9 @@ function looksLikeRegex(match: string): boolean {
   return match !== "*" && /[|*+?()[\]{}^$\\.]/.test(match);
 }
 
-/** Parses one manifest; undefined when the hook cannot load (the reason is in `sink`). */
-export function parseHookJson(options: { dir: string; dirName: string; scope: Scope; file: string; text: string }, sink: WarningSink): DirHookSpec | undefined {
-  const { file } = options;
-  const parsed = parseJson(options.text);
+/** The manifest as a JSON object, its unknown keys reported; undefined when it is not one (the reason is in `sink`). */
+function readManifestObject(file: string, text: string, sink: WarningSink): Record<string, unknown> | undefined {
+  const parsed = parseJson(text);
   if (!parsed.ok) {
     sink.syntax(file, parsed.line, parsed.column, `could not parse hook.json: ${parsed.message}`);
     return undefined;
@@ -53,58 +52,94 @@ export function parseHookJson(options: { dir: string; dirName: string; scope: Sc
   for (const key of Object.keys(data)) {
     if (!(HOOK_JSON_KEYS as readonly string[]).includes(key)) sink.error(file, key, `unknown key "${key}" (valid: ${HOOK_JSON_KEYS.join(", ")})`);
   }
-  let ok = true;
-  const fail = (field: string, message: string): undefined => {
-    sink.error(file, field, message);
-    ok = false;
+  return data;
+}
+
+/** Reads the fields of one manifest, reporting each bad one; `ok` stays true only while none was. */
+class ManifestFields {
+  ok = true;
+
+  constructor(
+    readonly data: Record<string, unknown>,
+    readonly file: string,
+    readonly sink: WarningSink,
+  ) {}
+
+  fail(field: string, message: string): undefined {
+    this.sink.error(this.file, field, message);
+    this.ok = false;
     return undefined;
-  };
-  const text = (key: string): string | undefined => {
-    const value = data[key];
+  }
+
+  /** Trimmed; undefined when absent or null (or not a string, reported). */
+  text(key: string): string | undefined {
+    const value = this.data[key];
     if (value === undefined || value === null) return undefined;
-    if (typeof value !== "string") return fail(key, `${key} must be a string (got ${showValue(value)})`);
+    if (typeof value !== "string") return this.fail(key, `${key} must be a string (got ${showValue(value)})`);
     return value.trim();
-  };
-  const flag = (key: string): boolean => {
-    const value = data[key];
+  }
+
+  /** False when absent (or not a boolean, reported). */
+  flag(key: string): boolean {
+    const value = this.data[key];
     if (value === undefined) return false;
     if (typeof value !== "boolean") {
-      fail(key, `${key} must be a boolean (got ${showValue(value)})`);
+      this.fail(key, `${key} must be a boolean (got ${showValue(value)})`);
       return false;
     }
     return value;
-  };
-
-  const name = text("name") || options.dirName.trim();
-  const eventText = text("event");
-  let event: "pre_tool" | "post_tool" | undefined;
-  if (data.event === undefined || data.event === null || eventText === "") fail("event", `missing required field "event"`);
-  else if (eventText !== undefined) {
-    const canonical = VALID_EVENTS.includes(eventText) ? canonicalEvent(eventText) : undefined;
-    if (canonical === "pre_tool" || canonical === "post_tool") event = canonical;
-    else fail("event", `invalid event ${JSON.stringify(eventText)} (valid: ${VALID_EVENTS.join(", ")})`);
   }
-  const runText = text("run");
-  if (data.run === undefined || data.run === null || runText === "") fail("run", `missing required field "run"`);
-  let match = text("match") ?? "*";
+}
+
+function readEvent(fields: ManifestFields): "pre_tool" | "post_tool" | undefined {
+  const eventText = fields.text("event");
+  const raw = fields.data.event;
+  if (raw === undefined || raw === null || eventText === "") return fields.fail("event", `missing required field "event"`);
+  if (eventText === undefined) return undefined;
+  const canonical = VALID_EVENTS.includes(eventText) ? canonicalEvent(eventText) : undefined;
+  if (canonical === "pre_tool" || canonical === "post_tool") return canonical;
+  return fields.fail("event", `invalid event ${JSON.stringify(eventText)} (valid: ${VALID_EVENTS.join(", ")})`);
+}
+
+/** The tool name to match, "*" when absent or empty; a regex-looking value is warned about (DIR-30). */
+function readMatch(fields: ManifestFields): string {
+  let match = fields.text("match") ?? "*";
   if (match === "") match = "*";
   if (looksLikeRegex(match)) {
-    sink.warning(file, "match", `${JSON.stringify(match)}: match is not a regex in hook.json; it names one tool exactly (or "*" for every tool), so this hook matches nothing`);
+    fields.sink.warning(fields.file, "match", `${JSON.stringify(match)}: match is not a regex in hook.json; it names one tool exactly (or "*" for every tool), so this hook matches nothing`);
   }
+  return match;
+}
+
+function readDialect(fields: ManifestFields): Dialect {
+  const protocol = fields.data.protocol;
+  if (protocol === undefined) return "action";
+  if (protocol === "action" || protocol === "claude") return protocol;
+  if (protocol === "envelope") fields.fail("protocol", `protocol "envelope" is only valid on list hooks (use action or claude)`);
+  else fields.fail("protocol", `invalid protocol ${showValue(protocol)} (use action or claude)`);
+  return "action";
+}
+
+/** Parses one manifest; undefined when the hook cannot load (the reason is in `sink`). */
+export function parseHookJson(options: { dir: string; dirName: string; scope: Scope; file: string; text: string }, sink: WarningSink): DirHookSpec | undefined {
+  const { file } = options;
+  const data = readManifestObject(file, options.text, sink);
+  if (data === undefined) return undefined;
+  const fields = new ManifestFields(data, file, sink);
+
+  const name = fields.text("name") || options.dirName.trim();
+  const event = readEvent(fields);
+  const runText = fields.text("run");
+  if (data.run === undefined || data.run === null || runText === "") fields.fail("run", `missing required field "run"`);
+  const match = readMatch(fields);
   const timeout = parseHookDirTimeout(data.timeout);
-  if (!timeout.ok) fail("timeout", timeout.message);
-  const failClosed = flag("fail_closed");
-  const async = flag("async");
-  const disabled = flag("disabled");
-  let dialect: Dialect = "action";
-  const protocol = data.protocol;
-  if (protocol !== undefined) {
-    if (protocol === "action" || protocol === "claude") dialect = protocol;
-    else if (protocol === "envelope") fail("protocol", `protocol "envelope" is only valid on list hooks (use action or claude)`);
-    else fail("protocol", `invalid protocol ${showValue(protocol)} (use action or claude)`);
-  }
-  if (async && event === "pre_tool") fail("async", "async is only valid for post_tool");
-  if (!ok || event === undefined || runText === undefined || runText === "" || !timeout.ok) return undefined;
+  if (!timeout.ok) fields.fail("timeout", timeout.message);
+  const failClosed = fields.flag("fail_closed");
+  const async = fields.flag("async");
+  const disabled = fields.flag("disabled");
+  const dialect = readDialect(fields);
+  if (async && event === "pre_tool") fields.fail("async", "async is only valid for post_tool");
+  if (!fields.ok || event === undefined || runText === undefined || runText === "" || !timeout.ok) return undefined;
   if (async && failClosed) sink.warning(file, "fail_closed", "fail_closed has no effect on async hooks");
 
   return {
@@ -125,7 +160,6 @@ export function parseHookJson(options: { dir: string; dirName: string; scope: Sc
     async,
   };
 }
-
 
 export interface HookDirScan {
   readonly hooks: DirHookSpec[];

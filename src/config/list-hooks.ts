@@ -65,13 +65,16 @@ interface EntryPlace {
   scope: Scope;
 }
 
-function loadEntry(entry: unknown, place: EntryPlace, sink: WarningSink): ListHookSpec | undefined {
-  const { path, phase } = place;
-  const field = `hooks.${phase}[${place.index}]`;
-  if (!isRecord(entry)) {
-    sink.error(path, field, `${showValue(entry)} is not a hook definition ({"command": …}); not loaded`);
-    return undefined;
-  }
+/** Where one entry's messages go: its settings file and its field (`hooks.<phase>[<index>]`). */
+interface EntryWhere {
+  readonly path: string;
+  readonly field: string;
+  readonly sink: WarningSink;
+}
+
+/** Reports every unknown key, invalid field and a missing `command`; false when any of them keeps the hook out. */
+function checkEntryFields(entry: Record<string, unknown>, where: EntryWhere): boolean {
+  const { path, field, sink } = where;
   let ok = true;
   for (const [key, value] of Object.entries(entry)) {
     if (!(key in LIST_ENTRY_FIELDS)) {
@@ -88,12 +91,21 @@ function loadEntry(entry: unknown, place: EntryPlace, sink: WarningSink): ListHo
     sink.error(path, `${field}.command`, `missing required field "command"; not loaded`);
     ok = false;
   }
-  if (!ok) return undefined;
+  return ok;
+}
 
-  /** Own value, else the scope's global, else the default; undefined when the global is invalid. */
+/** The inheritable settings of one hook; `policyFrom` names where an inherited failure_policy came from. */
+interface InheritedValues {
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly policyFrom: string | undefined;
+}
+
+/** Own value, else the scope's global, else the default, per INHERITED key; undefined (after reporting each) when a global it needs is invalid. */
+function resolveInherited(entry: Record<string, unknown>, chain: GlobalChain, where: EntryWhere): InheritedValues | undefined {
+  const { path, field, sink } = where;
   const effective = (key: string): { value: unknown; inherited: boolean; from?: string } | undefined => {
     if (entry[key] !== undefined) return { value: entry[key], inherited: false };
-    const global = place.chain.get(key);
+    const global = chain.get(key);
     if (global === undefined) return { value: INHERITED[key], inherited: true };
     if (!global.valid) {
       sink.error(path, `${field}.${key}`, `inherits the invalid ${global.field} of ${global.file}; not loaded`);
@@ -103,6 +115,7 @@ function loadEntry(entry: unknown, place: EntryPlace, sink: WarningSink): ListHo
   };
   const values: Record<string, unknown> = {};
   let policyFrom: string | undefined;
+  let ok = true;
   for (const key of Object.keys(INHERITED)) {
     const resolved = effective(key);
     if (resolved === undefined) ok = false;
@@ -111,32 +124,54 @@ function loadEntry(entry: unknown, place: EntryPlace, sink: WarningSink): ListHo
       if (key === "failure_policy" && resolved.inherited) policyFrom = resolved.from ?? "the default";
     }
   }
-  if (!ok) return undefined;
+  return ok ? { values, policyFrom } : undefined;
+}
 
-  const policy = values.failure_policy;
-  if (policy === "block" && phase !== "before_tool") {
-    const reason =
-      policyFrom === undefined
-        ? `"block" is not allowed on ${phase} (use ignore, warn or fail); not loaded`
-        : `"block" is inherited from ${policyFrom} and is not allowed on ${phase} (set ignore, warn or fail on this hook); not loaded`;
-    sink.error(path, `${field}.failure_policy`, reason);
+/** `block` only exists before a tool runs (TOOL-04, MERGE-31); false (after reporting) when it is set or inherited elsewhere. */
+function policyAllowedOn(phase: ListPhase, inherited: InheritedValues, where: EntryWhere): boolean {
+  if (inherited.values.failure_policy !== "block" || phase === "before_tool") return true;
+  const reason =
+    inherited.policyFrom === undefined
+      ? `"block" is not allowed on ${phase} (use ignore, warn or fail); not loaded`
+      : `"block" is inherited from ${inherited.policyFrom} and is not allowed on ${phase} (set ignore, warn or fail on this hook); not loaded`;
+  where.sink.error(where.path, `${where.field}.failure_policy`, reason);
+  return false;
+}
+
+/** Warns about tool lists that select nothing: any on a message phase, unknown names elsewhere. */
+function warnToolLists(phase: ListPhase, include: readonly string[], exclude: readonly string[], where: EntryWhere): void {
+  const { path, field, sink } = where;
+  const lists = [["include_tools", include], ["exclude_tools", exclude]] as const;
+  if (MESSAGE_PHASES.has(phase)) {
+    for (const [key, list] of lists) {
+      if (list.length > 0) sink.warning(path, `${field}.${key}`, `${key} has no effect on ${phase} (message phases wrap no tool call)`);
+    }
+    return;
+  }
+  for (const [key, list] of lists) {
+    list.forEach((name, i) => {
+      if (canonicalTool(name) === undefined && !name.startsWith(MCP_PREFIX)) sink.warning(path, `${field}.${key}[${i}]`, `unknown tool name ${JSON.stringify(name)} (selects nothing)`);
+    });
+  }
+}
+
+function loadEntry(entry: unknown, place: EntryPlace, sink: WarningSink): ListHookSpec | undefined {
+  const { path, phase } = place;
+  const field = `hooks.${phase}[${place.index}]`;
+  if (!isRecord(entry)) {
+    sink.error(path, field, `${showValue(entry)} is not a hook definition ({"command": …}); not loaded`);
     return undefined;
   }
+  const where: EntryWhere = { path, field, sink };
+  if (!checkEntryFields(entry, where)) return undefined;
+  const inherited = resolveInherited(entry, place.chain, where);
+  if (inherited === undefined || !policyAllowedOn(phase, inherited, where)) return undefined;
 
   const include = stringList(entry.include_tools);
   const exclude = stringList(entry.exclude_tools);
-  if (MESSAGE_PHASES.has(phase)) {
-    for (const [key, list] of [["include_tools", include], ["exclude_tools", exclude]] as const) {
-      if (list.length > 0) sink.warning(path, `${field}.${key}`, `${key} has no effect on ${phase} (message phases wrap no tool call)`);
-    }
-  } else {
-    for (const [key, list] of [["include_tools", include], ["exclude_tools", exclude]] as const) {
-      list.forEach((name, i) => {
-        if (canonicalTool(name) === undefined && !name.startsWith(MCP_PREFIX)) sink.warning(path, `${field}.${key}[${i}]`, `unknown tool name ${JSON.stringify(name)} (selects nothing)`);
-      });
-    }
-  }
+  warnToolLists(phase, include, exclude, where);
 
+  const { values } = inherited;
   const label = typeof entry.label === "string" && entry.label.trim() !== "" ? entry.label : "hook";
   const dialect: Dialect = entry.protocol === "claude" || entry.protocol === "action" ? entry.protocol : "envelope";
   return {
@@ -152,7 +187,7 @@ function loadEntry(entry: unknown, place: EntryPlace, sink: WarningSink): ListHo
     command: typeof entry.command === "string" ? entry.command : "",
     phase,
     index: place.index,
-    failurePolicy: asPolicy(policy),
+    failurePolicy: asPolicy(values.failure_policy),
     payload: values.payload === "full" ? "full" : ("redacted" satisfies PayloadMode),
     stdoutMaxBytes: num(values.stdout_max_bytes),
     stderrMaxBytes: num(values.stderr_max_bytes),

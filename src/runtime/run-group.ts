@@ -166,12 +166,18 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   });
 }
 
+/** A SIGTERM-then-SIGKILL in progress: `done` once the SIGKILL is sent; `hurry` sends it now. */
+interface GroupKill {
+  readonly done: Promise<void>;
+  readonly hurry: () => void;
+}
+
 /**
  * SIGTERM to the group, SIGKILL after `graceMs` without checking whether anything looks dead
  * (STYLE.md: `child.killed` is already true after SIGTERM). `hurry` skips the rest of the grace.
  * Takes the handle's `kill` alone, not the handle: see `killLeftovers`.
  */
-function terminateGroup(kill: ChildHandle["kill"], graceMs: number): { done: Promise<void>; hurry: () => void } {
+function terminateGroup(kill: ChildHandle["kill"], graceMs: number): GroupKill {
   let hurry = (): void => undefined;
   const hurried = new Promise<void>((resolve) => {
     hurry = resolve;
@@ -188,36 +194,39 @@ function terminateGroup(kill: ChildHandle["kill"], graceMs: number): { done: Pro
  * its pipes, the pumps): at a few hundred runs per grace window in a session with hooks, keeping
  * them cost ~20 MiB of RSS (BENCHMARKS.md, 1,000 tool calls × 10 hooks).
  */
-function killLeftovers(groups: ProcessGroups, pid: number, kill: ChildHandle["kill"], graceMs: number): { done: Promise<void>; hurry: () => void } {
+function killLeftovers(groups: ProcessGroups, pid: number, kill: ChildHandle["kill"], graceMs: number): GroupKill {
   const killing = terminateGroup(kill, graceMs);
   const untrack = groups.add({ pid, stop: () => killing.hurry(), settled: killing.done, kill });
   void killing.done.then(untrack);
   return killing;
 }
 
-export async function runInGroup(runtime: Pick<Runtime, "spawn" | "now">, req: GroupRunRequest): Promise<GroupRunResult> {
-  const started = runtime.now();
-  const killGraceMs = req.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const drainGraceMs = req.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS;
-  const groups = req.groups ?? liveGroups;
-  const elapsed = (): number => Math.round(runtime.now() - started);
-  const bare = (stop: GroupStop, code: string, message: string): GroupRunResult => ({ stop, exit: null, code, message, overflow: null, pid: null, elapsedMs: elapsed() });
+/** A one-shot latch: the first `stop` decides how the run ends; later calls are ignored. */
+function stopLatch(): { stopped: Promise<Stop>; stop: (stop: Stop) => void } {
+  let stop: (stop: Stop) => void = () => undefined;
+  const stopped = new Promise<Stop>((resolve) => {
+    stop = resolve;
+  });
+  return { stopped, stop };
+}
 
-  if (req.signal?.aborted) return bare("cancelled", "cancelled", "");
-  let spawned: SpawnResult;
+async function spawnInGroup(runtime: Pick<Runtime, "spawn">, req: GroupRunRequest): Promise<SpawnResult> {
   try {
-    spawned = await runtime.spawn({ argv: req.argv, cwd: req.cwd, env: req.env, newGroup: true, stdin: req.stdin === null ? "ignore" : "pipe", stdout: "pipe", stderr: "pipe" });
+    return await runtime.spawn({ argv: req.argv, cwd: req.cwd, env: req.env, newGroup: true, stdin: req.stdin === null ? "ignore" : "pipe", stdout: "pipe", stderr: "pipe" });
   } catch (error) {
     // The contract says spawn never throws; an injected spy might.
-    spawned = { ok: false, code: errorCode(error), message: String(error) };
+    return { ok: false, code: errorCode(error), message: String(error) };
   }
-  if (!spawned.ok) return bare("spawn", spawned.code, spawned.message);
-  const child = spawned.child;
+}
 
-  let stopRun: (stop: Stop) => void = () => undefined;
-  const stopped = new Promise<Stop>((resolve) => {
-    stopRun = resolve; // first caller wins
-  });
+/** Both output pumps; `overflowed` settles on the first refused chunk, which also stops the run. */
+interface Pumps {
+  readonly out: Pump;
+  readonly err: Pump;
+  readonly overflowed: Promise<void>;
+}
+
+function startPumps(child: ChildHandle, req: GroupRunRequest, stopRun: (stop: Stop) => void): Pumps {
   let overflowNotice: () => void = () => undefined;
   const overflowed = new Promise<void>((resolve) => {
     overflowNotice = resolve;
@@ -226,38 +235,56 @@ export async function runInGroup(runtime: Pick<Runtime, "spawn" | "now">, req: G
     overflowNotice();
     stopRun({ kind: "output-limit", code: "" });
   };
-  const out = new Pump(child.stdout, req.stdout, onOverflow);
-  const err = new Pump(child.stderr, req.stderr, onOverflow);
-  const overflowStream = (): "stdout" | "stderr" | null => (out.overflowed ? "stdout" : err.overflowed ? "stderr" : null);
+  return { out: new Pump(child.stdout, req.stdout, onOverflow), err: new Pump(child.stderr, req.stderr, onOverflow), overflowed };
+}
 
-  let hasExited = false;
-  void child.exited.then((exit) => {
-    hasExited = true;
-    stopRun({ kind: "exit", exit });
-  });
+function overflowStream(pumps: Pumps): "stdout" | "stderr" | null {
+  return pumps.out.overflowed ? "stdout" : pumps.err.overflowed ? "stderr" : null;
+}
 
-  const stdin = req.stdin;
-  if (stdin !== null) {
-    // Written concurrently with the pumps above; awaited by nobody but the stop latch.
-    void Promise.resolve()
-      .then(() => child.writeStdin(stdin))
-      .then(
-        () => child.closeStdin(),
-        (error: unknown) => {
-          child.closeStdin();
-          const code = errorCode(error);
-          // EPIPE: the child closed stdin early (D15). After the exit, the exit status decides.
-          if (code === "EPIPE" || hasExited) return;
-          stopRun({ kind: "stdin", code });
-        },
-      );
-  }
+function cancelPumps(pumps: Pumps): void {
+  pumps.out.cancel();
+  pumps.err.cancel();
+}
 
+/** Writes stdin then EOF, concurrently with the pumps; awaited by nobody but the stop latch. */
+function feedStdin(child: ChildHandle, stdin: Uint8Array, stopRun: (stop: Stop) => void, hasExited: () => boolean): void {
+  void Promise.resolve()
+    .then(() => child.writeStdin(stdin))
+    .then(
+      () => child.closeStdin(),
+      (error: unknown) => {
+        child.closeStdin();
+        const code = errorCode(error);
+        // EPIPE: the child closed stdin early (D15). After the exit, the exit status decides.
+        if (code === "EPIPE" || hasExited()) return;
+        stopRun({ kind: "stdin", code });
+      },
+    );
+}
+
+/** Arms the deadline and the external cancel; the returned function disarms both. */
+function armDeadlineAndCancel(req: GroupRunRequest, stopRun: (stop: Stop) => void): () => void {
   const timer = setTimeout(() => stopRun({ kind: "timeout", code: "" }), Math.max(0, req.timeoutMs));
   const onAbort = (): void => stopRun({ kind: "cancelled", code: "cancelled" });
   req.signal?.addEventListener("abort", onAbort, { once: true });
+  return () => {
+    clearTimeout(timer);
+    req.signal?.removeEventListener("abort", onAbort);
+  };
+}
 
-  let killing: { done: Promise<void>; hurry: () => void } | null = null;
+/** The run's entry in the registry, from the spawn until its group is dealt with. */
+interface TrackedRun {
+  readonly untrack: () => void;
+  /** Resolves the entry's `settled` (a bare resolver: passing it on keeps no run scope alive). */
+  readonly settle: () => void;
+  /** From now on a registry stop hurries this kill instead of cancelling the run. */
+  readonly killingWith: (killing: GroupKill) => void;
+}
+
+function trackRun(groups: ProcessGroups, child: ChildHandle, stopRun: (stop: Stop) => void): TrackedRun {
+  let killing: GroupKill | null = null;
   let settle: () => void = () => undefined;
   const settled = new Promise<void>((resolve) => {
     settle = resolve;
@@ -271,41 +298,86 @@ export async function runInGroup(runtime: Pick<Runtime, "spawn" | "now">, req: G
     settled,
     kill: (signal) => child.kill(signal),
   });
+  return {
+    untrack,
+    settle,
+    killingWith: (next) => {
+      killing = next;
+    },
+  };
+}
 
-  const first = await stopped;
-  clearTimeout(timer);
-  req.signal?.removeEventListener("abort", onAbort);
+/** What the two endings of a spawned run share. */
+interface SpawnedRun {
+  readonly child: ChildHandle;
+  readonly pumps: Pumps;
+  readonly tracked: TrackedRun;
+  readonly groups: ProcessGroups;
+  readonly killGraceMs: number;
+  readonly drainGraceMs: number;
+  readonly elapsed: () => number;
+}
 
-  if (first.kind !== "exit") {
-    // Deadline, cancel, overflow or stdin failure: whatever the group does from now on is ignored.
-    killing = terminateGroup(child.kill, killGraceMs);
-    await killing.done;
-    const exit = await within(child.exited, REAP_WAIT_MS);
-    out.cancel();
-    err.cancel();
-    untrack();
-    settle();
-    return { stop: first.kind, exit: exit ?? null, code: first.code, message: "", overflow: overflowStream(), pid: child.pid, elapsedMs: elapsed() };
-  }
+/** Deadline, cancel, overflow or stdin failure: whatever the group does from now on is ignored. */
+async function endAfterStop(run: SpawnedRun, first: Exclude<Stop, { kind: "exit" }>): Promise<GroupRunResult> {
+  const { child, tracked } = run;
+  const killing = terminateGroup(child.kill, run.killGraceMs);
+  tracked.killingWith(killing);
+  await killing.done;
+  const exit = await within(child.exited, REAP_WAIT_MS);
+  cancelPumps(run.pumps);
+  tracked.untrack();
+  tracked.settle();
+  return { stop: first.kind, exit: exit ?? null, code: first.code, message: "", overflow: overflowStream(run.pumps), pid: child.pid, elapsedMs: run.elapsed() };
+}
 
+async function endAfterExit(run: SpawnedRun, exit: ExitStatus): Promise<GroupRunResult> {
+  const { child, pumps, tracked } = run;
   // Exited in time: drain briefly (a background child may hold the pipes). Bounded by the drain
   // grace, not by what is left of the deadline: the exit decided the outcome, and bytes written
   // before the exit must not be lost because the exit was observed just before the deadline.
-  await within(Promise.race([Promise.all([out.done, err.done]), overflowed]), drainGraceMs);
-  out.cancel();
-  err.cancel();
+  await within(Promise.race([Promise.all([pumps.out.done, pumps.err.done]), pumps.overflowed]), run.drainGraceMs);
+  cancelPumps(pumps);
   // Leftovers of the group (background children) never outlive the run. Not awaited: the agent
   // goes on; the registry keeps the group tracked until its SIGKILL has been sent (the leftovers'
   // entry is added before the run's own is removed, so the group is never untracked meanwhile).
-  const leftovers = killLeftovers(groups, child.pid, child.kill, killGraceMs);
-  untrack();
+  const leftovers = killLeftovers(run.groups, child.pid, child.kill, run.killGraceMs);
+  tracked.untrack();
   // A killAll that took the run's entry before the switch still waits for the SIGKILL (the
   // resolver is passed, not a closure, so the run's scope is not kept).
-  void leftovers.done.then(settle);
-  const overflow = overflowStream();
+  void leftovers.done.then(tracked.settle);
+  const overflow = overflowStream(pumps);
   if (overflow !== null) {
     leftovers.hurry(); // D14: the group is killed at once
-    return { stop: "output-limit", exit: null, code: "", message: "", overflow, pid: child.pid, elapsedMs: elapsed() };
+    return { stop: "output-limit", exit: null, code: "", message: "", overflow, pid: child.pid, elapsedMs: run.elapsed() };
   }
-  return { stop: "exit", exit: first.exit, code: "", message: "", overflow: null, pid: child.pid, elapsedMs: elapsed() };
+  return { stop: "exit", exit, code: "", message: "", overflow: null, pid: child.pid, elapsedMs: run.elapsed() };
+}
+
+export async function runInGroup(runtime: Pick<Runtime, "spawn" | "now">, req: GroupRunRequest): Promise<GroupRunResult> {
+  const started = runtime.now();
+  const elapsed = (): number => Math.round(runtime.now() - started);
+  const bare = (stop: GroupStop, code: string, message: string): GroupRunResult => ({ stop, exit: null, code, message, overflow: null, pid: null, elapsedMs: elapsed() });
+
+  if (req.signal?.aborted) return bare("cancelled", "cancelled", "");
+  const spawned = await spawnInGroup(runtime, req);
+  if (!spawned.ok) return bare("spawn", spawned.code, spawned.message);
+  const child = spawned.child;
+
+  const latch = stopLatch();
+  const pumps = startPumps(child, req, latch.stop);
+  let hasExited = false;
+  void child.exited.then((exit) => {
+    hasExited = true;
+    latch.stop({ kind: "exit", exit });
+  });
+  if (req.stdin !== null) feedStdin(child, req.stdin, latch.stop, () => hasExited);
+  const disarm = armDeadlineAndCancel(req, latch.stop);
+  const groups = req.groups ?? liveGroups;
+  const tracked = trackRun(groups, child, latch.stop);
+
+  const first = await latch.stopped;
+  disarm();
+  const run: SpawnedRun = { child, pumps, tracked, groups, killGraceMs: req.killGraceMs ?? DEFAULT_KILL_GRACE_MS, drainGraceMs: req.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS, elapsed };
+  return first.kind === "exit" ? endAfterExit(run, first.exit) : endAfterStop(run, first);
 }

@@ -80,11 +80,89 @@ const STOP_NOTES: Partial<Record<StopReason, string>> = {
   matches: `[search stopped early: ${GREP_MAX_MATCHES} matching lines; narrow the pattern, path or glob]`,
 };
 
+interface ScanOptions {
+  readonly regex: RegExp;
+  readonly pacer: Pacer;
+  /** The compiled `glob`, matched against the file name (`byName`) or the path relative to the root. */
+  readonly filter: ((subject: string) => boolean) | undefined;
+  readonly byName: boolean;
+  readonly mode: NonNullable<GrepInput["output_mode"]>;
+  readonly headLimit: number;
+}
+
+/** One call's search, file by file: what matched, what it cost, and why it stopped early, if it did. */
+class GrepScan {
+  readonly files: FileMatches[] = [];
+  matchCount = 0;
+  stop: StopReason | undefined;
+  /** The file being searched when the signal or the budget stopped the call. */
+  stoppedIn: string | undefined;
+  #entries = 0;
+  #scannedBytes = 0;
+
+  constructor(
+    private readonly ctx: ToolContext,
+    private readonly options: ScanOptions,
+  ) {}
+
+  /** Searches one file; false: the search must stop. */
+  async scan(entry: WalkEntry): Promise<boolean> {
+    const { filter, byName, mode, headLimit } = this.options;
+    const fs = this.ctx.runtime.fs;
+    if (filter !== undefined) {
+      const subject = byName ? (entry.relative.split("/").at(-1) ?? entry.relative) : entry.relative;
+      if (!filter(subject)) return true;
+    }
+    const size = fs.stat(entry.path)?.size ?? 0;
+    if (size > GREP_MAX_FILE_BYTES) return true;
+    if (this.#scannedBytes + size > GREP_MAX_SCAN_BYTES) {
+      this.stop = "bytes";
+      return false;
+    }
+    const bytes = fs.readBytes(entry.path);
+    if (bytes === undefined || looksBinary(bytes)) return true;
+    this.#scannedBytes += bytes.byteLength;
+    const lines = splitLines(new TextDecoder().decode(bytes));
+    const hits = await this.#matchLines(lines, entry);
+    if (hits.length > 0) {
+      this.files.push({ display: displayPath(this.ctx.cwd, entry.path), lines, hits });
+      this.matchCount += hits.length;
+      this.#entries += mode === "content" ? hits.length : 1;
+    }
+    if (this.stop !== undefined) return false;
+    if (this.matchCount >= GREP_MAX_MATCHES) {
+      this.stop = "matches";
+      return false;
+    }
+    // Stop once more than head_limit entries exist (one extra tells whether anything was cut).
+    if (this.#entries > headLimit) this.stop = "head_limit";
+    return this.stop === undefined;
+  }
+
+  /** The indexes of the matching lines, up to where the signal or the budget stopped the call. */
+  async #matchLines(lines: readonly string[], entry: WalkEntry): Promise<number[]> {
+    const { regex, pacer } = this.options;
+    const hits: number[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      // One test() cannot be interrupted; between lines the signal and the budget are honoured.
+      if (pacer.due()) {
+        const state = await pacer.tick();
+        if (state !== "running") {
+          this.stop = state;
+          this.stoppedIn = displayPath(this.ctx.cwd, entry.path);
+          break;
+        }
+      }
+      if (regex.test(lines[i] ?? "")) hits.push(i);
+    }
+    return hits;
+  }
+}
+
 async function searchFiles(input: GrepInput, ctx: ToolContext): Promise<ToolResult> {
   const fs = ctx.runtime.fs;
   const compiled = compileSearchRegex(input.pattern, { ignoreCase: input["-i"] === true });
   if (!compiled.ok) return failure(compiled.message);
-  const regex = compiled.regex;
   const given = input.path ?? ".";
   const resolved = resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.workspaceRoot, path: given });
   if (!resolved.ok) return failure(resolved.message);
@@ -94,78 +172,42 @@ async function searchFiles(input: GrepInput, ctx: ToolContext): Promise<ToolResu
   const realRoot = fs.realpath(ctx.workspaceRoot) ?? ctx.workspaceRoot;
   const pacer = new Pacer({ runtime: ctx.runtime, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }), budgetMs: GREP_TIME_BUDGET_MS });
 
-  const filter = input.glob === undefined ? undefined : compileGlob(input.glob);
-  const filterByName = input.glob !== undefined && !input.glob.includes("/");
-  const mode = input.output_mode ?? "files_with_matches";
-  const headLimit = input.head_limit ?? Number.POSITIVE_INFINITY;
-  const files: FileMatches[] = [];
-  let entries = 0;
-  let matchCount = 0;
-  let scannedBytes = 0;
-  let stop: StopReason | undefined;
-  let stoppedIn: string | undefined;
-
-  const scan = async (entry: WalkEntry): Promise<boolean> => {
-    if (filter !== undefined) {
-      const subject = filterByName ? (entry.relative.split("/").at(-1) ?? entry.relative) : entry.relative;
-      if (!filter(subject)) return true;
-    }
-    const size = fs.stat(entry.path)?.size ?? 0;
-    if (size > GREP_MAX_FILE_BYTES) return true;
-    if (scannedBytes + size > GREP_MAX_SCAN_BYTES) {
-      stop = "bytes";
-      return false;
-    }
-    const bytes = fs.readBytes(entry.path);
-    if (bytes === undefined || looksBinary(bytes)) return true;
-    scannedBytes += bytes.byteLength;
-    const lines = splitLines(new TextDecoder().decode(bytes));
-    const hits: number[] = [];
-    for (let i = 0; i < lines.length; i++) {
-      // One test() cannot be interrupted; between lines the signal and the budget are honoured.
-      if (pacer.due()) {
-        const state = await pacer.tick();
-        if (state !== "running") {
-          stop = state;
-          stoppedIn = displayPath(ctx.cwd, entry.path);
-          break;
-        }
-      }
-      if (regex.test(lines[i] ?? "")) hits.push(i);
-    }
-    if (hits.length > 0) {
-      files.push({ display: displayPath(ctx.cwd, entry.path), lines, hits });
-      matchCount += hits.length;
-      entries += mode === "content" ? hits.length : 1;
-    }
-    if (stop !== undefined) return false;
-    if (matchCount >= GREP_MAX_MATCHES) {
-      stop = "matches";
-      return false;
-    }
-    // Stop once more than head_limit entries exist (one extra tells whether anything was cut).
-    if (entries > headLimit) stop = "head_limit";
-    return stop === undefined;
-  };
-
+  const search = new GrepScan(ctx, {
+    regex: compiled.regex,
+    pacer,
+    filter: input.glob === undefined ? undefined : compileGlob(input.glob),
+    byName: input.glob !== undefined && !input.glob.includes("/"),
+    mode: input.output_mode ?? "files_with_matches",
+    headLimit: input.head_limit ?? Number.POSITIVE_INFINITY,
+  });
+  const scan = (entry: WalkEntry): Promise<boolean> => search.scan(entry);
   if (stat.kind === "dir") {
     const ended = await searchTree(ctx, { root, realRoot, input, pacer, scan });
-    stop ??= ended;
+    search.stop ??= ended;
   } else await scan({ path: root, relative: root.split("/").at(-1) ?? root });
+  return grepResult(search, input, root);
+}
 
+function overBudgetFailure(stoppedIn: string | undefined, lines: readonly string[], metadata: Record<string, unknown>): ToolResult {
+  const where = stoppedIn === undefined ? "" : ` (in ${stoppedIn})`;
+  const head =
+    `grep stopped after ${GREP_TIME_BUDGET_MS / 1000} s${where}: the pattern is too slow for this input. ` +
+    "Overlapping alternatives under a repeat (`(a|ab)*`) or stacked wildcards (`.*.*`) backtrack heavily; simplify the pattern or narrow path/glob.";
+  const partial = lines.length === 0 ? "" : `\nPartial results:\n${joinCapped(lines).text}`;
+  return failure(head + partial, { ...metadata, timed_out: true });
+}
+
+/** The tool result of a finished search: its lines cut at head_limit and the output cap, with a note on every cut. */
+function grepResult(search: GrepScan, input: GrepInput, root: string): ToolResult {
+  const { files, matchCount, stop } = search;
+  const mode = input.output_mode ?? "files_with_matches";
+  const headLimit = input.head_limit ?? Number.POSITIVE_INFINITY;
   const metadata = { path: root, files: files.length, matches: matchCount };
   if (stop === "aborted") return failure("[grep cancelled]", { ...metadata, cancelled: true });
   let lines = resultLines(files, input);
   const headCut = lines.length > headLimit;
   if (headCut) lines = lines.slice(0, headLimit);
-  if (stop === "over-budget") {
-    const where = stoppedIn === undefined ? "" : ` (in ${stoppedIn})`;
-    const head =
-      `grep stopped after ${GREP_TIME_BUDGET_MS / 1000} s${where}: the pattern is too slow for this input. ` +
-      "Overlapping alternatives under a repeat (`(a|ab)*`) or stacked wildcards (`.*.*`) backtrack heavily; simplify the pattern or narrow path/glob.";
-    const partial = lines.length === 0 ? "" : `\nPartial results:\n${joinCapped(lines).text}`;
-    return failure(head + partial, { ...metadata, timed_out: true });
-  }
+  if (stop === "over-budget") return overBudgetFailure(search.stoppedIn, lines, metadata);
   const { text, shown } = joinCapped(lines);
   const details: ToolDetails = {
     tool: "grep",

@@ -11,7 +11,7 @@ import { AgentError } from "../../util/errors.ts";
 import { loadConfig } from "../../config/load.ts";
 import { formatWarning } from "../../config/warnings.ts";
 import { isProjectTrusted, requireTrust } from "../trust-gate.ts";
-import { parseRules } from "../../permissions/rules.ts";
+import { parseRules, type Rule, type RuleSet } from "../../permissions/rules.ts";
 import { latestSessionOf } from "../../session/store.ts";
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
 import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode, startAudit } from "../session-setup.ts";
@@ -27,7 +27,9 @@ import { exitCodeForStop } from "../exit-codes.ts";
 import { createMcpManager } from "../../mcp/start.ts";
 import { createHeadlessOutput } from "../headless.ts";
 import type { AgentEvent, SessionResult } from "../../agent/types.ts";
-import type { EffectiveSettings } from "../../config/load.ts";
+import type { EffectiveSettings, LoadedConfig } from "../../config/load.ts";
+import type { PermissionMode } from "../../permissions/mode.ts";
+import type { Provider } from "../../providers/types.ts";
 
 /** What the settings decide for the session: limits, hook settings, key variables, instruction files, models. */
 function settingsOptions(settings: EffectiveSettings, maxContextTokens: number | undefined) {
@@ -84,7 +86,7 @@ async function readPrompt(runtime: Runtime, words: readonly string[]): Promise<s
   return prompt;
 }
 import { escapeJsonText } from "../../util/escape.ts";
-import { expandPromptCommand, pluginSessionParts } from "../plugin-setup.ts";
+import { expandPromptCommand, pluginSessionParts, type PluginSessionParts } from "../plugin-setup.ts";
 import { requirePluginsUnchanged } from "../plugin-gate.ts";
 
 export interface RunOptions {
@@ -116,26 +118,50 @@ function positiveInt(flag: string, raw: string | undefined): number | undefined 
   return Number(raw);
 }
 
-export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOptions): Promise<number> {
-  const startedAt = runtime.now();
-  // Every flag is checked before any hook can run (LOOP-35).
+/** The flags, each checked before any hook can run (LOOP-35): a bad one is a usage error. */
+interface RunFlags {
+  readonly format: (typeof FORMATS)[number];
+  readonly permissionMode: PermissionMode | undefined;
+  readonly maxTurns: number | undefined;
+  readonly maxContextTokens: number | undefined;
+  readonly allow: readonly Rule[];
+}
+
+function checkRunFlags(options: RunOptions): RunFlags {
   const format = FORMATS.find((f) => f === options.outputFormat);
   if (format === undefined) throw new AgentError("usage", `--output-format: "${options.outputFormat}" is not one of ${FORMATS.join(", ")}`);
-  const permissionFlag = parsePermissionMode(options.permissionMode);
+  const permissionMode = parsePermissionMode(options.permissionMode);
   const maxTurns = positiveInt("--max-turns", options.maxTurns);
   const maxContextTokens = positiveInt("--max-context-tokens", options.maxContextTokens);
   const allowParsed = parseRules(options.allow);
   if (allowParsed.errors.length > 0) throw new AgentError("usage", `--allow: ${allowParsed.errors[0]}`, { fix: "e.g. --allow 'bash(git status*)'" });
   if (options.resume !== undefined && options.continue) throw new AgentError("usage", "--resume and --continue cannot be combined");
-  requireParsableConfig(runtime, options.cwd);
+  return { format, permissionMode, maxTurns, maxContextTokens, allow: allowParsed.rules };
+}
 
+/** What config, trust, the prompt and the flags decide before the session starts. */
+interface PreparedRun {
+  readonly loaded: LoadedConfig;
+  /** Why hooks are off (`--no-hooks`, `AGENT_HOOKS=off`), or null. */
+  readonly hooksOff: string | null;
+  readonly trustPersisted: boolean;
+  readonly plugins: PluginSessionParts;
+  readonly prompt: string;
+  readonly provider: Provider;
+  readonly permissionMode: PermissionMode;
+  readonly rules: RuleSet;
+  readonly resume: ReturnType<typeof resumeOf>;
+}
+
+/** Loads config, reports it, enforces trust, reads the prompt and builds the provider; null: a trust gate refused (exit 1). */
+async function prepareRun(runtime: Runtime, io: CliIO, options: RunOptions, flags: RunFlags): Promise<PreparedRun | null> {
   const env = runtime.env();
   const offByEnv = hooksOffByEnv(env);
   const hooksOff = !options.hooks ? "--no-hooks" : offByEnv ? "AGENT_HOOKS=off" : null;
   const loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [], ...(hooksOff === "--no-hooks" ? { noHooks: true } : {}) });
   reportLoad(io, env, loaded, hooksOff);
-  // With hooks off the gate still covers the project's request-routing settings (issue 9 item 1).
-  if (!requireTrust(runtime, io, loaded, { once: options.trust }) || !requirePluginsUnchanged(io, loaded)) return 1;
+  // With hooks off the gate still covers the project's request-routing settings.
+  if (!requireTrust(runtime, io, loaded, { once: options.trust }) || !requirePluginsUnchanged(io, loaded)) return null;
   // Only a persisted trust is re-pinned after the agent writes a project rule (D17): `--trust` is for
   // one run and must not turn into lasting trust of everything else the project ships.
   const trustPersisted = hooksOff === null && isProjectTrusted(runtime, loaded);
@@ -147,16 +173,28 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
 
   const settings = loaded.settings;
   requireScriptFile(settings.provider, options);
-  const permissionMode = resolvePermissionMode(permissionFlag, settings, loaded.managed);
+  const permissionMode = resolvePermissionMode(flags.permissionMode, settings, loaded.managed);
   const provider = buildProvider(runtime, settings, options, loaded.managed);
 
-  const rules = configuredRules(io, settings, allowParsed.rules);
+  const rules = configuredRules(io, settings, flags.allow);
 
   const resume = resumeOf(runtime, loaded, options);
+  return { loaded, hooksOff, trustPersisted, plugins, prompt, provider, permissionMode, rules, resume };
+}
+
+export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOptions): Promise<number> {
+  const startedAt = runtime.now();
+  // Every flag is checked before any hook can run (LOOP-35).
+  const flags = checkRunFlags(options);
+  requireParsableConfig(runtime, options.cwd);
+  const prepared = await prepareRun(runtime, io, options, flags);
+  if (prepared === null) return 1;
+  const { loaded, hooksOff, trustPersisted, plugins, provider, resume } = prepared;
+  const settings = loaded.settings;
 
   const controller = new AbortController();
-  const renderer = createRenderer(runtime, io, { format });
-  const headless = format === "text" ? undefined : createHeadlessOutput(io, format);
+  const renderer = createRenderer(runtime, io, { format: flags.format });
+  const headless = flags.format === "text" ? undefined : createHeadlessOutput(io, flags.format);
   // Ctrl-C, SIGTERM and SIGHUP: stop the session (session_end runs, stop reason interrupted) and
   // kill every hook and bash group; a second one exits at once (main.ts maps TERM/HUP to 143/129).
   const offSignal = watchStopSignals(runtime, STOP_SIGNALS, () => {
@@ -177,10 +215,10 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
       home: loaded.home,
       cwd: options.cwd,
       projectDir: loaded.projectRoot,
-      permissionMode,
-      rules,
-      ...(maxTurns !== undefined ? { maxTurns } : {}),
-      ...settingsOptions(settings, maxContextTokens),
+      permissionMode: prepared.permissionMode,
+      rules: prepared.rules,
+      ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
+      ...settingsOptions(settings, flags.maxContextTokens),
       webFetch: { allow: settings.tools.webFetch.allow },
       persist: options.session,
       ...(headless ? { onLine: (line: string) => headless.onLine(line), onEvent: (event: AgentEvent) => headless.onEvent(event) } : {}),
@@ -193,7 +231,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
         if (trustPersisted) repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied });
       },
     });
-    const result = await runOnePrompt(session, renderer, prompt);
+    const result = await runOnePrompt(session, renderer, prepared.prompt);
     offSignal();
     renderer.finish(result);
     headless?.finish(result, { wallMs: Math.max(0, runtime.now() - startedAt), model: provider.model });

@@ -5,13 +5,13 @@
  */
 import type { Runtime } from "../../runtime/types.ts";
 import type { HookSpec, FailureCategory, LifecycleHookSpec } from "../types.ts";
-import type { HookEventInput, HookReply, ProcessRun } from "../dialects/types.ts";
+import type { EncodedRequest, HookEventInput, HookReply, ProcessRun } from "../dialects/types.ts";
 import type { Dialect } from "../dialects/types.ts";
 import { cleanupSpill } from "../spill.ts";
 import { preflight } from "../shell/preflight.ts";
-import { planDirSpawn, planShellSpawn } from "../shell/spawn-plan.ts";
+import { planDirSpawn, planShellSpawn, type SpawnPlan } from "../shell/spawn-plan.ts";
 import { findGitBash } from "../../runtime/shell.ts";
-import { runProcess, type ProcessGroups } from "./runner.ts";
+import { runProcess, type ProcessGroups, type RunRequest, type RunResult } from "./runner.ts";
 import { buildHookEnv } from "../shell/env.ts";
 import type { Provider } from "../../providers/types.ts";
 import { runHttpHook } from "./http.ts";
@@ -73,7 +73,7 @@ function firstStderrLine(bytes: Uint8Array): string {
 /** Runs one hook to completion (or failure). Never throws. */
 export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: HookEventInput, hookIndex: number): Promise<HookRun> {
   const started = ctx.runtime.now();
-  const finish = (reply: HookReply, extra: Partial<Pick<HookRun, "stderrFirstLine" | "truncated">> = {}): HookRun => ({
+  const finish = (reply: HookReply, extra: RunExtras = {}): HookRun => ({
     spec,
     hookIndex,
     reply,
@@ -94,16 +94,20 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
   }
 
   if (spec.form === "lifecycle" && spec.handler !== undefined) return finish(await runHandler(ctx, spec, input, hookIndex));
+  const ran = await runHookProcess(ctx, spec, input, hookIndex);
+  return finish(ran.reply, ran.extra);
+}
 
+/** What a process run adds to its reply in a HookRun. */
+type RunExtras = Partial<Pick<HookRun, "stderrFirstLine" | "truncated">>;
+
+/** A command or hook-dir hook as a process: plan → encode → run → decode. A failed stage is a failed reply. */
+async function runHookProcess(ctx: ExecuteContext, spec: HookSpec, input: HookEventInput, hookIndex: number): Promise<{ reply: HookReply; extra?: RunExtras }> {
   const baseEnv = spec.scope === "project" && ctx.sessionEnv !== undefined ? { ...ctx.baseEnv, ...ctx.sessionEnv } : ctx.baseEnv;
-  const which = (command: string): string | null => ctx.runtime.which(command, baseEnv.PATH);
-  const plan =
-    spec.form === "dir"
-      ? planDirSpawn(ctx.runtime.fs, ctx.runtime.platform, which, spec)
-      : planShellSpawn(ctx.runtime.platform, which, spec.form, spec.command, input.cwd, input.projectDir, ctx.runtime.platform.os === "win32" ? findGitBash(ctx.runtime, ctx.baseEnv) : null);
-  if (!plan.ok) return finish(failedReply("runner", plan.detail));
+  const plan = planSpawn(ctx, spec, input, baseEnv);
+  if (!plan.ok) return { reply: failedReply("runner", plan.detail) };
 
-  let encoded;
+  let encoded: EncodedRequest;
   try {
     encoded = ctx.dialectFor(spec).encode(spec, input, {
       hookIndex,
@@ -111,28 +115,10 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
       ...(ctx.spill ? { spill: ctx.spill } : {}),
     });
   } catch (error) {
-    return finish(failedReply("stdin", `could not build the payload: ${error instanceof Error ? error.message : String(error)}`));
+    return { reply: failedReply("stdin", `could not build the payload: ${error instanceof Error ? error.message : String(error)}`) };
   }
 
-  const hookEnv = {
-    ...buildHookEnv(baseEnv, spec.dialect, {
-      event: spec.event,
-      sessionId: input.sessionId,
-      cwd: input.cwd,
-      projectDir: input.projectDir,
-      transcriptPath: input.transcriptPath,
-      envFile: input.event === "session_start" ? (input.envFile ?? null) : null,
-      pluginRoot: spec.form === "dir" ? spec.dir : spec.form === "lifecycle" ? (spec.pluginRoot ?? null) : null,
-    }),
-    ...encoded.env,
-  };
-  const caps =
-    spec.form === "list"
-      ? { stdoutCapBytes: spec.stdoutMaxBytes, stderrCapBytes: spec.stderrMaxBytes, overflow: "fail" as const }
-      : spec.form === "lifecycle"
-        ? { stdoutCapBytes: LIFECYCLE_STREAM_CAP_BYTES, stderrCapBytes: LIFECYCLE_STREAM_CAP_BYTES, overflow: "fail" as const }
-        : { stdoutCapBytes: DIR_STREAM_CAP_BYTES, stderrCapBytes: DIR_STREAM_CAP_BYTES, overflow: "truncate" as const };
-
+  const hookEnv = { ...hookEnvFor(baseEnv, spec, input), ...encoded.env };
   const { argv, env } = await withLoginEnv(ctx, plan.argv, plan.cwd, hookEnv);
   const result = await runProcess(ctx.runtime, {
     argv,
@@ -141,13 +127,42 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
     stdin: encoded.stdin,
     timeoutMs: spec.timeoutMs,
     shellForm: spec.form !== "dir",
-    ...caps,
+    ...streamCaps(spec),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(ctx.groups ? { groups: ctx.groups } : {}),
   });
   // The spill file and its directory go once the hook has exited (D14); a leftover is swept at start-up.
   if (encoded.cleanup.length > 0) cleanupSpill(ctx.runtime.fs, encoded.cleanup);
 
+  const reply = decodeReply(ctx, spec, input, result);
+  return { reply, extra: { stderrFirstLine: spec.form === "dir" ? firstStderrLine(result.stderr) : "", truncated: result.truncated } };
+}
+
+function planSpawn(ctx: ExecuteContext, spec: HookSpec, input: HookEventInput, baseEnv: Readonly<Record<string, string>>): SpawnPlan {
+  const which = (command: string): string | null => ctx.runtime.which(command, baseEnv.PATH);
+  if (spec.form === "dir") return planDirSpawn(ctx.runtime.fs, ctx.runtime.platform, which, spec);
+  return planShellSpawn(ctx.runtime.platform, which, spec.form, spec.command, input.cwd, input.projectDir, ctx.runtime.platform.os === "win32" ? findGitBash(ctx.runtime, ctx.baseEnv) : null);
+}
+
+function hookEnvFor(baseEnv: Readonly<Record<string, string>>, spec: HookSpec, input: HookEventInput): Record<string, string> {
+  return buildHookEnv(baseEnv, spec.dialect, {
+    event: spec.event,
+    sessionId: input.sessionId,
+    cwd: input.cwd,
+    projectDir: input.projectDir,
+    transcriptPath: input.transcriptPath,
+    envFile: input.event === "session_start" ? (input.envFile ?? null) : null,
+    pluginRoot: spec.form === "dir" ? spec.dir : spec.form === "lifecycle" ? (spec.pluginRoot ?? null) : null,
+  });
+}
+
+function streamCaps(spec: HookSpec): Pick<RunRequest, "stdoutCapBytes" | "stderrCapBytes" | "overflow"> {
+  if (spec.form === "list") return { stdoutCapBytes: spec.stdoutMaxBytes, stderrCapBytes: spec.stderrMaxBytes, overflow: "fail" };
+  if (spec.form === "lifecycle") return { stdoutCapBytes: LIFECYCLE_STREAM_CAP_BYTES, stderrCapBytes: LIFECYCLE_STREAM_CAP_BYTES, overflow: "fail" };
+  return { stdoutCapBytes: DIR_STREAM_CAP_BYTES, stderrCapBytes: DIR_STREAM_CAP_BYTES, overflow: "truncate" };
+}
+
+function decodeReply(ctx: ExecuteContext, spec: HookSpec, input: HookEventInput, result: RunResult): HookReply {
   const run: ProcessRun = {
     kind: result.kind,
     exit: result.exit,
@@ -155,13 +170,11 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
     stderr: result.stderr,
     detail: result.detail,
   };
-  let reply: HookReply;
   try {
-    reply = ctx.dialectFor(spec).decode(spec, input, run);
+    return ctx.dialectFor(spec).decode(spec, input, run);
   } catch (error) {
-    reply = failedReply("exit", `could not decode the reply: ${error instanceof Error ? error.message : String(error)}`);
+    return failedReply("exit", `could not decode the reply: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return finish(reply, { stderrFirstLine: spec.form === "dir" ? firstStderrLine(result.stderr) : "", truncated: result.truncated });
 }
 
 /**

@@ -227,6 +227,117 @@ function boundReply(reply: HookReply): HookReply {
   };
 }
 
+/** A state after one part of a reply is folded in; `halt` as in `step`. */
+interface Folded {
+  readonly state: MergeState;
+  readonly halt: boolean;
+}
+
+/** A replacement tool input (D8) and what its validation found: null when valid or when there is none. */
+interface InputReplacement {
+  readonly input: Readonly<Record<string, unknown>> | undefined;
+  readonly problem: string | null;
+}
+
+function checkInputReplacement(state: MergeState, reply: HookReply, options: MergeOptions): InputReplacement {
+  const event = state.event;
+  const replacesInput = reply.updatedInput !== undefined && (event === "pre_tool" || event === "permission_request" || event === "subagent_start") && !state.denied;
+  if (!replacesInput || reply.updatedInput === undefined) return { input: undefined, problem: null };
+  return { input: reply.updatedInput, problem: options.validateInput(state.tool, reply.updatedInput) };
+}
+
+function noteTruncation(state: MergeState, run: HookRun): MergeState {
+  if (!run.truncated.stdout && !run.truncated.stderr) return state;
+  const which = run.truncated.stdout ? "stdout" : "stderr";
+  return { ...state, diagnostics: [...state.diagnostics, { spec: run.spec, hookIndex: run.hookIndex, message: `${which} exceeded 1 MiB; extra bytes discarded` }] };
+}
+
+function mergeNotification(current: MergeState["notification"], reply: HookReply): MergeState["notification"] {
+  return {
+    suppress: current.suppress || reply.suppressOutput,
+    ...(reply.updatedNotification?.title !== undefined ? { title: reply.updatedNotification.title } : current.title !== undefined ? { title: current.title } : {}),
+    ...(reply.updatedNotification?.message !== undefined ? { message: reply.updatedNotification.message } : current.message !== undefined ? { message: current.message } : {}),
+  };
+}
+
+/** Effects a reply keeps even when its hook failed (claude: schema-valid JSON with exit ≠ 0/2, D6). */
+function keepReplyEffects(state: MergeState, run: HookRun, reply: HookReply, options: MergeOptions, inputRejected: boolean): MergeState {
+  const event = state.event;
+  let next = state;
+  if (reply.contextItems) {
+    next = {
+      ...next,
+      injections: [
+        ...next.injections,
+        { spec: run.spec, hookIndex: run.hookIndex, status: reply.contextItems.status, items: reply.contextItems.items, byteCount: reply.contextItems.byteCount },
+      ],
+    };
+  }
+  if (reply.systemMessage !== undefined && !reply.suppressOutput) next = { ...next, systemMessages: [...next.systemMessages, reply.systemMessage] };
+  if (reply.info !== undefined && !reply.suppressOutput && !(options.quietSuccessOutput && !reply.failure)) {
+    next = { ...next, infos: [...next.infos, reply.info] };
+  }
+  // Issue 12 item 6: context written for a replacement input that the schema rejects would describe
+  // a call that does not happen; it goes with the rejected input (the previous input is kept, D8).
+  if (reply.hiddenContext.length > 0 && !inputRejected) next = { ...next, hidden: [...next.hidden, ...reply.hiddenContext] };
+  if (reply.context.length > 0 && !inputRejected) next = { ...next, contexts: [...next.contexts, ...reply.context] };
+  if (reply.feedback !== undefined && POST_EVENTS.has(event)) next = { ...next, contexts: [...next.contexts, reply.feedback] };
+  if (reply.output !== undefined && reply.output !== "" && POST_EVENTS.has(event)) next = { ...next, output: reply.output };
+  if (event === "notification") next = { ...next, notification: mergeNotification(next.notification, reply) };
+  return next;
+}
+
+function applyPermissionReply(state: MergeState, reply: HookReply): Folded {
+  if (state.event !== "permission_request" || !reply.permission || state.permission) return { state, halt: false };
+  let next: MergeState = { ...state, permission: reply.permission };
+  if (reply.permission.interrupt) next = { ...next, stopSession: next.stopSession ?? { reason: reply.permission.message ?? "interrupted by hook", kind: "hook_blocked" } };
+  return { state: next, halt: true };
+}
+
+function applyDecision(state: MergeState, reply: HookReply, spec: HookSpec): Folded {
+  const event = state.event;
+  const decision = reply.decision;
+  if (decision === "deny" || (decision === "block" && PRE_EVENTS.has(event))) {
+    const reason = reply.reason ?? "blocked by hook";
+    if (event === "permission_request") {
+      if (!state.permission) return { state: { ...state, permission: { behavior: "deny", message: reason, updatedPermissions: [], interrupt: false } }, halt: true };
+    } else if (!state.denied) {
+      return { state: { ...state, denied: { reason, modelReason: reason } }, halt: true };
+    }
+    return { state, halt: true };
+  }
+  if (decision === "ask") return { state: { ...state, asked: true, askReason: state.askReason ?? reply.reason }, halt: false };
+  if (decision === "allow") {
+    if (event !== "permission_request") return { state: { ...state, allowed: true }, halt: false };
+    if (!state.permission) return { state: { ...state, permission: { behavior: "allow", updatedPermissions: [], interrupt: false } }, halt: true };
+    return { state, halt: true };
+  }
+  if (decision === "stop" && POST_EVENTS.has(event)) {
+    return { state: { ...state, stops: [...state.stops, reply.reason ?? `stopped by hook ${labelOf(spec)}`] }, halt: false };
+  }
+  if (decision === "block" && BLOCKING_EVENTS.has(event)) {
+    if (!state.blocked) return { state: { ...state, blocked: { reason: reply.reason ?? "blocked by hook" } }, halt: true };
+    return { state, halt: true };
+  }
+  return { state, halt: false };
+}
+
+function applyStopSession(state: MergeState, reply: HookReply): Folded {
+  const event = state.event;
+  if (!reply.stopSession || event === "session_end") return { state, halt: false };
+  const reason = reply.stopSession.reason;
+  if (PRE_EVENTS.has(event)) {
+    return { state: { ...state, denied: state.denied ?? { reason, modelReason: reason }, stopSession: state.stopSession ?? { reason, kind: "hook_blocked" } }, halt: true };
+  }
+  if (event === "user_prompt_submit") {
+    return { state: { ...state, blocked: state.blocked ?? { reason }, stopSession: state.stopSession ?? { reason, kind: "hook_blocked" } }, halt: true };
+  }
+  if (event === "stop" || event === "subagent_stop") {
+    return { state: { ...state, stopSession: state.stopSession ?? { reason, kind: event === "stop" ? "completed" : "hook_blocked" } }, halt: true };
+  }
+  return { state: { ...state, stopSession: state.stopSession ?? { reason, kind: "hook_blocked" } }, halt: false };
+}
+
 /**
  * Folds one run into the state. `halt` tells a sequential chain to skip the remaining hooks
  * (first deny/block wins, D13); the post phase ignores it (no stop cancels later post hooks).
@@ -238,118 +349,36 @@ export function step(state: MergeState, run: HookRun, options: MergeOptions): { 
 }
 
 function foldRun(state: MergeState, run: HookRun, options: MergeOptions): { state: MergeState; halt: boolean } {
-  const { spec } = run;
   const reply = boundReply(run.reply);
-  let next: MergeState = { ...state, warnings: [...state.warnings, ...reply.warnings] };
-  let halt = false;
+  const replacement = checkInputReplacement(state, reply, options);
+  let next = noteTruncation({ ...state, warnings: [...state.warnings, ...reply.warnings] }, run);
+  next = keepReplyEffects(next, run, reply, options, replacement.problem !== null);
+
   let inputFailure: string | undefined;
-  const event = state.event;
-
-  if (run.truncated.stdout || run.truncated.stderr) {
-    const which = run.truncated.stdout ? "stdout" : "stderr";
-    next = { ...next, diagnostics: [...next.diagnostics, { spec, hookIndex: run.hookIndex, message: `${which} exceeded 1 MiB; extra bytes discarded` }] };
-  }
-
-  // Effects a reply keeps even when its hook failed (claude: schema-valid JSON with exit ≠ 0/2, D6).
-  if (reply.contextItems) {
-    next = {
-      ...next,
-      injections: [
-        ...next.injections,
-        { spec, hookIndex: run.hookIndex, status: reply.contextItems.status, items: reply.contextItems.items, byteCount: reply.contextItems.byteCount },
-      ],
-    };
-  }
-  if (reply.systemMessage !== undefined && !reply.suppressOutput) next = { ...next, systemMessages: [...next.systemMessages, reply.systemMessage] };
-  if (reply.info !== undefined && !reply.suppressOutput && !(options.quietSuccessOutput && !reply.failure)) {
-    next = { ...next, infos: [...next.infos, reply.info] };
-  }
-  // Issue 12 item 6: context written for a replacement input that the schema rejects would describe
-  // a call that does not happen; it goes with the rejected input (the previous input is kept, D8).
-  const replacesInput = reply.updatedInput !== undefined && (event === "pre_tool" || event === "permission_request" || event === "subagent_start") && !next.denied;
-  const inputProblem = replacesInput && reply.updatedInput !== undefined ? options.validateInput(next.tool, reply.updatedInput) : null;
-  const inputRejected = inputProblem !== null;
-  if (reply.hiddenContext.length > 0 && !inputRejected) next = { ...next, hidden: [...next.hidden, ...reply.hiddenContext] };
-  if (reply.context.length > 0 && !inputRejected) next = { ...next, contexts: [...next.contexts, ...reply.context] };
-  if (reply.feedback !== undefined && POST_EVENTS.has(event)) next = { ...next, contexts: [...next.contexts, reply.feedback] };
-  if (reply.output !== undefined && reply.output !== "" && POST_EVENTS.has(event)) next = { ...next, output: reply.output };
-  if (event === "notification") {
-    next = {
-      ...next,
-      notification: {
-        suppress: next.notification.suppress || reply.suppressOutput,
-        ...(reply.updatedNotification?.title !== undefined ? { title: reply.updatedNotification.title } : next.notification.title !== undefined ? { title: next.notification.title } : {}),
-        ...(reply.updatedNotification?.message !== undefined ? { message: reply.updatedNotification.message } : next.notification.message !== undefined ? { message: next.notification.message } : {}),
-      },
-    };
-  }
-
-  if (replacesInput && reply.updatedInput !== undefined) {
-    if (inputProblem !== null) {
+  if (replacement.input !== undefined) {
+    if (replacement.problem !== null) {
       // D8: an invalid replacement is a failure and the previous input is kept; the rest of the
       // reply (a decision) still counts, and the form's failure policy decides below.
-      inputFailure = `modified input invalid: ${inputProblem}`;
+      inputFailure = `modified input invalid: ${replacement.problem}`;
     } else {
-      next = { ...next, toolInput: reply.updatedInput };
+      next = { ...next, toolInput: replacement.input };
     }
   }
 
   // A rewrite from a hook that also blocks is moot: the prompt is not sent at all.
-  if (reply.updatedPrompt !== undefined && event === "user_prompt_submit" && !next.blocked) next = { ...next, prompt: reply.updatedPrompt };
+  if (reply.updatedPrompt !== undefined && state.event === "user_prompt_submit" && !next.blocked) next = { ...next, prompt: reply.updatedPrompt };
 
-  if (event === "permission_request" && reply.permission && !next.permission) {
-    next = { ...next, permission: reply.permission };
-    if (reply.permission.interrupt) next = { ...next, stopSession: next.stopSession ?? { reason: reply.permission.message ?? "interrupted by hook", kind: "hook_blocked" } };
-    halt = true;
-  }
-
-  const decision = reply.decision;
-  if (decision === "deny" || (decision === "block" && PRE_EVENTS.has(event))) {
-    const reason = reply.reason ?? "blocked by hook";
-    if (event === "permission_request") {
-      if (!next.permission) next = { ...next, permission: { behavior: "deny", message: reason, updatedPermissions: [], interrupt: false } };
-    } else if (!next.denied) {
-      next = { ...next, denied: { reason, modelReason: reason } };
-    }
-    halt = true;
-  } else if (decision === "ask") {
-    next = { ...next, asked: true, askReason: next.askReason ?? reply.reason };
-  } else if (decision === "allow") {
-    if (event === "permission_request") {
-      if (!next.permission) next = { ...next, permission: { behavior: "allow", updatedPermissions: [], interrupt: false } };
-      halt = true;
-    } else {
-      next = { ...next, allowed: true };
-    }
-  } else if (decision === "stop" && POST_EVENTS.has(event)) {
-    next = { ...next, stops: [...next.stops, reply.reason ?? `stopped by hook ${labelOf(spec)}`] };
-  } else if (decision === "block" && BLOCKING_EVENTS.has(event)) {
-    if (!next.blocked) next = { ...next, blocked: { reason: reply.reason ?? "blocked by hook" } };
-    halt = true;
-  }
-
-  if (reply.stopSession && event !== "session_end") {
-    const reason = reply.stopSession.reason;
-    if (PRE_EVENTS.has(event)) {
-      next = { ...next, denied: next.denied ?? { reason, modelReason: reason }, stopSession: next.stopSession ?? { reason, kind: "hook_blocked" } };
-      halt = true;
-    } else if (event === "user_prompt_submit") {
-      next = { ...next, blocked: next.blocked ?? { reason }, stopSession: next.stopSession ?? { reason, kind: "hook_blocked" } };
-      halt = true;
-    } else if (event === "stop" || event === "subagent_stop") {
-      next = { ...next, stopSession: next.stopSession ?? { reason, kind: event === "stop" ? "completed" : "hook_blocked" } };
-      halt = true;
-    } else {
-      next = { ...next, stopSession: next.stopSession ?? { reason, kind: "hook_blocked" } };
-    }
-  }
+  const permitted = applyPermissionReply(next, reply);
+  const decided = applyDecision(permitted.state, reply, run.spec);
+  const stopped = applyStopSession(decided.state, reply);
+  const halt = permitted.halt || decided.halt || stopped.halt;
 
   const failure = reply.failure ?? (inputFailure !== undefined ? { category: "exit" as const, detail: inputFailure } : undefined);
   if (failure) {
-    const failed = applyFailure(next, run, failure.category, failure.detail);
+    const failed = applyFailure(stopped.state, run, failure.category, failure.detail);
     return { state: failed.state, halt: halt || failed.halt };
   }
-  return { state: next, halt };
+  return { state: stopped.state, halt };
 }
 
 export type MergedDecision = "allow" | "deny" | "ask" | "continue" | "block" | "suppress";
