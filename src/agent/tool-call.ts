@@ -216,6 +216,7 @@ async function askUser(run: CallRun, tool: ToolId, input: Record<string, unknown
     detail: info.details,
     notification: n.suppress ? null : { title: n.title ?? title, message: n.message ?? message },
     alwaysRule: rule ? (rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`) : null,
+    input,
   });
   if (answer === "always" && suggestion) s.applyUpdates([suggestion]);
   return answer;

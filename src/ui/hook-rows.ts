@@ -101,7 +101,7 @@ export function historyLines(records: readonly SessionRecord[], settings: HookRo
         if (record.content.trim() !== "") lines.push(record.content.trimEnd());
         break;
       case "tool_call":
-        lines.push(`● ${record.tool_name}: ${typeof record.input === "string" ? record.input.slice(0, 120) : JSON.stringify(record.input).slice(0, 200)}`);
+        lines.push(`● ${record.tool_name}: ${callDetail(record.tool_name, record.input)}`);
         break;
       case "tool_result": {
         const first = record.content.split("\n").find((line) => line.trim() !== "") ?? "";
@@ -122,9 +122,27 @@ export function historyLines(records: readonly SessionRecord[], settings: HookRo
   return lines;
 }
 
+/** The field the live tool line shows for a built-in tool; other tools show their input as JSON. */
+const DETAIL_FIELD: Readonly<Record<string, string>> = { bash: "command", grep: "pattern", glob: "pattern", task: "description", bash_output: "bash_id", kill_shell: "shell_id", read: "file_path", write: "file_path", edit: "file_path" };
+
+/** The tool line's detail as the live session showed it. */
+export function callDetail(tool: string, input: unknown): string {
+  if (typeof input === "string") return input.slice(0, 120);
+  const field = DETAIL_FIELD[tool.toLowerCase()];
+  const value = field !== undefined && typeof input === "object" && input !== null ? Reflect.get(input, field) : undefined;
+  return typeof value === "string" ? value.slice(0, 200) : JSON.stringify(input).slice(0, 200);
+}
+
 export interface ActivityRenderer extends Renderer {
   /** Every session line as written (AgentOptions.onLine): pairs injection records with their items. */
   observeLine(line: string): void;
+  /** A permission question is about to be shown for a call of `tool`: print its tool line first. */
+  question(tool: string, detail: string): void;
+}
+
+interface HeldNotice {
+  readonly kind: "info" | "failure";
+  readonly text: string;
 }
 
 /**
@@ -137,17 +155,23 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
   const contents = new InjectionContents();
   let injections = 0;
   const started = new Set<string>();
-  const held = new Map<string, string[]>();
+  const held = new Map<string, HeldNotice[]>();
   const ended = new Set<string>();
   /** The tool call between its start and end line (calls other than `task` run one at a time). */
   let open: string | null = null;
   const print = (lines: readonly string[]): void => {
     for (const text of lines) inner.event({ type: "notice", kind: "info", text });
   };
+  /** Held rows keep their kind: a held failure line is still one the interrupt may explain away. */
+  const hold = (callId: string, notice: HeldNotice): void => {
+    held.set(callId, [...(held.get(callId) ?? []), notice]);
+  };
   const release = (callId: string): void => {
-    print(held.get(callId) ?? []);
+    for (const notice of held.get(callId) ?? []) inner.event({ type: "notice", ...notice });
     held.delete(callId);
   };
+  /** A question names a call whose tool line is not printed yet: the line and its rows come first. */
+  let announced: string | null = null;
   const rowsOf = (record: SessionRecord): string[] => {
     if (record.type === "hook_lifecycle") return settings.showInTui ? [lifecycleRow(record)] : [];
     if (record.type === "hook_context_injection") {
@@ -188,21 +212,24 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
         case "hook_record": {
           const lines = rowsOf(event.record);
           const callId = event.record.type === "hook_lifecycle" ? event.record.tool_call_id : null;
-          if (callId !== null && !ended.has(callId)) held.set(callId, [...(held.get(callId) ?? []), ...lines]);
+          if (callId !== null && !ended.has(callId)) for (const text of lines) hold(callId, { kind: "info", text });
           else print(lines);
           return;
         }
         case "notice":
-          if (event.kind === "failure" && open !== null) held.set(open, [...(held.get(open) ?? []), event.text]);
+          if (event.kind === "failure" && open !== null) hold(open, { kind: "failure", text: event.text });
           else inner.event(event);
           return;
         case "tool_start":
-          inner.event(event);
+          // Already shown above its permission question.
+          if (announced !== event.name.toLowerCase()) inner.event(event);
+          announced = null;
           open = event.id;
           started.add(event.id);
           release(event.id);
           return;
         case "tool_end":
+          announced = null;
           // A call that never started (invalid arguments) has no line of its own to sit under.
           if (!started.has(event.id)) release(event.id);
           inner.event(event);
@@ -213,6 +240,21 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
         default:
           inner.event(event);
       }
+    },
+    question(tool, detail) {
+      flushInjections();
+      inner.event({ type: "tool_start", id: "", name: tool, detail });
+      announced = tool.toLowerCase();
+      // The pre-phase rows of the asking call (not started yet) belong under the line just printed.
+      for (const callId of [...held.keys()]) if (!started.has(callId)) release(callId);
+    },
+    interrupted() {
+      inner.interrupted?.();
+    },
+    turnDone() {
+      flushInjections();
+      for (const callId of [...held.keys()]) if (ended.has(callId)) release(callId);
+      return inner.turnDone?.() ?? [];
     },
     finish(result: SessionResult) {
       flushInjections();

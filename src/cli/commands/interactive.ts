@@ -1,7 +1,8 @@
 /**
  * `agent` with no command: the interactive session. Loads config, asks before trusting an untrusted
  * or changed project (SEC-41: yes pins trust, no exits 1 before any hook or provider request),
- * builds the provider, then hands over to the line UI (src/ui/interactive.ts). Exit codes as `agent run`.
+ * builds the provider, then hands over to the terminal UI (src/ui/interactive.ts): the raw-mode
+ * editor on a terminal, line input from a pipe (AGENT_INTERACTIVE=1). Exit codes as `agent run`.
  */
 import type { Runtime } from "../../runtime/types.ts";
 import { hooksOffByEnv } from "../../config/paths.ts";
@@ -14,8 +15,16 @@ import { repinAfterRuleWrite } from "../trust-repin.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
 import { providerKeyVarsFor } from "../../hooks/engine.ts";
 import { createMcpManager } from "../../mcp/start.ts";
-import { createPromptIO } from "../../ui/prompt-io.ts";
+import { createPromptIO, type PromptIO } from "../../ui/prompt-io.ts";
+import { createTerminalPromptIO } from "../../ui/terminal-input.ts";
+import { openTerminalInput } from "../../runtime/terminal.ts";
+import { chooseStyle } from "../../ui/style.ts";
+import { openHistory } from "../../ui/history.ts";
+import { complete, SLASH_COMMANDS } from "../../ui/complete.ts";
 import { runInteractive } from "../../ui/interactive.ts";
+import type { SessionInfo, UsageView } from "../../ui/repl.ts";
+import type { Provider } from "../../providers/types.ts";
+import type { McpManager } from "../../mcp/manager.ts";
 import { exitCodeForStop } from "../exit-codes.ts";
 import { buildProvider, configuredRules, loadResume, parsePermissionMode } from "../session-setup.ts";
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
@@ -45,7 +54,9 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
   const hooksOff = hooksOffByEnv(env);
   const idleRaw = env.AGENT_IDLE_PROMPT_MS ?? "";
   const idleMs = /^\d+$/.test(idleRaw) ? Number(idleRaw) : DEFAULT_IDLE_MS;
-  const input = createPromptIO(io);
+  const terminal = openTerminalInput();
+  const style = chooseStyle(env, terminal !== null && runtime.isTTY("stderr"));
+  const input: PromptIO = terminal !== null ? createTerminalPromptIO(io, terminal, style) : createPromptIO(io);
   let handedOver = false;
   try {
     let loaded = loadConfig(runtime, { cwd: options.cwd });
@@ -59,8 +70,11 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     if (!decision.ok) {
       io.err(`${decision.message}\n`);
       if (!decision.askable) return 1;
-      const answer = ((await input.read("trust this project and run its hooks? [y/N] ")) ?? "").trim().toLowerCase();
-      if (answer !== "y" && answer !== "yes") {
+      const answer = await input.choose("trust this project and run its hooks?", [
+        { key: "y", label: "yes, trust it", value: "yes" },
+        { key: "n", label: "no, exit", value: "no" },
+      ]);
+      if (answer !== "yes") {
         io.err("agent: project not trusted; nothing ran\n");
         return 1;
       }
@@ -76,7 +90,10 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
     const settings = loaded.settings;
     requireScriptFile(settings.provider, options);
-    const provider = buildProvider(runtime, settings, options);
+    const usage = new UsageMeter();
+    const built = buildProvider(runtime, settings, options);
+    // The script provider is kept as built: its subagent children are derived from it.
+    const provider = built.id === "script" ? built : usage.wrap(built);
 
     const permissionMode = permissionFlag ?? settings.permissions.mode;
     const rules = configuredRules(io, settings);
@@ -85,10 +102,17 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     // MCP servers start in the background, as in `agent run`; the first provider request waits for them.
     const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
     void mcp?.start();
-    const result = await runInteractive(runtime, io, input, {
+    input.setContext({
+      history: openHistory(runtime, loaded.home, loaded.projectRoot),
+      complete: (text, cursor) => complete(runtime.fs, options.cwd, text, cursor),
+      palette: SLASH_COMMANDS.map((command, index) => ({ key: String(index + 1), label: `${command.name} — ${command.help}`, value: command.name })),
+    });
+    const result = await runInteractive(runtime, input, {
       loaded,
       hooksOff,
       idleMs,
+      style,
+      info: sessionInfo(runtime, loaded.home, provider, permissionMode, usage, mcp),
       ...(resume !== undefined ? { resume } : {}),
       agent: {
         runtime,
@@ -105,11 +129,54 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
         providerKeyVars: providerKeyVarsFor(settings.providers),
         persist: true,
         ...(mcp ? { mcp } : {}),
-        onProjectSettingsWritten: (applied) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
+        onProjectSettingsWritten: (applied: Parameters<typeof repinAfterRuleWrite>[2]["applied"]) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
       },
     }).finally(() => mcp?.close());
     return exitCodeForStop(result.stopReason);
   } finally {
     if (!handedOver) input.close();
   }
+}
+
+/** Sums the usage each provider response reports; /cost and the status row read it. */
+class UsageMeter {
+  private view: UsageView | null = null;
+
+  get(): UsageView | null {
+    return this.view;
+  }
+
+  wrap(provider: Provider): Provider {
+    const add = (inputTokens: number, outputTokens: number): void => {
+      const last = this.view ?? { requests: 0, inputTokens: 0, outputTokens: 0 };
+      this.view = { requests: last.requests + 1, inputTokens: last.inputTokens + inputTokens, outputTokens: last.outputTokens + outputTokens };
+    };
+    return {
+      id: provider.id,
+      model: provider.model,
+      async *stream(request) {
+        for await (const event of provider.stream(request)) {
+          if (event.type === "usage") add(event.inputTokens, event.outputTokens);
+          yield event;
+        }
+      },
+    };
+  }
+}
+
+function sessionInfo(runtime: Runtime, home: string, provider: Provider, permissionMode: string, usage: UsageMeter, mcp: McpManager | undefined): SessionInfo {
+  return {
+    provider: provider.id,
+    model: provider.model,
+    permissionMode,
+    usage: () => usage.get(),
+    mcp: () => (mcp?.statuses() ?? []).map((s) => ({ name: s.name, state: s.state, tools: s.tools.length, error: s.error })),
+    loadSession(id) {
+      try {
+        return loadResume(runtime, home, id);
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
+  };
 }
