@@ -35,8 +35,8 @@ export function diffLines(before: string, after: string): DiffLine[] | null {
       out.push({ kind: " ", text: midA[i] ?? "" });
       i += 1;
       j += 1;
-    } else if (j < midB.length && (i >= midA.length || (table[i]?.[j + 1] ?? 0) >= (table[i + 1]?.[j] ?? 0))) out.push({ kind: "+", text: midB[j++] ?? "" });
-    else out.push({ kind: "-", text: midA[i++] ?? "" });
+    } else if (i < midA.length && (j >= midB.length || (table[i + 1]?.[j] ?? 0) >= (table[i]?.[j + 1] ?? 0))) out.push({ kind: "-", text: midA[i++] ?? "" });
+    else out.push({ kind: "+", text: midB[j++] ?? "" });
   }
   for (const text of a.slice(a.length - tail)) out.push({ kind: " ", text });
   return out;

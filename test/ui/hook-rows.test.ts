@@ -137,7 +137,7 @@ describe("Mission Control hook rows (interactive)", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`agent: resuming session ${id}`);
     const lines = linesOf(r.stderr);
-    const tool = lines.indexOf('● bash: {"command":"echo hi"}');
+    const tool = lines.indexOf("● bash: echo hi");
     expect(tool).toBeGreaterThanOrEqual(0);
     expect(lines.slice(tool + 1, tool + 6)).toEqual([
       "  ↳ hook before_tool · audit · bash · running",
