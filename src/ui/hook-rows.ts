@@ -21,12 +21,17 @@ const ROOT = "↳ ";
 const CONTENT_MAX_CHARS = 200;
 const STATUS_TEXT = { started: "running", success: "success", failed: "failed" } as const;
 
-/** `hook before_tool · audit · bash · running`; a failure adds its category and policy. */
+/**
+ * `hook before_tool · audit · bash · running`; a failure adds its category and policy. A hook the
+ * interrupt stopped (recorded as a `timeout` with the message `cancelled`) says `cancelled`: it did
+ * not time out, and its policy did not apply.
+ */
 export function lifecycleRow(record: RecordOf<"hook_lifecycle">): string {
   const parts = [`hook ${record.phase}`, record.label];
   if (record.target_tool !== null) parts.push(record.target_tool);
-  parts.push(STATUS_TEXT[record.status]);
-  if (record.status === "failed") parts.push(record.category ?? "unknown", `policy ${record.policy}`);
+  const cancelled = record.status === "failed" && record.category === "timeout" && record.message === "cancelled";
+  parts.push(cancelled ? "cancelled" : STATUS_TEXT[record.status]);
+  if (record.status === "failed" && !cancelled) parts.push(record.category ?? "unknown", `policy ${record.policy}`);
   return `${record.target_tool === null ? ROOT : CHILD}${parts.join(" · ")}`;
 }
 
@@ -146,32 +151,44 @@ interface HeldNotice {
 }
 
 /**
- * Wraps the line renderer with hook and injection rows, in the order of the session JSONL: a tool's
- * pre-phase hooks run before its `tool_start` (which waits for the input the hooks settle), so their
- * rows are held and printed right under the tool's line; its post-phase rows (and the D21 failure
- * lines of its hooks) follow its result line. Rows of events without a tool print where they occur.
+ * Wraps the line renderer with hook and injection rows, in the order of the session JSONL. A tool's
+ * line is printed as soon as something is shown for its call, from the `tool_call` record: its
+ * pre-phase hook rows (live, while each hook runs) or its permission question. Its `tool_start`
+ * then prints only when a hook changed the input (the line shows what runs). Post-phase rows (and
+ * the D21 failure lines of its hooks) follow its result line. Rows without a tool print where they occur.
  */
 export function createActivityRenderer(inner: Renderer, settings: HookRowSettings): ActivityRenderer {
   const contents = new InjectionContents();
   let injections = 0;
+  /** Calls as recorded (`tool_call`), in order: the line a call gets before its tool starts. */
+  const calls = new Map<string, { readonly name: string; readonly detail: string }>();
+  /** The detail each call's line shows, once printed. */
+  const shown = new Map<string, string>();
   const started = new Set<string>();
-  const held = new Map<string, HeldNotice[]>();
   const ended = new Set<string>();
+  /** Rows of a call whose line cannot be printed yet (no tool_call record seen). */
+  const held = new Map<string, HeldNotice[]>();
   /** The tool call between its start and end line (calls other than `task` run one at a time). */
   let open: string | null = null;
+  /** A question's line printed without a known call: its tool_start is not printed again. */
+  let announced: string | null = null;
   const print = (lines: readonly string[]): void => {
     for (const text of lines) inner.event({ type: "notice", kind: "info", text });
-  };
-  /** Held rows keep their kind: a held failure line is still one the interrupt may explain away. */
-  const hold = (callId: string, notice: HeldNotice): void => {
-    held.set(callId, [...(held.get(callId) ?? []), notice]);
   };
   const release = (callId: string): void => {
     for (const notice of held.get(callId) ?? []) inner.event({ type: "notice", ...notice });
     held.delete(callId);
   };
-  /** A question names a call whose tool line is not printed yet: the line and its rows come first. */
-  let announced: string | null = null;
+  /** Prints the call's line (once); false when the call is not known yet. */
+  const showLine = (callId: string): boolean => {
+    if (shown.has(callId)) return true;
+    const call = calls.get(callId);
+    if (call === undefined) return false;
+    inner.event({ type: "tool_start", id: callId, name: call.name, detail: call.detail });
+    shown.set(callId, call.detail);
+    release(callId);
+    return true;
+  };
   const rowsOf = (record: SessionRecord): string[] => {
     if (record.type === "hook_lifecycle") return settings.showInTui ? [lifecycleRow(record)] : [];
     if (record.type === "hook_context_injection") {
@@ -180,6 +197,14 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
     }
     // hook_diagnostic: failures are already shown by their D21 failure line.
     return [];
+  };
+  /**
+   * A row or failure line of call `callId`: before its tool starts, live under its line; while the
+   * tool runs (its post phase), held until its result line; after its end, where it occurs.
+   */
+  const forCall = (callId: string, notice: HeldNotice): void => {
+    if (ended.has(callId) || (!started.has(callId) && showLine(callId))) inner.event({ type: "notice", ...notice });
+    else held.set(callId, [...(held.get(callId) ?? []), notice]);
   };
 
   // An injection record is written before its provider_context_item records (D25), and live events
@@ -191,6 +216,42 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
     for (const record of pending) print(rowsOf(record));
   };
 
+  const onEvent = (event: AgentEvent): void => {
+    switch (event.type) {
+      case "hook_record": {
+        const lines = rowsOf(event.record);
+        const callId = event.record.type === "hook_lifecycle" ? event.record.tool_call_id : null;
+        if (callId === null) return print(lines);
+        for (const text of lines) forCall(callId, { kind: "info", text });
+        return;
+      }
+      case "notice":
+        if (event.kind === "failure" && open !== null) forCall(open, { kind: "failure", text: event.text });
+        else inner.event(event);
+        return;
+      case "tool_start":
+        // Printed already (its hooks' rows or its question) with the input that runs: not again.
+        if (shown.get(event.id) !== event.detail && announced !== event.name.toLowerCase()) inner.event(event);
+        shown.set(event.id, event.detail);
+        announced = null;
+        open = event.id;
+        started.add(event.id);
+        release(event.id);
+        return;
+      case "tool_end":
+        announced = null;
+        // A call that never started (invalid arguments, a denial) sits under the line shown for it.
+        if (!started.has(event.id)) showLine(event.id);
+        inner.event(event);
+        release(event.id);
+        ended.add(event.id);
+        if (open === event.id) open = null;
+        return;
+      default:
+        inner.event(event);
+    }
+  };
+
   return {
     observeLine(line) {
       let value: unknown;
@@ -200,7 +261,10 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
         return;
       }
       const parsed = parseRecord(value);
-      if (parsed.ok) contents.observe(parsed.record);
+      if (!parsed.ok) return;
+      contents.observe(parsed.record);
+      const record = parsed.record;
+      if (record.type === "tool_call") calls.set(record.tool_call_id, { name: record.tool_name, detail: callDetail(record.tool_name, record.input) });
     },
     event(event: AgentEvent) {
       if (event.type === "hook_record" && event.record.type === "hook_context_injection") {
@@ -208,45 +272,15 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
         return;
       }
       flushInjections();
-      switch (event.type) {
-        case "hook_record": {
-          const lines = rowsOf(event.record);
-          const callId = event.record.type === "hook_lifecycle" ? event.record.tool_call_id : null;
-          if (callId !== null && !ended.has(callId)) for (const text of lines) hold(callId, { kind: "info", text });
-          else print(lines);
-          return;
-        }
-        case "notice":
-          if (event.kind === "failure" && open !== null) hold(open, { kind: "failure", text: event.text });
-          else inner.event(event);
-          return;
-        case "tool_start":
-          // Already shown above its permission question.
-          if (announced !== event.name.toLowerCase()) inner.event(event);
-          announced = null;
-          open = event.id;
-          started.add(event.id);
-          release(event.id);
-          return;
-        case "tool_end":
-          announced = null;
-          // A call that never started (invalid arguments) has no line of its own to sit under.
-          if (!started.has(event.id)) release(event.id);
-          inner.event(event);
-          ended.add(event.id);
-          if (open === event.id) open = null;
-          release(event.id);
-          return;
-        default:
-          inner.event(event);
-      }
+      onEvent(event);
     },
     question(tool, detail) {
       flushInjections();
+      // Calls other than `task` run one at a time: the asking call is the newest one not started.
+      const waiting = [...calls.keys()].filter((id) => !started.has(id) && !ended.has(id)).at(-1);
+      if (waiting !== undefined && showLine(waiting)) return;
       inner.event({ type: "tool_start", id: "", name: tool, detail });
       announced = tool.toLowerCase();
-      // The pre-phase rows of the asking call (not started yet) belong under the line just printed.
-      for (const callId of [...held.keys()]) if (!started.has(callId)) release(callId);
     },
     interrupted() {
       inner.interrupted?.();
