@@ -9,7 +9,7 @@ import type { Style } from "./style.ts";
 export interface RegionRow {
   readonly text: string;
   /** How the row is painted; the text itself carries no escape sequences. */
-  readonly tone?: "plain" | "dim" | "accent" | "selected";
+  readonly tone?: "plain" | "dim" | "accent" | "selected" | "added" | "removed";
 }
 
 export interface RegionFrame {
@@ -62,9 +62,18 @@ export class Region {
     this.cursorRow = 0;
   }
 
-  /** After a resize the terminal has reflowed the area: `cursorRow` is where the cursor is now. */
-  reflowed(cursorRow: number): void {
-    this.cursorRow = cursorRow;
+  /**
+   * After a resize the terminal has reflowed the area: each row written became as many rows as the
+   * new width needs (rows end in explicit line breaks, so widening joins none). The cursor keeps its
+   * place in the text; this finds its row so the next draw erases the whole area.
+   */
+  resized(columns: number): void {
+    if (this.shown === null) return;
+    const width = Math.max(columns, 1);
+    const height = (row: RegionRow | undefined): number => Math.max(1, Math.ceil((row?.text.length ?? 0) / width));
+    let row = 0;
+    for (let index = 0; index < this.cursorRow; index += 1) row += height(this.shown.rows[index]);
+    this.cursorRow = row + Math.floor(this.shown.cursorColumn / width);
   }
 
   /** After Ctrl-L cleared the screen the area starts at the top. */
@@ -98,6 +107,10 @@ export class Region {
         return this.style.bold(row.text);
       case "selected":
         return this.style.accent(row.text);
+      case "added":
+        return this.style.green(row.text);
+      case "removed":
+        return this.style.red(row.text);
       default:
         return row.text;
     }

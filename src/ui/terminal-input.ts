@@ -57,7 +57,7 @@ export function createTerminalPromptIO(io: CliIO, terminal: TerminalInput, style
       const rows: RegionRow[] = [...status, ...layout.rows.map((row) => ({ text: row }))];
       region.draw({ rows, cursorRow: layout.cursorRow + status.length, cursorColumn: layout.cursorColumn });
     } else if (mode.kind === "menu") {
-      region.draw(menuFrame(mode.menu, columns));
+      region.draw(menuFrame(mode.menu, columns, terminal.rows()));
     }
   };
 
@@ -257,10 +257,7 @@ export function createTerminalPromptIO(io: CliIO, terminal: TerminalInput, style
   const offResize = terminal.onResize(() => {
     if (!region.visible) return;
     // The terminal reflowed the area; find the cursor's row in the new width, then redraw.
-    if (mode.kind === "prompt") {
-      const status = mode.status !== "" ? 1 : 0;
-      region.reflowed(status + layoutPrompt(mode.prompt, editor.text, editor.cursor, terminal.columns()).cursorRow);
-    }
+    region.resized(terminal.columns());
     frame();
   });
 
@@ -347,11 +344,16 @@ function visibleChoices(menu: Menu): readonly Choice[] {
   return menu.choices.filter((choice) => choice.label.toLowerCase().includes(filter) || choice.value.toLowerCase().includes(filter));
 }
 
-/** The question, its detail rows (a diff), and one row per choice with the selected one marked. */
-function menuFrame(menu: Menu, columns: number): { rows: RegionRow[]; cursorRow: number; cursorColumn: number; hideCursor: boolean } {
+/**
+ * The question, its detail rows (a diff), and one row per choice with the selected one marked. The
+ * area must fit the screen (a redraw cannot reach rows scrolled off the top), so long details are cut.
+ */
+function menuFrame(menu: Menu, columns: number, screenRows: number): { rows: RegionRow[]; cursorRow: number; cursorColumn: number; hideCursor: boolean } {
   const rows: RegionRow[] = [];
   for (const row of wrapRows(menu.question, columns)) rows.push({ text: row, tone: "accent" });
-  for (const line of menu.detail) for (const row of wrapRows(line, columns)) rows.push({ text: row, tone: line.startsWith("-") ? "plain" : "plain" });
+  const detail = menu.detail.flatMap((line) => wrapRows(line, columns).map((text) => ({ text, tone: diffTone(line) })));
+  const room = Math.max(0, screenRows - rows.length - menu.choices.length - 2);
+  rows.push(...(detail.length > room ? [...detail.slice(0, Math.max(room - 1, 0)), { text: `… ${detail.length - room + 1} more rows`, tone: "dim" as const }] : detail));
   if (menu.filter !== null) rows.push({ text: clip(`filter: ${menu.filter}`, columns - 1), tone: "dim" });
   visibleChoices(menu).forEach((choice, index) => {
     const mark = index === menu.selected ? "❯" : " ";
@@ -359,6 +361,10 @@ function menuFrame(menu: Menu, columns: number): { rows: RegionRow[]; cursorRow:
     rows.push({ text, tone: index === menu.selected ? "selected" : "plain" });
   });
   return { rows, cursorRow: rows.length - 1, cursorColumn: 0, hideCursor: true };
+}
+
+function diffTone(line: string): RegionRow["tone"] {
+  return line.startsWith("+ ") ? "added" : line.startsWith("- ") ? "removed" : "plain";
 }
 
 function clip(text: string, columns: number): string {

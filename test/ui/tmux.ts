@@ -21,13 +21,16 @@ export interface Pane {
   type(text: string): void;
   /** A paste: bracketed when the program turned bracketed paste on, LF sent as CR as terminals do. */
   paste(text: string): void;
-  /** The visible screen, trailing blank lines dropped. */
+  /** The visible screen, wrapped lines joined, trailing blank lines dropped. */
   screen(): string;
+  /** The visible screen as the terminal's rows (wrapped lines not joined). */
+  rows(): string;
   /** The screen with its colour and attribute escapes (capture-pane -e). */
   screenWithEscapes(): string;
   /** The scrollback and the screen. */
   history(): string;
-  waitFor(what: string | RegExp, where?: "screen" | "history"): Promise<string>;
+  /** Waits until the screen (or the scrollback) contains `what`, matches it, or satisfies it. */
+  waitFor(what: string | RegExp | ((text: string) => boolean), where?: "screen" | "history"): Promise<string>;
   resize(columns: number, rows: number): void;
   /** Resolves with the exit status once the program has ended. */
   exited(): Promise<number>;
@@ -50,8 +53,8 @@ export function startPane(w: World, args: readonly string[], options: { env?: Re
   const command = ["exec", "env", "-i", ...envWords, quote(process.execPath), quote(MAIN), ...args.map(quote)].join(" ");
   const tmux = (...rest: string[]): string => execFileSync("tmux", ["-S", socket, ...rest], { encoding: "utf8" });
   execFileSync("tmux", ["-S", socket, "-f", config, "new-session", "-d", "-x", String(options.columns ?? 100), "-y", String(options.rows ?? 30), "-c", w.project, command]);
-  const capture = (extra: string[]): string =>
-    tmux("capture-pane", "-p", "-J", ...extra)
+  const capture = (extra: string[], join = true): string =>
+    tmux("capture-pane", "-p", ...(join ? ["-J"] : []), ...extra)
       .replace(/\s+$/, "")
       .split("\n")
       .map((line) => line.replace(/\s+$/, ""))
@@ -67,13 +70,14 @@ export function startPane(w: World, args: readonly string[], options: { env?: Re
       tmux("paste-buffer", "-p", "-d", "-b", "test-paste");
     },
     screen: () => capture([]),
+    rows: () => capture([], false),
     screenWithEscapes: () => capture(["-e"]),
     history: () => capture(["-S", "-"]),
     async waitFor(what, where = "screen") {
       const end = Date.now() + WAIT_MS;
       for (;;) {
         const text = where === "screen" ? pane.screen() : pane.history();
-        if (typeof what === "string" ? text.includes(what) : what.test(text)) return text;
+        if (typeof what === "string" ? text.includes(what) : typeof what === "function" ? what(text) : what.test(text)) return text;
         if (Date.now() > end) throw new Error(`timed out waiting for ${String(what)} on the screen:\n${text}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
