@@ -5,7 +5,7 @@
  * The server's socket and config live in the test world, and the server is killed by `close`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, type World } from "../support/cli.ts";
 
@@ -44,13 +44,18 @@ const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 export function startPane(w: World, args: readonly string[], options: { env?: Record<string, string>; columns?: number; rows?: number; noColor?: boolean } = {}): Pane {
   const socket = join(w.root, `tmux-${Math.random().toString(36).slice(2, 8)}.sock`);
   const config = join(w.root, "tmux.conf");
-  // remain-on-exit keeps the pane (and its exit status) after the program ends; set-clipboard lets
+  // remain-on-exit keeps the pane (and its last screen) after the program ends; set-clipboard lets
   // an OSC 52 that reached the terminal land in a paste buffer, so a test can see it did not.
   writeFileSync(config, "set -g remain-on-exit on\nset -g set-clipboard on\nset -g history-limit 50000\n");
   const base = w.env({ TERM: "xterm-256color", ...(options.env ?? {}) });
   if (options.noColor === false) delete base.NO_COLOR;
   const envWords = Object.entries(base).map(([key, value]) => quote(`${key}=${value}`));
-  const command = ["exec", "env", "-i", ...envWords, quote(process.execPath), quote(MAIN), ...args.map(quote)].join(" ");
+  // The program runs under a small sh that writes its exit status to a file: tmux does not always
+  // notice at once that a pane's process ended, a file is plain.
+  const status = `${socket}.status`;
+  const wrapper = join(w.root, "run-and-record.sh");
+  writeFileSync(wrapper, '#!/bin/sh\nstatus="$1"\nshift\n"$@"\necho $? > "$status"\n', { mode: 0o755 });
+  const command = ["exec", "env", "-i", ...envWords, "/bin/sh", quote(wrapper), quote(status), quote(process.execPath), quote(MAIN), ...args.map(quote)].join(" ");
   const tmux = (...rest: string[]): string => execFileSync("tmux", ["-S", socket, ...rest], { encoding: "utf8" });
   execFileSync("tmux", ["-S", socket, "-f", config, "new-session", "-d", "-x", String(options.columns ?? 100), "-y", String(options.rows ?? 30), "-c", w.project, command]);
   const capture = (extra: string[], join = true): string =>
@@ -59,7 +64,6 @@ export function startPane(w: World, args: readonly string[], options: { env?: Re
       .split("\n")
       .map((line) => line.replace(/\s+$/, ""))
       .join("\n");
-  const dead = (): string => tmux("display-message", "-p", "#{pane_dead} #{pane_dead_status}").trim();
   const pane: Pane = {
     keys: (...keys) => void tmux("send-keys", ...keys),
     type: (text) => void tmux("send-keys", "-l", text),
@@ -86,8 +90,8 @@ export function startPane(w: World, args: readonly string[], options: { env?: Re
     async exited() {
       const end = Date.now() + WAIT_MS;
       for (;;) {
-        const [isDead, status = ""] = dead().split(" ");
-        if (isDead === "1" && /^\d+$/.test(status)) return Number(status);
+        const text = existsSync(status) ? readFileSync(status, "utf8").trim() : "";
+        if (/^\d+$/.test(text)) return Number(text);
         if (Date.now() > end) throw new Error(`the program did not end:\n${pane.screen()}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
