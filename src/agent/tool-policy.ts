@@ -134,6 +134,7 @@ async function askUser(s: SessionServices, call: NormalizedCall, at: CallAt): Pr
     detail: info.details,
     notification: n.suppress ? null : { title: n.title ?? title, message: n.message ?? message },
     alwaysRule: rules.length > 0 ? rules.map((rule) => (rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`)).join(", ") : null,
+    input: call.input,
   });
   if (answer === "always" && suggestion) s.applyUpdates([suggestion]);
   return answer;

@@ -78,6 +78,8 @@ export interface PermissionAsk {
   readonly notification: { readonly title: string; readonly message: string } | null;
   /** The rule `a` (always) adds for this session, shown in the prompt. */
   readonly alwaysRule: string | null;
+  /** The call's input as it would run (the interactive question shows an edit's or write's diff). */
+  readonly input?: Readonly<Record<string, unknown>>;
 }
 
 /**

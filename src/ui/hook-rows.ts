@@ -21,12 +21,17 @@ const ROOT = "↳ ";
 const CONTENT_MAX_CHARS = 200;
 const STATUS_TEXT = { started: "running", success: "success", failed: "failed" } as const;
 
-/** `hook before_tool · audit · bash · running`; a failure adds its category and policy. */
+/**
+ * `hook before_tool · audit · bash · running`; a failure adds its category and policy. A hook the
+ * interrupt stopped (recorded as a `timeout` with the message `cancelled`) says `cancelled`: it did
+ * not time out, and its policy did not apply.
+ */
 export function lifecycleRow(record: RecordOf<"hook_lifecycle">): string {
   const parts = [`hook ${record.phase}`, record.label];
   if (record.target_tool !== null) parts.push(record.target_tool);
-  parts.push(STATUS_TEXT[record.status]);
-  if (record.status === "failed") parts.push(record.category ?? "unknown", `policy ${record.policy}`);
+  const cancelled = record.status === "failed" && record.category === "timeout" && record.message === "cancelled";
+  parts.push(cancelled ? "cancelled" : STATUS_TEXT[record.status]);
+  if (record.status === "failed" && !cancelled) parts.push(record.category ?? "unknown", `policy ${record.policy}`);
   return `${record.target_tool === null ? ROOT : CHILD}${parts.join(" · ")}`;
 }
 
@@ -101,7 +106,7 @@ export function historyLines(records: readonly SessionRecord[], settings: HookRo
         if (record.content.trim() !== "") lines.push(record.content.trimEnd());
         break;
       case "tool_call":
-        lines.push(`● ${record.tool_name}: ${typeof record.input === "string" ? record.input.slice(0, 120) : JSON.stringify(record.input).slice(0, 200)}`);
+        lines.push(`● ${record.tool_name}: ${callDetail(record.tool_name, record.input)}`);
         break;
       case "tool_result": {
         const first = record.content.split("\n").find((line) => line.trim() !== "") ?? "";
@@ -122,31 +127,67 @@ export function historyLines(records: readonly SessionRecord[], settings: HookRo
   return lines;
 }
 
+/** The field the live tool line shows for a built-in tool; other tools show their input as JSON. */
+const DETAIL_FIELD: Readonly<Record<string, string>> = { bash: "command", grep: "pattern", glob: "pattern", task: "description", bash_output: "bash_id", kill_shell: "shell_id", read: "file_path", write: "file_path", edit: "file_path" };
+
+/** The tool line's detail as the live session showed it. */
+export function callDetail(tool: string, input: unknown): string {
+  if (typeof input === "string") return input.slice(0, 120);
+  const field = DETAIL_FIELD[tool.toLowerCase()];
+  const value = field !== undefined && typeof input === "object" && input !== null ? Reflect.get(input, field) : undefined;
+  return typeof value === "string" ? value.slice(0, 200) : JSON.stringify(input).slice(0, 200);
+}
+
 export interface ActivityRenderer extends Renderer {
   /** Every session line as written (AgentOptions.onLine): pairs injection records with their items. */
   observeLine(line: string): void;
+  /** A permission question is about to be shown for a call of `tool`: print its tool line first. */
+  question(tool: string, detail: string): void;
+}
+
+interface HeldNotice {
+  readonly kind: "info" | "failure";
+  readonly text: string;
 }
 
 /**
- * Wraps the line renderer with hook and injection rows, in the order of the session JSONL: a tool's
- * pre-phase hooks run before its `tool_start` (which waits for the input the hooks settle), so their
- * rows are held and printed right under the tool's line; its post-phase rows (and the D21 failure
- * lines of its hooks) follow its result line. Rows of events without a tool print where they occur.
+ * Wraps the line renderer with hook and injection rows, in the order of the session JSONL. A tool's
+ * line is printed as soon as something is shown for its call, from the `tool_call` record: its
+ * pre-phase hook rows (live, while each hook runs) or its permission question. Its `tool_start`
+ * then prints only when a hook changed the input (the line shows what runs). Post-phase rows (and
+ * the D21 failure lines of its hooks) follow its result line. Rows without a tool print where they occur.
  */
 export function createActivityRenderer(inner: Renderer, settings: HookRowSettings): ActivityRenderer {
   const contents = new InjectionContents();
   let injections = 0;
+  /** Calls as recorded (`tool_call`), in order: the line a call gets before its tool starts. */
+  const calls = new Map<string, { readonly name: string; readonly detail: string }>();
+  /** The detail each call's line shows, once printed. */
+  const shown = new Map<string, string>();
   const started = new Set<string>();
-  const held = new Map<string, string[]>();
   const ended = new Set<string>();
+  /** Rows of a call whose line cannot be printed yet (no tool_call record seen). */
+  const held = new Map<string, HeldNotice[]>();
   /** The tool call between its start and end line (calls other than `task` run one at a time). */
   let open: string | null = null;
+  /** A question's line printed without a known call: its tool_start is not printed again. */
+  let announced: string | null = null;
   const print = (lines: readonly string[]): void => {
     for (const text of lines) inner.event({ type: "notice", kind: "info", text });
   };
   const release = (callId: string): void => {
-    print(held.get(callId) ?? []);
+    for (const notice of held.get(callId) ?? []) inner.event({ type: "notice", ...notice });
     held.delete(callId);
+  };
+  /** Prints the call's line (once); false when the call is not known yet. */
+  const showLine = (callId: string): boolean => {
+    if (shown.has(callId)) return true;
+    const call = calls.get(callId);
+    if (call === undefined) return false;
+    inner.event({ type: "tool_start", id: callId, name: call.name, detail: call.detail });
+    shown.set(callId, call.detail);
+    release(callId);
+    return true;
   };
   const rowsOf = (record: SessionRecord): string[] => {
     if (record.type === "hook_lifecycle") return settings.showInTui ? [lifecycleRow(record)] : [];
@@ -156,6 +197,14 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
     }
     // hook_diagnostic: failures are already shown by their D21 failure line.
     return [];
+  };
+  /**
+   * A row or failure line of call `callId`: before its tool starts, live under its line; while the
+   * tool runs (its post phase), held until its result line; after its end, where it occurs.
+   */
+  const forCall = (callId: string, notice: HeldNotice): void => {
+    if (ended.has(callId) || (!started.has(callId) && showLine(callId))) inner.event({ type: "notice", ...notice });
+    else held.set(callId, [...(held.get(callId) ?? []), notice]);
   };
 
   // An injection record is written before its provider_context_item records (D25), and live events
@@ -167,6 +216,42 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
     for (const record of pending) print(rowsOf(record));
   };
 
+  const onEvent = (event: AgentEvent): void => {
+    switch (event.type) {
+      case "hook_record": {
+        const lines = rowsOf(event.record);
+        const callId = event.record.type === "hook_lifecycle" ? event.record.tool_call_id : null;
+        if (callId === null) return print(lines);
+        for (const text of lines) forCall(callId, { kind: "info", text });
+        return;
+      }
+      case "notice":
+        if (event.kind === "failure" && open !== null) forCall(open, { kind: "failure", text: event.text });
+        else inner.event(event);
+        return;
+      case "tool_start":
+        // Printed already (its hooks' rows or its question) with the input that runs: not again.
+        if (shown.get(event.id) !== event.detail && announced !== event.name.toLowerCase()) inner.event(event);
+        shown.set(event.id, event.detail);
+        announced = null;
+        open = event.id;
+        started.add(event.id);
+        release(event.id);
+        return;
+      case "tool_end":
+        announced = null;
+        // A call that never started (invalid arguments, a denial) sits under the line shown for it.
+        if (!started.has(event.id)) showLine(event.id);
+        inner.event(event);
+        release(event.id);
+        ended.add(event.id);
+        if (open === event.id) open = null;
+        return;
+      default:
+        inner.event(event);
+    }
+  };
+
   return {
     observeLine(line) {
       let value: unknown;
@@ -176,7 +261,10 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
         return;
       }
       const parsed = parseRecord(value);
-      if (parsed.ok) contents.observe(parsed.record);
+      if (!parsed.ok) return;
+      contents.observe(parsed.record);
+      const record = parsed.record;
+      if (record.type === "tool_call") calls.set(record.tool_call_id, { name: record.tool_name, detail: callDetail(record.tool_name, record.input) });
     },
     event(event: AgentEvent) {
       if (event.type === "hook_record" && event.record.type === "hook_context_injection") {
@@ -184,35 +272,23 @@ export function createActivityRenderer(inner: Renderer, settings: HookRowSetting
         return;
       }
       flushInjections();
-      switch (event.type) {
-        case "hook_record": {
-          const lines = rowsOf(event.record);
-          const callId = event.record.type === "hook_lifecycle" ? event.record.tool_call_id : null;
-          if (callId !== null && !ended.has(callId)) held.set(callId, [...(held.get(callId) ?? []), ...lines]);
-          else print(lines);
-          return;
-        }
-        case "notice":
-          if (event.kind === "failure" && open !== null) held.set(open, [...(held.get(open) ?? []), event.text]);
-          else inner.event(event);
-          return;
-        case "tool_start":
-          inner.event(event);
-          open = event.id;
-          started.add(event.id);
-          release(event.id);
-          return;
-        case "tool_end":
-          // A call that never started (invalid arguments) has no line of its own to sit under.
-          if (!started.has(event.id)) release(event.id);
-          inner.event(event);
-          ended.add(event.id);
-          if (open === event.id) open = null;
-          release(event.id);
-          return;
-        default:
-          inner.event(event);
-      }
+      onEvent(event);
+    },
+    question(tool, detail) {
+      flushInjections();
+      // Calls other than `task` run one at a time: the asking call is the newest one not started.
+      const waiting = [...calls.keys()].filter((id) => !started.has(id) && !ended.has(id)).at(-1);
+      if (waiting !== undefined && showLine(waiting)) return;
+      inner.event({ type: "tool_start", id: "", name: tool, detail });
+      announced = tool.toLowerCase();
+    },
+    interrupted() {
+      inner.interrupted?.();
+    },
+    turnDone() {
+      flushInjections();
+      for (const callId of [...held.keys()]) if (ended.has(callId)) release(callId);
+      return inner.turnDone?.() ?? [];
     },
     finish(result: SessionResult) {
       flushInjections();

@@ -1,72 +1,160 @@
 /**
- * Line input for the interactive session: one question at a time on stderr, answers from stdin,
- * an idle callback while waiting, and Ctrl-C at the prompt (the first warns, the second ends input).
- * A read abandoned by an exit is not lost: the line reader answers reads in order.
+ * Input for the interactive session. Two implementations share this contract: the raw-mode editor
+ * on a terminal (terminal-input.ts) and, for a pipe (AGENT_INTERACTIVE=1, scripted use), the line
+ * reader below. Both keep one rule for questions: a question is answered only by input that
+ * arrives after it is shown; whatever was typed (or piped) before stays queued as the next prompts.
  */
 import type { TextOutput as CliIO } from "./output.ts";
+import type { PromptHistory } from "./history.ts";
+import type { Completion } from "./complete.ts";
 import { openStdinLines, type StdinLines } from "../runtime/stdin-lines.ts";
+import { escapeControls } from "../util/escape.ts";
 
 export interface ReadOptions {
   /** Called once when no line arrived within `idleMs` (the idle_prompt notification). */
   readonly onIdle?: () => Promise<void>;
   readonly idleMs?: number;
+  /** A dim row above the prompt (model, mode, hooks, MCP); terminal only. */
+  readonly status?: string;
+}
+
+export interface Choice {
+  /** The letter that picks it (also its number in the list). */
+  readonly key: string;
+  readonly label: string;
+  readonly value: string;
+}
+
+export interface PromptContext {
+  readonly history?: PromptHistory;
+  readonly complete?: (text: string, cursor: number) => Completion | null;
+  /** Ctrl-K on an empty prompt: the command palette's entries. */
+  readonly palette?: readonly Choice[];
 }
 
 export interface PromptIO {
-  /** Prints `question`, then resolves the next line; null at end of input or after a second Ctrl-C. */
-  read(question: string, options?: ReadOptions): Promise<string | null>;
-  /** A Ctrl-C while a question waits. True when the prompt is left (second Ctrl-C in a row). */
+  /** Prints `prompt`, then resolves the next prompt line; null at end of input or after a second Ctrl-C. */
+  read(prompt: string, options?: ReadOptions): Promise<string | null>;
+  /** A question with choices; `detail` rows (a diff) are shown above them. Null: cancelled or no input. */
+  choose(question: string, choices: readonly Choice[], detail?: readonly string[]): Promise<string | null>;
+  /** A line of free text answering a question; only input after it is shown counts. */
+  ask(question: string): Promise<string | null>;
+  /** A Ctrl-C while a prompt waits. True when the prompt is left (second Ctrl-C in a row). */
   interrupt(): boolean;
-  /** Ends the waiting question with null (a permission prompt when Ctrl-C cancels the turn). */
+  /** Ends the waiting prompt or question with null. */
   cancel(): void;
-  /** Whether a question is waiting for an answer now. */
+  /** Whether a prompt (not a question) is waiting for input now. */
   waiting(): boolean;
+  /** Where Ctrl-C goes when the terminal delivers it as a key (raw mode); a pipe gets SIGINT instead. */
+  onInterrupt(handler: () => void): void;
+  setContext(context: PromptContext): void;
+  /** Output for everything else: on a terminal it is written above the live prompt area. */
+  readonly output: CliIO;
+  /** Text columns, or null when unknown (a pipe). */
+  columns(): number | null;
   close(): void;
 }
 
+/** Line input over a pipe: lines in order, questions answered only by lines that arrive later. */
 export function createPromptIO(io: CliIO, source: StdinLines = openStdinLines()): PromptIO {
-  let pending: Promise<string | null> | null = null;
-  let leave: ((value: null) => void) | null = null;
+  const arrived: string[] = [];
+  let ended = false;
+  /** Index in `arrived` from which a question may take its answer. */
+  let freshFrom = Number.POSITIVE_INFINITY;
+  let wake = null as (() => void) | null;
+  let leave: (() => void) | null = null;
   let armed = false;
+  let promptWaiting = false;
+  let history: PromptHistory | undefined;
+
+  void (async () => {
+    for (;;) {
+      const line = await source.next();
+      if (line === null) break;
+      arrived.push(line);
+      wake?.();
+    }
+    ended = true;
+    wake?.();
+  })();
+
+  /** Resolves the first line at or after `from` (removed from the queue), or null. */
+  const take = async (from: () => number, idle?: { ms: number; run: () => Promise<void> }): Promise<string | null> => {
+    let left = false;
+    leave = () => {
+      left = true;
+      wake?.();
+    };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let idleDue = false;
+    if (idle !== undefined)
+      timer = setTimeout(() => {
+        idleDue = true;
+        wake?.();
+      }, idle.ms);
+    try {
+      for (;;) {
+        if (left) return null;
+        const at = Math.max(0, from());
+        if (at < arrived.length) return arrived.splice(at, 1)[0] ?? null;
+        if (ended) return null;
+        if (idleDue && idle !== undefined) {
+          idleDue = false;
+          await idle.run();
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = null;
+      }
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      leave = null;
+    }
+  };
+
+  const question = async (text: string): Promise<string | null> => {
+    io.err(text);
+    freshFrom = arrived.length;
+    try {
+      return await take(() => freshFrom);
+    } finally {
+      freshFrom = Number.POSITIVE_INFINITY;
+    }
+  };
 
   return {
-    async read(question, options = {}) {
-      io.err(question);
-      const line = pending ?? source.next();
-      pending = line;
-      let mine: ((value: null) => void) | null = null;
-      const left = new Promise<null>((resolve) => {
-        mine = resolve;
-      });
-      leave = mine;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const idle =
-        options.onIdle === undefined
-          ? new Promise<never>(() => {})
-          : new Promise<"idle">((resolve) => {
-              timer = setTimeout(() => resolve("idle"), options.idleMs ?? 60_000);
-            });
+    async read(prompt, options = {}) {
+      io.err(prompt);
+      promptWaiting = true;
       try {
-        let first = await Promise.race([line, left, idle]);
-        if (first === "idle") {
-          await options.onIdle?.();
-          first = await Promise.race([line, left]);
-        }
-        if (first !== null) {
-          // The line was consumed; an exit leaves it pending for nobody (the session is over).
-          pending = null;
+        const idle = options.onIdle === undefined ? undefined : { ms: options.idleMs ?? 60_000, run: options.onIdle };
+        const line = await take(() => 0, idle);
+        if (line !== null) {
           armed = false;
+          history?.add(line);
         }
-        return first;
+        return line;
       } finally {
-        if (timer !== undefined) clearTimeout(timer);
-        if (leave === mine) leave = null;
+        promptWaiting = false;
       }
     },
+    async choose(text, choices, detail = []) {
+      const lines = detail.map((row) => `${row}\n`).join("");
+      const menu = choices.map((c) => `[${c.key}] ${c.label}`).join(" ");
+      const line = await question(`${lines}${text} ${menu}: `);
+      if (line === null) return null;
+      const answer = line.trim().toLowerCase();
+      const picked = answer === "" ? undefined : choices.find((c, index) => answer === c.key || answer === c.value || answer === String(index + 1) || c.label.toLowerCase().startsWith(answer));
+      // Anything else is the `n` answer, as the question says.
+      return (picked ?? choices.find((c) => c.key === "n"))?.value ?? null;
+    },
+    ask: (text) => question(text),
     interrupt() {
-      if (leave === null) return false;
+      if (leave === null || !promptWaiting) return false;
       if (armed) {
-        leave(null);
+        leave();
         return true;
       }
       armed = true;
@@ -74,9 +162,20 @@ export function createPromptIO(io: CliIO, source: StdinLines = openStdinLines())
       return false;
     },
     cancel() {
-      leave?.(null);
+      leave?.();
     },
-    waiting: () => leave !== null,
+    waiting: () => promptWaiting,
+    onInterrupt: () => undefined,
+    setContext(context) {
+      history = context.history;
+    },
+    output: io,
+    columns: () => null,
     close: () => source.close(),
   };
+}
+
+/** A question's subject (a command, a path) made safe and visible for the terminal. */
+export function visible(text: string): string {
+  return escapeControls(text);
 }

@@ -139,6 +139,8 @@ describe("interactive session", () => {
     const log = userHooks(w, { notification: [{ matcher: "permission_prompt" }, { matcher: "idle_prompt" }] });
     const s = start(w);
     s.write("make a file");
+    // A question takes only input that arrives after it is shown.
+    await waitFor(() => s.stderr().includes("allow bash:"), "the question");
     s.write("y");
     s.write("/exit");
     const r = await s.done;
@@ -162,7 +164,9 @@ describe("interactive session", () => {
     ]);
     const s = start(w);
     s.write("go");
+    await waitFor(() => s.stderr().split("allow bash:").length === 2, "the first question");
     s.write("a");
+    await waitFor(() => s.stderr().split("allow bash:").length === 3, "the second question");
     s.write("n");
     s.write("/exit");
     const r = await s.done;
@@ -216,6 +220,7 @@ describe("interactive trust and /hooks", () => {
     writeScript(w, []);
     const canary = untrustedProject(w);
     const s = start(w);
+    await waitFor(() => s.stderr().includes("trust this project"), "the trust question");
     s.write("n");
     const r = await s.done;
     expect(r.code).toBe(1);
@@ -231,6 +236,7 @@ describe("interactive trust and /hooks", () => {
     writeScript(w, []);
     const canary = untrustedProject(w);
     const s = start(w);
+    await waitFor(() => s.stderr().includes("trust this project"), "the trust question");
     s.write("y");
     s.write("/exit");
     const r = await s.done;
@@ -278,20 +284,24 @@ describe("interactive trust and /hooks", () => {
     expect(logged(log).filter((x) => x.hook_event_name === "PreToolUse").length).toBe(1);
   });
 
-  // Issue 9 item 4 changed the end of this case: the previous hooks stay loaded, but the changed
+  // The previous hooks stay loaded, but the changed
   // run.sh is not run (it is no longer the trusted script); its hook fails closed and the session stops.
-  test("DIR-14 reload after the trusted run.sh changed: refused with the D17 message; the previous hooks stay, the changed script never runs", async () => {
+  test("DIR-14 reload after the trusted run.sh changed: the D17 review asks in place; no keeps the previous hooks, the changed script never runs", async () => {
     const w = makeWorld();
     writeScript(w, [{ text: "a" }, { text: "b" }]);
     const log = join(w.root, "dir-log");
     w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { user_prompt_submit: [{ hooks: [{ command: "./run.sh" }] }] } } }));
     w.file("run.sh", `#!/bin/sh\ncat > /dev/null\necho v1 >> ${log}\n`, { executable: true });
     const s = start(w);
+    await waitFor(() => s.stderr().includes("trust this project"), "the trust question");
     s.write("y");
     s.write("one");
     await waitFor(() => existsSync(log), "the first hook run");
     w.file("run.sh", `#!/bin/sh\ncat > /dev/null\necho v2 >> ${log}\n`, { executable: true });
     s.write("/hooks reload");
+    // The review is offered in place; no keeps the previous hooks.
+    await waitFor(() => s.stderr().includes("trust this project and run these hooks?"), "the trust review");
+    s.write("n");
     s.write("two");
     s.write("/exit");
     const r = await s.done;

@@ -1,4 +1,4 @@
-// Issue 12 item 4: a Claude Code `once` hook runs once per session, even across the fresh hook
+// A Claude Code `once` hook runs once per session, even across the fresh hook
 // engine a cancelled turn (Ctrl-C) leaves behind. Real interactive process, real hook scripts.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
@@ -41,7 +41,7 @@ function sessionRecords(w: World): Record<string, unknown>[] {
   return name === undefined ? [] : readJsonl(readFileSync(join(dir, name), "utf8"));
 }
 
-describe("once across a cancelled turn (issue 12 item 4)", () => {
+describe("once across a cancelled turn", () => {
   test("LIFE-70 a once UserPromptSubmit hook does not run again after Ctrl-C; an ordinary one does", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "still here" }]);

@@ -1,0 +1,115 @@
+/**
+ * Turns in a real terminal (tmux): errors and block reasons appear before the next prompt, not one
+ * prompt late; Ctrl-C during a tool's hook cancels the turn without a false timeout; and a session
+ * resumed with --resume rebuilds its tool and hook rows from the session file. Script provider,
+ * real hook scripts, and for the unreachable provider a port nothing listens on.
+ */
+import { describe, expect, test } from "bun:test";
+import { createServer } from "node:net";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { makeWorld, sessionIdOfName, writeScript, type World } from "../support/cli.ts";
+import { PROMPT, withPane } from "./tmux.ts";
+
+const SCRIPT = ["--script", "script.json"];
+
+function userSettings(w: World, hooks: Record<string, unknown>): void {
+  w.file(join(w.agentHome, "settings.json"), JSON.stringify({ hooks }));
+}
+
+/** A port that refuses connections: bound, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === "object" && address !== null ? address.port : 9;
+}
+
+/** The lines between the last `> text` prompt line and the empty prompt after it. */
+function afterPrompt(screen: string, text: string): string[] {
+  const lines = screen.split("\n");
+  const from = lines.lastIndexOf(`> ${text}`);
+  const to = lines.findIndex((line, index) => index > from && line === ">");
+  return lines.slice(from + 1, to);
+}
+
+describe("turn output in the terminal", () => {
+  test("a prompt-guard block shows its reason under that prompt, before the next prompt", async () => {
+    const w = makeWorld();
+    writeScript(w, [{ text: "never" }]);
+    userSettings(w, { lifecycle: { user_prompt_submit: [{ hooks: [{ command: "cat >/dev/null; echo 'no secrets in prompts' >&2; exit 2" }] }] } });
+    await withPane(w, SCRIPT, {}, async (pane) => {
+      await pane.waitFor(PROMPT);
+      pane.keys("my password is hunter2", "Enter");
+      const screen = await pane.waitFor(/^> my password is hunter2\n(.*\n)*>$/m);
+      expect(afterPrompt(screen, "my password is hunter2").join("\n")).toContain("no secrets in prompts");
+      pane.keys("C-d");
+      expect(await pane.exited()).toBe(0);
+    });
+  }, 90_000);
+
+  test("a provider that cannot be reached says so before the next prompt", async () => {
+    const w = makeWorld();
+    const port = await closedPort();
+    await withPane(w, ["--provider", "openai", "--base-url", `http://127.0.0.1:${port}/v1`], { env: { OPENAI_API_KEY: "sk-test-not-real" } }, async (pane) => {
+      await pane.waitFor(PROMPT);
+      pane.keys("hello", "Enter");
+      const screen = await pane.waitFor(/^> hello\n(.*\n)*>$/m);
+      expect(afterPrompt(screen, "hello").join(" ")).toContain("cannot reach");
+      pane.keys("C-d");
+      expect(await pane.exited()).toBe(0);
+    });
+  }, 120_000);
+
+  test("Ctrl-C while a tool's hook runs cancels the turn: rows say cancelled, no hook timeout or failure line", async () => {
+    const w = makeWorld();
+    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "still here" }]);
+    const started = join(w.root, "hook-started");
+    userSettings(w, { enabled: true, show_in_tui: true, before_tool: [{ label: "audit", command: `cat >/dev/null; touch ${started}; sleep 30`, timeout: 120 }] });
+    await withPane(w, [...SCRIPT, "--permission-mode", "bypass"], {}, async (pane) => {
+      await pane.waitFor(PROMPT);
+      pane.keys("go", "Enter");
+      await pane.waitFor("hook before_tool · audit · bash · running");
+      pane.keys("C-c");
+      const screen = await pane.waitFor("agent: turn cancelled");
+      expect(screen).toContain("hook before_tool · audit · bash · cancelled");
+      expect(screen).not.toContain("timeout");
+      expect(screen).not.toContain("failed");
+      await pane.waitFor(PROMPT);
+      pane.keys("again", "Enter");
+      await pane.waitFor("still here");
+      await pane.waitFor(PROMPT);
+      pane.keys("C-d");
+      expect(await pane.exited()).toBe(0);
+    });
+    expect(existsSync(started)).toBe(true);
+  }, 90_000);
+
+  test("--resume rebuilds tool lines and hook rows from the session file, and exit prints the resume command", async () => {
+    const w = makeWorld();
+    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "all done" }]);
+    userSettings(w, { enabled: true, show_in_tui: true, before_tool: [{ label: "audit", command: "cat >/dev/null" }] });
+    let id = "";
+    await withPane(w, [...SCRIPT, "--permission-mode", "bypass"], {}, async (pane) => {
+      await pane.waitFor(PROMPT);
+      pane.keys("go", "Enter");
+      await pane.waitFor("all done");
+      await pane.waitFor(PROMPT);
+      pane.keys("C-d");
+      expect(await pane.exited()).toBe(0);
+      const [name = ""] = readdirSync(join(w.agentHome, "sessions")).filter((file) => file.endsWith(".jsonl"));
+      id = sessionIdOfName(name);
+      expect(pane.history()).toContain(`agent: resume this session with: agent --resume ${id}`);
+    });
+    await withPane(w, [...SCRIPT, "--resume", id], {}, async (pane) => {
+      const screen = await pane.waitFor(PROMPT);
+      const lines = screen.split("\n");
+      const tool = lines.indexOf("● bash: echo hi");
+      expect(tool, screen).toBeGreaterThan(0);
+      expect(lines.slice(tool + 1, tool + 4)).toEqual(["  ↳ hook before_tool · audit · bash · running", "  ↳ hook before_tool · audit · bash · success", "  ⎿ ok: hi"]);
+      pane.keys("C-d");
+      expect(await pane.exited()).toBe(0);
+    });
+  }, 120_000);
+});
