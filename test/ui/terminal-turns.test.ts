@@ -10,6 +10,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, sessionIdOfName, writeScript, type World } from "../support/cli.ts";
 import { PROMPT, withPane } from "./tmux.ts";
+import { waitForFile } from "../support/procs.ts";
 
 const SCRIPT = ["--script", "script.json"];
 
@@ -71,6 +72,9 @@ describe("turn output in the terminal", () => {
       await pane.waitFor(PROMPT);
       pane.keys("go", "Enter");
       await pane.waitFor("hook before_tool · audit · bash · running");
+      // The row shows from the spawn on; the hook's own command runs once the login environment
+      // is captured, so wait for the hook itself before interrupting it.
+      await waitForFile(started);
       pane.keys("C-c");
       const screen = await pane.waitFor("agent: turn cancelled");
       expect(screen).toContain("hook before_tool · audit · bash · cancelled");
