@@ -73,12 +73,13 @@ async function before(s: SessionServices, call: NormalizedCall, at: CallAt): Pro
   if (gate.decision === "deny") return { run: false, reason: gate.reason, contexts, input: judged.input };
   if (gate.decision === "allow") return { run: true, call: judged, contexts };
   // A hook's own reason explains its question better than the gate's summary (LOOP-13).
-  const why = gate.because ?? (hookDecision === "ask" ? (pre.state.askReason ?? "a hook asked for approval") : undefined);
-  return resolveAsk(s, judged, why, contexts, at);
+  const askedByHook = gate.because === undefined && hookDecision === "ask";
+  const why = gate.because ?? (askedByHook ? (pre.state.askReason ?? "a hook asked for approval") : undefined);
+  return resolveAsk(s, judged, { why, askedByHook }, contexts, at);
 }
 
 /** The gate asked: permission_request hooks decide, else the user (interactive), else a denial (LOOP-13). */
-async function resolveAsk(s: SessionServices, call: NormalizedCall, why: string | undefined, contexts: readonly string[], at: CallAt): Promise<BeforeVerdict> {
+async function resolveAsk(s: SessionServices, call: NormalizedCall, asked: { why: string | undefined; askedByHook: boolean }, contexts: readonly string[], at: CallAt): Promise<BeforeVerdict> {
   const request = await s.fire(
     {
       event: "permission_request",
@@ -110,7 +111,7 @@ async function resolveAsk(s: SessionServices, call: NormalizedCall, why: string 
     const answer = await askUser(s, call, at);
     return answer === "deny" ? { run: false, reason: `the user denied ${call.tool}`, contexts, input: call.input } : { run: true, call, contexts };
   }
-  const denial = nonInteractiveDenial(call, why);
+  const denial = nonInteractiveDenial(call, asked.why, { askedByHook: asked.askedByHook });
   s.emit({ type: "notice", kind: "warning", text: `agent: ${denial}` });
   return { run: false, reason: denial, contexts, input: call.input };
 }

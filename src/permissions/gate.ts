@@ -165,7 +165,9 @@ function requestDetails(tool: ToolId, input: Readonly<Record<string, unknown>>):
  * approval and why, that the run is non-interactive, and the exact `--allow` that would permit it
  * when a rule can (a hook's or a protected path's question is answered by its own reason).
  */
-export function nonInteractiveDenial(call: NormalizedCall, why?: string): string {
+export function nonInteractiveDenial(call: NormalizedCall, why?: string, options: { askedByHook?: boolean } = {}): string {
+  // A hook's question beats every allow rule (LOOP-10): only a person, or the hook, can answer it.
+  if (options.askedByHook) return `${call.tool} needs approval, but this run is non-interactive and nobody can approve it (${why ?? "a hook asked for approval"}); a hook asked, so no allow rule lifts it: run it in an interactive session or change that hook`;
   const suggestion = permissionSuggestions(call)[0];
   const rules = (suggestion?.type === "addRules" ? suggestion.rules : []).map((rule) => formatRule(call.tool, rule.ruleContent ?? null));
   const subject = rules.length === 1 ? (rules[0] ?? call.tool) : call.tool;

@@ -151,6 +151,20 @@ describe("permission gate in a session", () => {
     expect(readLog(w, "pr2.log")).toHaveLength(0);
   });
 
+  test("LOOP-13 a hook's ask under agent run gives the model the hook's reason, not an --allow that is already there", async () => {
+    const w = makeWorld();
+    bashOnce(w, "touch t");
+    settings(w, {
+      hooks: { lifecycle: { pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "ask", permissionDecisionReason: "deploys need the release manager" } })])] } },
+    });
+    const r = await runScriptInProcess(w, "default", ["--allow", "bash(touch*)"]);
+    expect(r.code).toBe(0);
+    const text = delivered(w, r)[0] ?? "";
+    expect(text).toContain("deploys need the release manager");
+    expect(text).toContain("non-interactive");
+    expect(text).not.toContain("--allow");
+  });
+
   test("LOOP-11 LIFE-54 permission_request fires only when the gate would ask a person", async () => {
     const w = makeWorld();
     bashOnce(w, "touch t");
