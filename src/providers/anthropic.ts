@@ -4,6 +4,7 @@
  * user text that follows them (the API wants the results right after the `tool_use` message).
  * Thinking blocks stream as reasoning; they are not sent back (that needs their signatures).
  */
+import { WireMemo } from "./wire-memo.ts";
 import * as v from "valibot";
 import type { WireDialect } from "./http-provider.ts";
 import type { SseEvent } from "./sse.ts";
@@ -124,46 +125,12 @@ export function toAnthropicBody(model: string, request: ProviderRequest, maxToke
   return body;
 }
 
-/**
- * The wire blocks of one message as JSON texts, memoized per message object: every request re-sends
- * the whole history, and rebuilding (and re-validating each `tool_use` input of) every earlier
- * message made each request cost grow with the conversation. A hit needs every field the wire form
- * reads to be the identical value, so a message changed in place is built afresh.
- */
-interface WireBlocks {
-  readonly content: string;
-  readonly toolCallId: string | undefined;
-  readonly isError: boolean | undefined;
-  readonly calls: readonly { id: string; name: string; arguments: string }[] | undefined;
-  readonly callFields: readonly string[];
-  readonly blocks: readonly string[];
-}
-const wireBlocks = new WeakMap<Message, WireBlocks>();
-
-function callFields(message: Message): string[] {
-  return message.role === "assistant" ? message.toolCalls.flatMap((call) => [call.id, call.name, call.arguments]) : [];
-}
-
-function sameFields(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+/** The wire blocks of one message as JSON texts, memoized per message object (wire-memo.ts). */
+const wireBlocks = new WireMemo<readonly string[]>();
 
 /** The JSON of each block `toAnthropicMessages` makes of this (non-system) message, in order. */
 function blocksOf(message: Message): readonly string[] {
-  const toolCallId = message.role === "tool" ? message.toolCallId : undefined;
-  const isError = message.role === "tool" ? message.isError : undefined;
-  const calls = message.role === "assistant" ? message.toolCalls : undefined;
-  const fields = callFields(message);
-  const cached = wireBlocks.get(message);
-  if (cached !== undefined && cached.content === message.content && cached.toolCallId === toolCallId && cached.isError === isError && cached.calls === calls && sameFields(cached.callFields, fields)) {
-    return cached.blocks;
-  }
-  const built = toAnthropicMessages({ system: "", messages: [message] }).messages;
-  const blocks = built.flatMap((wire) => wire.content.map((block) => JSON.stringify(block)));
-  wireBlocks.set(message, { content: message.content, toolCallId, isError, calls, callFields: fields, blocks });
-  return blocks;
+  return wireBlocks.get(message, (m) => toAnthropicMessages({ system: "", messages: [m] }).messages.flatMap((wire) => wire.content.map((block) => JSON.stringify(block))));
 }
 
 const CACHE_MARK_FIELD = `,"cache_control":${JSON.stringify(CACHE_MARK)}}`;

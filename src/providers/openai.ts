@@ -4,6 +4,7 @@
  * tool-call deltas without `index` or `id`, several calls reusing index 0 with distinct ids,
  * `reasoning_content` or `reasoning`, usage repeated in every chunk, no `[DONE]` after a finish.
  */
+import { WireMemo } from "./wire-memo.ts";
 import * as v from "valibot";
 import { errorDetail } from "./http.ts";
 import type { WireDialect } from "./http-provider.ts";
@@ -53,42 +54,11 @@ function toWire(message: Message): WireMessage {
   }
 }
 
-/**
- * The wire JSON of one message, memoized per message object: each request re-sends the whole
- * history, and building and serializing every earlier message again made the request cost grow
- * with the conversation. A hit requires every field the wire form reads to be the identical value,
- * so a message changed in place is serialized afresh.
- */
-interface WireText {
-  readonly content: string;
-  readonly toolCallId: string | undefined;
-  readonly calls: readonly { id: string; name: string; arguments: string }[] | undefined;
-  readonly callFields: readonly string[];
-  readonly json: string;
-}
-const wireTexts = new WeakMap<Message, WireText>();
-
-function callFields(message: Message): string[] {
-  return message.role === "assistant" ? message.toolCalls.flatMap((call) => [call.id, call.name, call.arguments]) : [];
-}
-
-function sameFields(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+/** The wire JSON of one message, memoized per message object (wire-memo.ts). */
+const wireTexts = new WireMemo<string>();
 
 function wireJson(message: Message): string {
-  const toolCallId = message.role === "tool" ? message.toolCallId : undefined;
-  const calls = message.role === "assistant" ? message.toolCalls : undefined;
-  const fields = callFields(message);
-  const cached = wireTexts.get(message);
-  if (cached !== undefined && cached.content === message.content && cached.toolCallId === toolCallId && cached.calls === calls && sameFields(cached.callFields, fields)) {
-    return cached.json;
-  }
-  const json = JSON.stringify(toWire(message));
-  wireTexts.set(message, { content: message.content, toolCallId, calls, callFields: fields, json });
-  return json;
+  return wireTexts.get(message, (m) => JSON.stringify(toWire(m)));
 }
 
 /**
