@@ -11,10 +11,7 @@ import { loadConfig, type LoadedConfig } from "../../config/load.ts";
 import { formatWarning } from "../../config/warnings.ts";
 import { pinTrust } from "../../trust/trust.ts";
 import { trustDecision } from "../../trust/decision.ts";
-import { repinAfterRuleWrite } from "../trust-repin.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
-import { providerKeyVarsFor } from "../../hooks/engine.ts";
-import { createMcpManager } from "../../mcp/start.ts";
 import { createPromptIO, type PromptIO } from "../../ui/prompt-io.ts";
 import { createTerminalPromptIO } from "../../ui/terminal-input.ts";
 import { openTerminalInput } from "../../runtime/terminal.ts";
@@ -26,13 +23,11 @@ import type { SessionInfo, UsageView } from "../../ui/repl.ts";
 import type { Provider } from "../../providers/types.ts";
 import type { McpManager } from "../../mcp/manager.ts";
 import { exitCodeForStop } from "../exit-codes.ts";
-import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode, startAudit } from "../session-setup.ts";
-import type { SessionRecord } from "../../session/records.ts";
+import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode } from "../session-setup.ts";
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
-import { latestSessionOf } from "../../session/store.ts";
 import { AgentError } from "../../util/errors.ts";
-import { pluginSessionParts } from "../plugin-setup.ts";
 import { askChangedPlugins } from "../plugin-gate.ts";
+import { prepareSession, resumeOf } from "../prepare-session.ts";
 
 export interface InteractiveCommandOptions {
   readonly cwd: string;
@@ -113,9 +108,7 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform);
     if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
-    const resumeId = options.resume ?? (options.continue === true ? latestSessionOf(runtime, loaded.home, loaded.projectRoot)?.id : undefined);
-    if (options.continue === true && resumeId === undefined) throw new AgentError("config", `--continue: no earlier session in ${loaded.projectRoot}`, { fix: "agent sessions list shows every session; use --resume ID for one of another project" });
-    const resume = resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
+    const resume = resumeOf(runtime, loaded, options);
     const settings = loaded.settings;
     requireScriptFile(settings.provider, options);
     const permissionMode = resolvePermissionMode(permissionFlag, settings, loaded.managed);
@@ -127,10 +120,8 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     const rules = configuredRules(io, settings);
 
     handedOver = true;
-    // MCP servers start in the background, as in `agent run`; the first provider request waits for them.
-    const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
-    void mcp?.start();
-    const audit = await startAudit(runtime, io, settings);
+    // The project's trust was pinned above (or the project has none to pin), so a rule a hook writes re-pins it.
+    const shared = await prepareSession(runtime, io, { loaded, cwd: options.cwd, provider, permissionMode, rules, repinOnRuleWrite: !hooksOff });
     input.setContext({
       history: openHistory(runtime, loaded.home, loaded.projectRoot),
       complete: (text, cursor) => complete(runtime.fs, options.cwd, text, cursor),
@@ -141,36 +132,10 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
       hooksOff,
       idleMs,
       style,
-      info: sessionInfo(runtime, loaded.home, provider, permissionMode, usage, mcp),
+      info: sessionInfo(runtime, loaded.home, provider, permissionMode, usage, shared.mcp),
       ...(resume !== undefined ? { resume } : {}),
-      agent: {
-        runtime,
-        provider,
-        // With hooks off only the managed layer's hooks were loaded: nothing below can switch them off.
-        hooks: loaded.hooks,
-        home: loaded.home,
-        cwd: options.cwd,
-        projectDir: loaded.projectRoot,
-        permissionMode,
-        rules,
-        ...(settings.agent.maxContextTokens !== undefined ? { maxContextTokens: settings.agent.maxContextTokens } : {}),
-        ...(settings.agent.contextFiles !== undefined ? { contextFiles: settings.agent.contextFiles } : {}),
-        models: settings.agent.models,
-        stopBlockCap: settings.hooks.stopBlockCap,
-        quietSuccessOutput: settings.hooks.quietSuccessOutput,
-        providerKeyVars: providerKeyVarsFor(settings.providers),
-        webFetch: { allow: settings.tools.webFetch.allow },
-        persist: true,
-        ...(mcp ? { mcp } : {}),
-        // Skills and agents of the loaded plugins (slash commands: src/plugins/commands.ts expandSlashCommand).
-        ...pluginSessionParts(runtime, loaded).sessionOptions,
-        ...(audit ? { audit: (record: SessionRecord, id: string) => audit.observe(record, id) } : {}),
-        onProjectSettingsWritten: (applied: Parameters<typeof repinAfterRuleWrite>[2]["applied"]) => repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied }),
-      },
-    }).finally(async () => {
-      await mcp?.close();
-      await audit?.close();
-    });
+      agent: { ...shared.options, persist: true },
+    }).finally(() => shared.close());
     return exitCodeForStop(result.stopReason);
   } finally {
     if (!handedOver) input.close();

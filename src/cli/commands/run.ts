@@ -12,37 +12,22 @@ import { loadConfig } from "../../config/load.ts";
 import { formatWarning } from "../../config/warnings.ts";
 import { isProjectTrusted, requireTrust } from "../trust-gate.ts";
 import { parseRules, type Rule, type RuleSet } from "../../permissions/rules.ts";
-import { latestSessionOf } from "../../session/store.ts";
 import { requireParsableConfig, requireScriptFile } from "../config-gate.ts";
-import { buildProvider, configuredRules, loadResume, parsePermissionMode, resolvePermissionMode, startAudit } from "../session-setup.ts";
-import type { SessionRecord } from "../../session/records.ts";
+import { buildProvider, configuredRules, parsePermissionMode, resolvePermissionMode } from "../session-setup.ts";
 import { AgentSession } from "../../agent/agent-session.ts";
 import type { EventStream } from "../../agent/event-queue.ts";
 import { createRenderer, type Renderer } from "../../ui/renderer.ts";
-import { repinAfterRuleWrite } from "../trust-repin.ts";
-import { providerKeyVarsFor } from "../../hooks/engine.ts";
 import { STOP_SIGNALS, watchStopSignals } from "../../runtime/signals.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
 import { exitCodeForStop } from "../exit-codes.ts";
-import { createMcpManager } from "../../mcp/start.ts";
 import { createHeadlessOutput } from "../headless.ts";
+import { prepareSession, resumeOf } from "../prepare-session.ts";
+import { expandPromptCommand, pluginSessionParts, type PluginSessionParts } from "../plugin-setup.ts";
+import { requirePluginsUnchanged } from "../plugin-gate.ts";
 import type { AgentEvent, SessionResult } from "../../agent/types.ts";
-import type { EffectiveSettings, LoadedConfig } from "../../config/load.ts";
+import type { LoadedConfig } from "../../config/load.ts";
 import type { PermissionMode } from "../../permissions/mode.ts";
 import type { Provider } from "../../providers/types.ts";
-
-/** What the settings decide for the session: limits, hook settings, key variables, instruction files, models. */
-function settingsOptions(settings: EffectiveSettings, maxContextTokens: number | undefined) {
-  const limit = maxContextTokens ?? settings.agent.maxContextTokens;
-  return {
-    ...(limit !== undefined ? { maxContextTokens: limit } : {}),
-    stopBlockCap: settings.hooks.stopBlockCap,
-    quietSuccessOutput: settings.hooks.quietSuccessOutput,
-    providerKeyVars: providerKeyVarsFor(settings.providers),
-    ...(settings.agent.contextFiles !== undefined ? { contextFiles: settings.agent.contextFiles } : {}),
-    models: settings.agent.models,
-  };
-}
 
 /** One prompt, one turn; whatever ended the turn ends the session. Every event is rendered. */
 async function runOnePrompt(session: AgentSession, renderer: Renderer, prompt: string): Promise<SessionResult> {
@@ -52,13 +37,6 @@ async function runOnePrompt(session: AgentSession, renderer: Renderer, prompt: s
   };
   const stop = (await render(session.start())) ?? (await render(session.prompt(prompt)));
   return render(session.end({ stop }));
-}
-
-/** `--resume ID` or `--continue` (the newest session of this project): its records; undefined for a new session. */
-function resumeOf(runtime: Runtime, loaded: ReturnType<typeof loadConfig>, options: RunOptions): ReturnType<typeof loadResume> | undefined {
-  const resumeId = options.resume ?? (options.continue ? latestSessionOf(runtime, loaded.home, loaded.projectRoot)?.id : undefined);
-  if (options.continue && resumeId === undefined) throw new AgentError("config", `--continue: no earlier session in ${loaded.projectRoot}`, { fix: "agent sessions list shows every session; use --resume ID for one of another project" });
-  return resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
 }
 
 /** One line that hooks are off, else the load warnings (each with AGENT_DEBUG=1, else their count). */
@@ -85,9 +63,6 @@ async function readPrompt(runtime: Runtime, words: readonly string[]): Promise<s
   if (prompt.trim() === "") throw new AgentError("usage", "no prompt given", { fix: `agent run "what to do" (or pipe it: echo "what to do" | agent run)` });
   return prompt;
 }
-import { escapeJsonText } from "../../util/escape.ts";
-import { expandPromptCommand, pluginSessionParts, type PluginSessionParts } from "../plugin-setup.ts";
-import { requirePluginsUnchanged } from "../plugin-gate.ts";
 
 export interface RunOptions {
   readonly prompt: readonly string[];
@@ -189,8 +164,7 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
   requireParsableConfig(runtime, options.cwd);
   const prepared = await prepareRun(runtime, io, options, flags);
   if (prepared === null) return 1;
-  const { loaded, hooksOff, trustPersisted, plugins, provider, resume } = prepared;
-  const settings = loaded.settings;
+  const { loaded, trustPersisted, provider, resume } = prepared;
 
   const controller = new AbortController();
   const renderer = createRenderer(runtime, io, { format: flags.format });
@@ -201,35 +175,15 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     renderer.interrupted?.();
     controller.abort();
   });
-  // MCP servers start now, in the background; the first provider request waits for them (bounded per
-  // server). Their groups are in the runtime's live-group registry, so signals and exits reach them.
-  const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd: options.cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
-  void mcp?.start();
-  const audit = await startAudit(runtime, io, settings);
+  const shared = await prepareSession(runtime, io, { loaded, cwd: options.cwd, provider, permissionMode: prepared.permissionMode, rules: prepared.rules, maxContextTokens: flags.maxContextTokens, repinOnRuleWrite: trustPersisted });
   try {
     const session = new AgentSession({
-      runtime,
-      provider,
-      // With hooks off only the managed layer's hooks were loaded: nothing below can switch them off.
-      hooks: loaded.hooks,
-      home: loaded.home,
-      cwd: options.cwd,
-      projectDir: loaded.projectRoot,
-      permissionMode: prepared.permissionMode,
-      rules: prepared.rules,
+      ...shared.options,
       ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
-      ...settingsOptions(settings, flags.maxContextTokens),
-      webFetch: { allow: settings.tools.webFetch.allow },
       persist: options.session,
       ...(headless ? { onLine: (line: string) => headless.onLine(line), onEvent: (event: AgentEvent) => headless.onEvent(event) } : {}),
       ...(resume ? { resume } : {}),
       signal: controller.signal,
-      ...(mcp ? { mcp } : {}),
-      ...plugins.sessionOptions,
-      ...(audit ? { audit: (record: SessionRecord, id: string) => audit.observe(record, id) } : {}),
-      onProjectSettingsWritten: (applied) => {
-        if (trustPersisted) repinAfterRuleWrite(runtime, io, { cwd: options.cwd, applied });
-      },
     });
     const result = await runOnePrompt(session, renderer, prepared.prompt);
     offSignal();
@@ -237,7 +191,6 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     headless?.finish(result, { wallMs: Math.max(0, runtime.now() - startedAt), model: provider.model });
     return exitCodeForStop(result.stopReason);
   } finally {
-    await mcp?.close();
-    await audit?.close();
+    await shared.close();
   }
 }
