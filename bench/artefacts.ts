@@ -30,7 +30,13 @@ interface Artefact {
 
 const ARTEFACTS: Artefact[] = [
   { name: "linux-x64", file: "agent-linux-x64", runner: [], where: "native", bytecode: true },
-  { name: "linux-arm64", file: "agent-linux-arm64", runner: ["qemu-aarch64-static", "-L", "/usr/aarch64-linux-gnu"], where: "qemu-user-static", bytecode: true },
+  {
+    name: "linux-arm64",
+    file: "agent-linux-arm64",
+    runner: ["qemu-aarch64-static", "-L", "/usr/aarch64-linux-gnu"],
+    where: "qemu-user-static",
+    bytecode: true,
+  },
   { name: "linux-x64-musl", file: "agent-linux-x64-musl", where: "cannot run here" },
   { name: "darwin-x64", file: "agent-darwin-x64", where: "cannot run here" },
   { name: "darwin-arm64", file: "agent-darwin-arm64", where: "cannot run here" },
@@ -82,7 +88,10 @@ function measure(artefact: Artefact): { agent: number; hello: number } | string 
 }
 
 try {
-  const rows = ["| artefact | size (MiB) | runs here | `--version` median (ms) | hello-world median (ms) | ratio |", "| --- | ---: | --- | ---: | ---: | ---: |"];
+  const rows = [
+    "| artefact | size (MiB) | runs here | `--version` median (ms) | hello-world median (ms) | ratio |",
+    "| --- | ---: | --- | ---: | ---: | ---: |",
+  ];
   for (const artefact of ARTEFACTS) {
     const path = join(RELEASE, artefact.file);
     if (!existsSync(path)) {
@@ -96,7 +105,10 @@ try {
     }
     const result = measure(artefact);
     if (typeof result === "string") rows.push(`| ${artefact.name} | ${size} | ${result} | — | — | — |`);
-    else rows.push(`| ${artefact.name} | ${size} | ${artefact.where} | ${result.agent.toFixed(1)} | ${result.hello.toFixed(1)} | ${(result.agent / result.hello).toFixed(2)}× |`);
+    else
+      rows.push(
+        `| ${artefact.name} | ${size} | ${artefact.where} | ${result.agent.toFixed(1)} | ${result.hello.toFixed(1)} | ${(result.agent / result.hello).toFixed(2)}× |`,
+      );
   }
   console.log(`${RUNS} runs each after ${WARMUP} warm-up runs, interleaved; release: ${RELEASE}\n`);
   console.log(rows.join("\n"));

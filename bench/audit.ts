@@ -48,7 +48,9 @@ async function main(): Promise<void> {
   for (const bytecode of [false, true]) {
     const base = build(join(root, `base-${bytecode}`), { bytecode, external: true });
     const full = build(join(root, `full-${bytecode}`), { bytecode, external: false });
-    console.log(`| ${bytecode ? "--bytecode (host build)" : "no bytecode (cross builds)"} | ${mb(base)} | ${mb(full)} | ${mb(full - base)} | ${(full / base).toFixed(4)} |`);
+    console.log(
+      `| ${bytecode ? "--bytecode (host build)" : "no bytecode (cross builds)"} | ${mb(base)} | ${mb(full)} | ${mb(full - base)} | ${(full / base).toFixed(4)} |`,
+    );
   }
 
   let received = 0;
@@ -68,7 +70,20 @@ async function main(): Promise<void> {
     const home = join(root, mode, "home");
     const project = join(root, mode, "project");
     mkdirSync(join(project, ".git"), { recursive: true });
-    write(join(project, "script.json"), JSON.stringify({ turns: [{ tool_calls: [{ name: "bash", arguments: { command: "true" } }, { name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }] }));
+    write(
+      join(project, "script.json"),
+      JSON.stringify({
+        turns: [
+          {
+            tool_calls: [
+              { name: "bash", arguments: { command: "true" } },
+              { name: "bash", arguments: { command: "echo hi" } },
+            ],
+          },
+          { text: "done" },
+        ],
+      }),
+    );
     write(join(home, ".agent", "hooks", "guard", "hook.json"), JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     write(join(home, ".agent", "hooks", "guard", "run.sh"), "#!/bin/sh\ncat >/dev/null\necho '{}'\n", true);
     if (mode === "on") write(join(home, ".agent", "config.toml"), `[audit.otlp]\nendpoint = "http://127.0.0.1:${port}/v1/logs"\n`);

@@ -29,7 +29,15 @@ async function time(body: () => Promise<unknown>): Promise<number> {
 }
 
 const spawnOnce = () =>
-  runInGroup(runtime, { argv: ["git", "--version"], cwd: REPO, env: { PATH: runtime.env().PATH ?? "" }, stdin: null, timeoutMs: 3000, stdout: new CappedSink(4096, "truncate"), stderr: new CappedSink(4096, "truncate") });
+  runInGroup(runtime, {
+    argv: ["git", "--version"],
+    cwd: REPO,
+    env: { PATH: runtime.env().PATH ?? "" },
+    stdin: null,
+    timeoutMs: 3000,
+    stdout: new CappedSink(4096, "truncate"),
+    stderr: new CappedSink(4096, "truncate"),
+  });
 
 const rows: [string, number[]][] = [
   ["baseline: one `git --version` spawn", []],

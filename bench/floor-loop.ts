@@ -30,7 +30,8 @@ function parseAnthropic(text: string): Call[] {
   for (const line of text.split("\n")) {
     if (!line.startsWith("data: ")) continue;
     const event = JSON.parse(line.slice(6));
-    if (event.type === "content_block_start" && event.content_block.type === "tool_use") calls.push({ id: event.content_block.id, name: event.content_block.name, arguments: "" });
+    if (event.type === "content_block_start" && event.content_block.type === "tool_use")
+      calls.push({ id: event.content_block.id, name: event.content_block.name, arguments: "" });
     if (event.type === "content_block_delta" && event.delta.type === "input_json_delta") {
       const last = calls[calls.length - 1];
       if (last) last.arguments += event.delta.partial_json;
@@ -41,11 +42,20 @@ function parseAnthropic(text: string): Call[] {
 
 for (;;) {
   const body = wire === "openai" ? { model: "m", stream: true, messages } : { model: "m", max_tokens: 8192, stream: true, messages };
-  const response = await fetch(wire === "openai" ? `${url}/v1/chat/completions` : `${url}/v1/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(wire === "openai" ? `${url}/v1/chat/completions` : `${url}/v1/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   const calls = wire === "openai" ? parseOpenAI(text) : parseAnthropic(text);
   if (calls.length === 0) break;
-  if (wire === "openai") messages.push({ role: "assistant", content: "", tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) });
+  if (wire === "openai")
+    messages.push({
+      role: "assistant",
+      content: "",
+      tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
+    });
   else messages.push({ role: "assistant", content: calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: JSON.parse(c.arguments || "{}") })) });
   const results: unknown[] = [];
   for (const call of calls) {

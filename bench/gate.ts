@@ -33,7 +33,11 @@ const RULES = rules({
 
 const CALLS: readonly { label: string; tool: ToolId; input: Record<string, unknown> }[] = [
   { label: "bash `ls -la`", tool: "bash", input: { command: "ls -la" } },
-  { label: "bash, 5 commands with a substitution and a pipe", tool: "bash", input: { command: 'cd src && npm run build -- --watch=false | tee "$(date +%s).log"; git status -s || echo failed' } },
+  {
+    label: "bash, 5 commands with a substitution and a pipe",
+    tool: "bash",
+    input: { command: 'cd src && npm run build -- --watch=false | tee "$(date +%s).log"; git status -s || echo failed' },
+  },
   { label: "bash, 2 KiB script", tool: "bash", input: { command: Array.from({ length: 60 }, (_, i) => `echo step ${i} && test -f file${i}.txt`).join("\n") } },
   { label: "write `src/deep/er/x.ts`", tool: "write", input: { file_path: "src/deep/er/x.ts", content: "x" } },
 ];
@@ -45,7 +49,15 @@ function median(values: number[]): number {
 
 async function spawnFloor(): Promise<number> {
   const started = performance.now();
-  const spawned = await runtime.spawn({ argv: ["/bin/bash", "-c", "true"], cwd: project, env: { PATH: "/usr/bin:/bin" }, newGroup: true, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const spawned = await runtime.spawn({
+    argv: ["/bin/bash", "-c", "true"],
+    cwd: project,
+    env: { PATH: "/usr/bin:/bin" },
+    newGroup: true,
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   if (spawned.ok) await spawned.child.exited;
   return performance.now() - started;
 }
@@ -64,7 +76,9 @@ for (let run = 0; run < RUNS; run++) {
   for (const call of CALLS) samples.get(call.label)?.push(judge(call.tool, call.input));
 }
 const floorMs = median(floor);
-console.log(`\`npx bun bench/gate.ts ${RUNS}\` (medians of ${RUNS} interleaved runs; floor: \`/bin/bash -c true\` spawned through the runtime shim, same run)\n`);
+console.log(
+  `\`npx bun bench/gate.ts ${RUNS}\` (medians of ${RUNS} interleaved runs; floor: \`/bin/bash -c true\` spawned through the runtime shim, same run)\n`,
+);
 console.log("| call | normalise + gate (µs) | spawn floor (ms) | share of the floor |");
 console.log("| --- | ---: | ---: | ---: |");
 for (const call of CALLS) {

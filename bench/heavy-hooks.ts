@@ -84,7 +84,15 @@ async function spawnDirect(world: World, argv: string[], env: Record<string, str
   const spawned = await world.runtime.spawn({ argv, cwd: world.project, env, newGroup: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   if (!spawned.ok) throw new Error(`spawn failed: ${spawned.message}`);
   const { child } = spawned;
-  await Promise.all([child.writeStdin(stdin).catch(() => undefined).then(() => child.closeStdin()), drain(child.stdout), drain(child.stderr), child.exited]);
+  await Promise.all([
+    child
+      .writeStdin(stdin)
+      .catch(() => undefined)
+      .then(() => child.closeStdin()),
+    drain(child.stdout),
+    drain(child.stderr),
+    child.exited,
+  ]);
 }
 
 const median = (values: readonly number[]): number => {
@@ -101,7 +109,15 @@ const fmt = (ms: number): string => ms.toFixed(2);
 
 async function loginProfile(): Promise<string[]> {
   const world = makeWorld();
-  write(join(world.home, ".bash_profile"), [`sleep ${PROFILE_SLEEP}`, `export PYENV_ROOT="$HOME/.pyenv"`, `export PATH="$PYENV_ROOT/shims:$HOME/.nvm/versions/node/v22/bin:$PATH"`, `export NVM_DIR="$HOME/.nvm"`].join("\n") + "\n");
+  write(
+    join(world.home, ".bash_profile"),
+    [
+      `sleep ${PROFILE_SLEEP}`,
+      `export PYENV_ROOT="$HOME/.pyenv"`,
+      `export PATH="$PYENV_ROOT/shims:$HOME/.nvm/versions/node/v22/bin:$PATH"`,
+      `export NVM_DIR="$HOME/.nvm"`,
+    ].join("\n") + "\n",
+  );
   write(join(world.home, ".agent", "settings.json"), JSON.stringify({ hooks: { enabled: true, before_tool: [{ command: "true" }] } }));
   const engine = engineFor(world);
   const env = { ...engine.baseEnv };
@@ -155,7 +171,8 @@ async function slowHooks(): Promise<string[]> {
   const stdin = new TextEncoder().encode("{}\n");
   for (let i = 0; i < runs; i += 1) {
     for (const setup of setups) setup.runs.push(await time(() => firePre(setup.engine, setup.world)));
-    if (first) direct.push(await time(() => Promise.all(Array.from({ length: 10 }, () => spawnDirect(first.world, ["/bin/sh", "-c", "sleep 0.1"], env, stdin)))));
+    if (first)
+      direct.push(await time(() => Promise.all(Array.from({ length: 10 }, () => spawnDirect(first.world, ["/bin/sh", "-c", "sleep 0.1"], env, stdin)))));
   }
   for (const setup of setups) await setup.engine.close();
   const floor = median(setups[0]?.runs ?? []);
@@ -176,7 +193,14 @@ try {
   const login = await loginProfile();
   const slow = await slowHooks();
   process.stdout.write(
-    [`Command: \`npx bun bench/heavy-hooks.ts --runs=${RUNS}\` (runtime ${runtime.name}, ${runtime.platform.os}; interleaved runs after ${WARMUP} warm-up runs).`, "", ...login, "", ...slow, ""].join("\n"),
+    [
+      `Command: \`npx bun bench/heavy-hooks.ts --runs=${RUNS}\` (runtime ${runtime.name}, ${runtime.platform.os}; interleaved runs after ${WARMUP} warm-up runs).`,
+      "",
+      ...login,
+      "",
+      ...slow,
+      "",
+    ].join("\n"),
   );
 } finally {
   for (const root of worlds) rmSync(root, { recursive: true, force: true });

@@ -54,7 +54,21 @@ interface Program {
 }
 const agentProgram = (label: string, binary: string): Program => ({
   label,
-  argv: (wire, url, extra) => [binary, "run", "--provider", wire, "--base-url", url, "--permission-mode", "bypass", "--output-format", "json", ...EXTRA_ARGS, ...extra, "go"],
+  argv: (wire, url, extra) => [
+    binary,
+    "run",
+    "--provider",
+    wire,
+    "--base-url",
+    url,
+    "--permission-mode",
+    "bypass",
+    "--output-format",
+    "json",
+    ...EXTRA_ARGS,
+    ...extra,
+    "go",
+  ],
 });
 const floorProgram: Program = { label: "floor loop", argv: (wire, url) => [FLOOR, wire, url] };
 const agents = [agentProgram("agent (this branch)", AGENT), ...(BASE ? [agentProgram("agent (base)", BASE)] : [])];
@@ -70,7 +84,10 @@ function world(mcp?: { ignoreStdin: boolean }): { cwd: string; env: Record<strin
   if (mcp) {
     const server = join(root, "mcp-server.js");
     writeFileSync(server, MCP_SERVER);
-    writeFileSync(join(home, ".agent", "config.toml"), `[mcp_servers.quick]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(server)}]\nenv = { IGNORE_STDIN = "${mcp.ignoreStdin ? "1" : ""}" }\n`);
+    writeFileSync(
+      join(home, ".agent", "config.toml"),
+      `[mcp_servers.quick]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(server)}]\nenv = { IGNORE_STDIN = "${mcp.ignoreStdin ? "1" : ""}" }\n`,
+    );
   }
   const env: Record<string, string> = { HOME: home, AGENT_HOME: join(home, ".agent"), NO_COLOR: "1", PATH: process.env.PATH ?? "/usr/bin:/bin" };
   return { cwd: project, env };
@@ -172,7 +189,9 @@ async function bigOutputs(): Promise<string[]> {
     for (let run = 0; run < RUNS; run++) {
       for (const program of programs) {
         const command = program === small ? "echo 1" : BIG;
-        const server = await modelServer(wire, (main) => (main < CALLS ? { toolCalls: [{ id: `toolu_${main}`, name: "bash", arguments: { command } }] } : { text: "done" }));
+        const server = await modelServer(wire, (main) =>
+          main < CALLS ? { toolCalls: [{ id: `toolu_${main}`, name: "bash", arguments: { command } }] } : { text: "done" },
+        );
         const w = world();
         try {
           const out = await runProgram(program.argv(wire, server.url, []), w.cwd, w.env);
@@ -196,7 +215,9 @@ async function bigOutputs(): Promise<string[]> {
       if (!r) continue;
       const ratio = median(r.rss) / floorRss;
       const target = program === floorProgram ? "1.00×" : `${ratio.toFixed(2)}× (≤ 1.3×: ${ratio <= 1.3 ? "met" : "missed"})`;
-      lines.push(`| ${program.label} | ${wire} | ${mb(median(r.largest))} | ${mb(median(r.total))} | ${median(r.first).toFixed(1)} | ${median(r.last).toFixed(1)} | ${mib(median(r.rss))} | ${target} |`);
+      lines.push(
+        `| ${program.label} | ${wire} | ${mb(median(r.largest))} | ${mb(median(r.total))} | ${median(r.first).toFixed(1)} | ${median(r.last).toFixed(1)} | ${mib(median(r.rss))} | ${target} |`,
+      );
     }
   }
   return lines;

@@ -129,7 +129,15 @@ async function spawnDirect(runtime: Runtime, setup: FormSetup, env: Record<strin
   const spawned = await runtime.spawn({ argv: setup.argv, cwd: setup.cwd, env, newGroup: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   if (!spawned.ok) throw new Error(`spawn failed: ${spawned.message}`);
   const { child } = spawned;
-  await Promise.all([child.writeStdin(stdin).catch(() => undefined).then(() => child.closeStdin()), drain(child.stdout), drain(child.stderr), child.exited]);
+  await Promise.all([
+    child
+      .writeStdin(stdin)
+      .catch(() => undefined)
+      .then(() => child.closeStdin()),
+    drain(child.stdout),
+    drain(child.stderr),
+    child.exited,
+  ]);
 }
 
 function median(values: number[]): number {
@@ -161,7 +169,9 @@ async function overhead(): Promise<Row[]> {
     const engine = engineFor(world);
     const env = { ...engine.baseEnv };
     // A stdin of the size a pre_tool payload has, so both sides write the same bytes.
-    const stdin = new TextEncoder().encode(`${JSON.stringify({ session_id: "bench", cwd: world.project, hook_event: "pre_tool", tool: "bash", tool_use_id: "call_1", input: { command: "ls -la" } })}\n`);
+    const stdin = new TextEncoder().encode(
+      `${JSON.stringify({ session_id: "bench", cwd: world.project, hook_event: "pre_tool", tool: "bash", tool_use_id: "call_1", input: { command: "ls -la" } })}\n`,
+    );
     for (let i = 0; i < WARMUP; i += 1) {
       await fireOnce(engine, world, "pre_tool");
       await spawnDirect(world.runtime, current, env, stdin);

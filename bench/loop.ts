@@ -22,8 +22,7 @@ import { createRuntime } from "../src/runtime/index.ts";
 import { renderOpenAI, startFakeServer, type FakeReply } from "../test/support/fake-openai.ts";
 
 const REPO = resolve(import.meta.dir, "..");
-const flag = (name: string): string | undefined =>
-  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const flag = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const RUNS = Number(flag("runs") ?? 11);
 const LONG_TURNS = Number(flag("turns") ?? 100);
 const AGENT = resolve(flag("agent") ?? join(REPO, "dist/agent"));
@@ -60,11 +59,17 @@ function makeHome(name: string, hooks: HookSet): { home: string; agentHome: stri
   const home = join(root, name);
   const agentHome = join(home, ".agent");
   mkdirSync(agentHome, { recursive: true });
-  for (const [event, count] of [["pre_tool", hooks.dirPre], ["post_tool", hooks.dirPost]] as const) {
+  for (const [event, count] of [
+    ["pre_tool", hooks.dirPre],
+    ["post_tool", hooks.dirPost],
+  ] as const) {
     for (let i = 0; i < count; i++) write(join(agentHome, "hooks", `${event}-${i}`, "hook.json"), JSON.stringify({ event, run: "/bin/true" }));
   }
   const toml: string[] = [];
-  for (const [event, count] of [["pre_tool_use", hooks.lifePre], ["post_tool_use", hooks.lifePost]] as const) {
+  for (const [event, count] of [
+    ["pre_tool_use", hooks.lifePre],
+    ["post_tool_use", hooks.lifePost],
+  ] as const) {
     for (let i = 0; i < count; i++) toml.push(`[[hooks.lifecycle.${event}]]`, `hooks = [{ command = "true" }]`, "");
   }
   if (toml.length > 0) write(join(agentHome, "config.toml"), toml.join("\n"));
@@ -183,13 +188,15 @@ function checkSession(agentHome: string, sessionId: string, calls: number, hookR
   const text = readFileSync(join(dir, name), "utf8");
   const results = text.split("\n").filter((line) => line.includes('"type":"tool_result"')).length;
   const hooksOk = text.split("\n").filter((line) => line.includes('"type":"hook_lifecycle"') && line.includes('"status":"success"')).length;
-  if (results !== calls || hooksOk !== hookRuns) throw new Error(`session ${sessionId}: ${results} tool results (want ${calls}), ${hooksOk} successful hook runs (want ${hookRuns})`);
+  if (results !== calls || hooksOk !== hookRuns)
+    throw new Error(`session ${sessionId}: ${results} tool results (want ${calls}), ${hooksOk} successful hook runs (want ${hookRuns})`);
 }
 
 function summary(stdout: string): { session_id: string; tool_calls: number; is_error: boolean } {
   const last = stdout.trim().split("\n").pop() ?? "";
   const parsed: unknown = JSON.parse(last);
-  if (typeof parsed !== "object" || parsed === null || !("session_id" in parsed) || !("tool_calls" in parsed) || !("is_error" in parsed)) throw new Error(`bad summary: ${last}`);
+  if (typeof parsed !== "object" || parsed === null || !("session_id" in parsed) || !("tool_calls" in parsed) || !("is_error" in parsed))
+    throw new Error(`bad summary: ${last}`);
   return { session_id: String(parsed.session_id), tool_calls: Number(parsed.tool_calls), is_error: parsed.is_error === true };
 }
 
@@ -200,7 +207,9 @@ const call = (n: number) => ({ id: `call_${n}`, name: "bash", arguments: { comma
 const oneMessage = (calls: number): Turn[] => [{ tool_calls: Array.from({ length: calls }, (_, i) => call(i + 1)) }, { text: "done" }];
 const onePerTurn = (calls: number): Turn[] => [...Array.from({ length: calls }, (_, i) => ({ tool_calls: [call(i + 1)] })), { text: "done" }];
 /** One SSE body written in one piece: the fake server's per-piece 1 ms tick is its own pacing, not the agent's cost. */
-const asReply = (turn: Turn): FakeReply => ({ raw: [renderOpenAI({ ...(turn.text ? { text: turn.text } : {}), ...(turn.tool_calls ? { toolCalls: turn.tool_calls } : {}) }).join("")] });
+const asReply = (turn: Turn): FakeReply => ({
+  raw: [renderOpenAI({ ...(turn.text ? { text: turn.text } : {}), ...(turn.tool_calls ? { toolCalls: turn.tool_calls } : {}) }).join("")],
+});
 
 interface Scenario {
   readonly name: string;
@@ -259,7 +268,11 @@ async function directSpawns(argv: string[], stdin: string | null, n: number): Pr
 /** One provider round trip without the agent: POST to the fake server and read the whole SSE body; the times in ms. */
 async function directFetches(n: number): Promise<number[]> {
   const reply = asReply({ tool_calls: [call(1)] });
-  const server = await startFakeServer("/v1/chat/completions", Array.from({ length: n }, () => reply), renderOpenAI);
+  const server = await startFakeServer(
+    "/v1/chat/completions",
+    Array.from({ length: n }, () => reply),
+    renderOpenAI,
+  );
   const body = JSON.stringify({ model: "fake", stream: true, messages: [{ role: "user", content: "go" }] });
   const times: number[] = [];
   try {
@@ -281,9 +294,33 @@ async function partOne(): Promise<void> {
     { name: "no hooks, one message", provider: "openai", turns: oneMessage, home: plainHome, base: [], more: [] },
     { name: "no hooks, one call per turn", provider: "openai", turns: onePerTurn, home: plainHome, base: [], more: [] },
     { name: "no hooks, one call per turn, script provider", provider: "script", turns: onePerTurn, home: plainHome, base: [], more: [] },
-    { name: "hook dir pre + post (`/bin/true`)", provider: "openai", turns: oneMessage, home: makeHome("dir", { ...NO_HOOKS, dirPre: 1, dirPost: 1 }), hookCommand: ["/bin/true"], base: [], more: [] },
-    { name: "lifecycle pre + post (`true`)", provider: "openai", turns: oneMessage, home: makeHome("life", { ...NO_HOOKS, lifePre: 1, lifePost: 1 }), hookCommand: ["/bin/sh", "-c", "true"], base: [], more: [] },
-    { name: "list before + after (`true`)", provider: "openai", turns: oneMessage, home: makeHome("list", { ...NO_HOOKS, listPre: 1, listPost: 1 }), hookCommand: ["/bin/bash", "-lc", "true"], base: [], more: [] },
+    {
+      name: "hook dir pre + post (`/bin/true`)",
+      provider: "openai",
+      turns: oneMessage,
+      home: makeHome("dir", { ...NO_HOOKS, dirPre: 1, dirPost: 1 }),
+      hookCommand: ["/bin/true"],
+      base: [],
+      more: [],
+    },
+    {
+      name: "lifecycle pre + post (`true`)",
+      provider: "openai",
+      turns: oneMessage,
+      home: makeHome("life", { ...NO_HOOKS, lifePre: 1, lifePost: 1 }),
+      hookCommand: ["/bin/sh", "-c", "true"],
+      base: [],
+      more: [],
+    },
+    {
+      name: "list before + after (`true`)",
+      provider: "openai",
+      turns: oneMessage,
+      home: makeHome("list", { ...NO_HOOKS, listPre: 1, listPost: 1 }),
+      hookCommand: ["/bin/bash", "-lc", "true"],
+      base: [],
+      more: [],
+    },
   ];
   const payload = `${JSON.stringify({ tool_name: "Bash", tool_input: { command: "true" }, padding: "x".repeat(600) })}\n`;
   const bashTimes: number[] = [];
@@ -317,9 +354,13 @@ async function partOne(): Promise<void> {
   const plain = scenarios[0] as Scenario;
   const perCall = (s: Scenario): number => (median(s.more.map((r) => r.ms)) - median(s.base.map((r) => r.ms))) / EXTRA;
   console.log(`### Per tool call (${RUNS} runs each, medians; fake OpenAI server unless noted)\n`);
-  console.log(`Baselines in this run. Direct spawn, as the agent does it: \`/bin/bash -c true\` ${ms(bashMs)} ms${[...hookSpawn].map(([s, v]) => `; \`${(s.hookCommand ?? []).join(" ")}\` ${ms(v)} ms`).join("")}. One fake-server round trip by \`fetch\` from the bench process: ${ms(fetchMs)} ms.\n`);
+  console.log(
+    `Baselines in this run. Direct spawn, as the agent does it: \`/bin/bash -c true\` ${ms(bashMs)} ms${[...hookSpawn].map(([s, v]) => `; \`${(s.hookCommand ?? []).join(" ")}\` ${ms(v)} ms`).join("")}. One fake-server round trip by \`fetch\` from the bench process: ${ms(fetchMs)} ms.\n`,
+  );
   console.log("Loop overhead per call = per extra call − direct bash spawn (− one round trip when each call has its own provider request).\n");
-  console.log(`| scenario | session, 1 call ms | session, ${1 + EXTRA} calls ms | per extra call ms | loop overhead per call ms | per hook invocation ms | hook overhead beyond its spawn ms | peak RSS MiB |`);
+  console.log(
+    `| scenario | session, 1 call ms | session, ${1 + EXTRA} calls ms | per extra call ms | loop overhead per call ms | per hook invocation ms | hook overhead beyond its spawn ms | peak RSS MiB |`,
+  );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const s of scenarios) {
     const c = perCall(s);
@@ -328,7 +369,16 @@ async function partOne(): Promise<void> {
     const hookOver = hooked ? perHook - (hookSpawn.get(s) ?? 0) : NaN;
     const peak = Math.max(...s.more.map((r) => r.hwmKib), ...s.base.map((r) => r.hwmKib));
     const roundTrip = s.provider === "openai" && s.turns === onePerTurn ? fetchMs : 0;
-    const cells = [s.name, ms(median(s.base.map((r) => r.ms))), ms(median(s.more.map((r) => r.ms))), ms(c), hooked ? "—" : ms(c - bashMs - roundTrip), hooked ? ms(perHook) : "—", hooked ? ms(hookOver) : "—", mib(peak)];
+    const cells = [
+      s.name,
+      ms(median(s.base.map((r) => r.ms))),
+      ms(median(s.more.map((r) => r.ms))),
+      ms(c),
+      hooked ? "—" : ms(c - bashMs - roundTrip),
+      hooked ? ms(perHook) : "—",
+      hooked ? ms(hookOver) : "—",
+      mib(peak),
+    ];
     console.log(`| ${cells.join(" | ")} |`);
   }
   console.log("");
@@ -356,7 +406,9 @@ async function partTwo(): Promise<void> {
   const hooks: HookSet = { dirPre: 2, dirPost: 2, lifePre: 2, lifePost: 1, listPre: 2, listPost: 1 };
   const home = makeHome("long", hooks);
   const perTurn = 10;
-  const turns = Array.from({ length: LONG_TURNS }, (_, t) => ({ tool_calls: Array.from({ length: perTurn }, (_, i) => ({ id: `c${t}_${i}`, name: "bash", arguments: { command: "true" } })) }));
+  const turns = Array.from({ length: LONG_TURNS }, (_, t) => ({
+    tool_calls: Array.from({ length: perTurn }, (_, i) => ({ id: `c${t}_${i}`, name: "bash", arguments: { command: "true" } })),
+  }));
   const script = join(root, "long-script.json");
   writeFileSync(script, JSON.stringify({ turns: [...turns, { text: "done" }] }));
   const calls = LONG_TURNS * perTurn;
@@ -372,12 +424,16 @@ async function partTwo(): Promise<void> {
   if (samples.length < 2) throw new Error("long run: too few samples");
   const pick = (fraction: number): Sample => samples[Math.min(samples.length - 1, Math.round(fraction * (samples.length - 1)))] as Sample;
   console.log(`### ${calls} tool calls × ${home.perCall} hooks (script provider, ${LONG_TURNS} turns × ${perTurn} calls; ${calls * home.perCall} hook runs)\n`);
-  console.log(`Wall ${(run.ms / 1000).toFixed(1)} s (${ms(run.ms / calls)} ms per call with its ${home.perCall} hooks); ${samples.length} samples every 250 ms; peak RSS (VmHWM) ${mib(run.hwmKib)} MiB; max zombies seen at once ${Math.max(...samples.map((x) => x.zombies))}; processes left after exit: ${leftovers.length}.\n`);
+  console.log(
+    `Wall ${(run.ms / 1000).toFixed(1)} s (${ms(run.ms / calls)} ms per call with its ${home.perCall} hooks); ${samples.length} samples every 250 ms; peak RSS (VmHWM) ${mib(run.hwmKib)} MiB; max zombies seen at once ${Math.max(...samples.map((x) => x.zombies))}; processes left after exit: ${leftovers.length}.\n`,
+  );
   console.log("| elapsed | t s | RSS MiB | VmHWM MiB | open fds | children | zombies |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const fraction of [0, 0.1, 0.25, 0.5, 0.75, 1]) {
     const x = pick(fraction);
-    console.log(`| ${Math.round(fraction * 100)}% | ${(x.t / 1000).toFixed(1)} | ${mib(x.rssKib)} | ${mib(x.hwmKib)} | ${x.fds} | ${x.children} | ${x.zombies} |`);
+    console.log(
+      `| ${Math.round(fraction * 100)}% | ${(x.t / 1000).toFixed(1)} | ${mib(x.rssKib)} | ${mib(x.hwmKib)} | ${x.fds} | ${x.children} | ${x.zombies} |`,
+    );
   }
   console.log("");
 }

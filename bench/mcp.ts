@@ -46,14 +46,22 @@ function world(name: string, withMcp: boolean): { home: string; project: string 
 
 async function agentRun(w: { home: string; project: string }): Promise<{ first: number; total: number }> {
   let firstAt = 0;
-  const server = await startFakeServer("/v1/chat/completions", Array.from({ length: 1 }, () => ({ text: "ok" })), (reply) => {
-    firstAt ||= performance.now();
-    return renderOpenAI(reply);
-  });
+  const server = await startFakeServer(
+    "/v1/chat/completions",
+    Array.from({ length: 1 }, () => ({ text: "ok" })),
+    (reply) => {
+      firstAt ||= performance.now();
+      return renderOpenAI(reply);
+    },
+  );
   const started = performance.now();
   const env = { PATH: process.env.PATH ?? "", HOME: w.home, AGENT_HOME: join(w.home, ".agent"), OPENAI_API_KEY: "sk-bench" };
   const code = await new Promise<number | null>((done) => {
-    const child = spawn(argv0[0] ?? "", [...argv0.slice(1), "run", "--provider", "openai", "--base-url", server.url, "--model", "m", "--no-session", "hi"], { cwd: w.project, env, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(argv0[0] ?? "", [...argv0.slice(1), "run", "--provider", "openai", "--base-url", server.url, "--model", "m", "--no-session", "hi"], {
+      cwd: w.project,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk.toString()));
     child.on("close", (status) => {
@@ -71,7 +79,21 @@ async function direct(): Promise<number> {
   const manager = createMcpManager(runtime, {
     cwd: root,
     onNotice: (text) => console.error(text),
-    servers: [{ name: "every", scope: "user", file: "bench", transport: "stdio", command: "node", args: [EVERYTHING, "stdio"], env: {}, cwd: null, startupTimeoutMs: 10_000, toolTimeoutMs: 10_000, disabled: false }],
+    servers: [
+      {
+        name: "every",
+        scope: "user",
+        file: "bench",
+        transport: "stdio",
+        command: "node",
+        args: [EVERYTHING, "stdio"],
+        env: {},
+        cwd: null,
+        startupTimeoutMs: 10_000,
+        toolTimeoutMs: 10_000,
+        disabled: false,
+      },
+    ],
   });
   const started = performance.now();
   const tools = await manager.toolDefinitions();
@@ -114,4 +136,6 @@ console.log("| --- | ---: | ---: | ---: |");
 console.log(`| no MCP server (baseline) | ${f(b1)} | ${f(median(rows.base.total))} | 1.00 |`);
 console.log(`| \`everything\` server configured | ${f(m1)} | ${f(median(rows.mcp.total))} | ${(m1 / b1).toFixed(2)} |`);
 console.log(`| \`everything\` started directly (no agent) | ${f(d)} | | |`);
-console.log(`\nserial start-up would be about ${f(b1 + d)} ms to the first request; measured ${f(m1)} ms (the start-up overlapped ${f(Math.max(0, b1 + d - m1))} ms of it)`);
+console.log(
+  `\nserial start-up would be about ${f(b1 + d)} ms to the first request; measured ${f(m1)} ms (the start-up overlapped ${f(Math.max(0, b1 + d - m1))} ms of it)`,
+);

@@ -32,7 +32,10 @@ function write(path: string, text: string): void {
 /** A plugin folder with a guard hook and `files` files of 4 KiB in all. */
 function pluginSource(dir: string, name: string, files: number): string {
   write(join(dir, ".claude-plugin/plugin.json"), JSON.stringify({ name, version: "1.0.0" }));
-  write(join(dir, "hooks/hooks.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh" }] }] } }));
+  write(
+    join(dir, "hooks/hooks.json"),
+    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh" }] }] } }),
+  );
   for (let i = 0; i < files - 2; i++) write(join(dir, `commands/c${i}.md`), `---\ndescription: command ${i}\n---\n${"x".repeat(4000)}\n`);
   return dir;
 }
@@ -68,7 +71,9 @@ try {
     });
   }
   const base = median(times[0] ?? []);
-  console.log(`Command: \`npx bun bench/plugins.ts ${RUNS}\` (runtime bun, ${process.platform}; medians of ${RUNS} interleaved runs after ${WARMUP} warm-up runs).\n`);
+  console.log(
+    `Command: \`npx bun bench/plugins.ts ${RUNS}\` (runtime bun, ${process.platform}; medians of ${RUNS} interleaved runs after ${WARMUP} warm-up runs).\n`,
+  );
   console.log("| config | loadConfig (ms) | × baseline | added (ms) |");
   console.log("| --- | ---: | ---: | ---: |");
   cases.forEach((c, index) => {

@@ -53,7 +53,12 @@ try {
   mkdirSync(home, { recursive: true });
   for (let i = 0; i < 10; i++) writeFileSync(join(project, `file${i}.txt`), `${`line ${i}: ${"lorem ipsum dolor sit amet ".repeat(3)}\n`.repeat(24)}`);
   const replies: FakeReply[] = [];
-  for (let turn = 0; turn < TURNS - 1; turn++) replies.push({ text: `Reading file${turn % 10}.txt.`, toolCalls: [{ id: `r${turn}`, name: "read", arguments: { file_path: `file${turn % 10}.txt` } }], usage: { input: 0, output: 20 } });
+  for (let turn = 0; turn < TURNS - 1; turn++)
+    replies.push({
+      text: `Reading file${turn % 10}.txt.`,
+      toolCalls: [{ id: `r${turn}`, name: "read", arguments: { file_path: `file${turn % 10}.txt` } }],
+      usage: { input: 0, output: 20 },
+    });
   replies.push({ text: "done", usage: { input: 0, output: 5 } });
 
   const server = await startFakeAnthropic(replies, { promptCache: new FakePromptCache() });
@@ -61,7 +66,26 @@ try {
   for (const key of ["PATH", "LANG", "TMPDIR"]) if (process.env[key]) env[key] = process.env[key] as string;
   // Asynchronous: the fake server answers from this process's event loop.
   const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [join(REPO, "src/main.ts"), "run", "--provider", "anthropic", "--base-url", server.url, "--model", "claude-sonnet-4-5", "--permission-mode", "bypass", "--output-format", "json", "--no-session", "read the files"], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [
+        join(REPO, "src/main.ts"),
+        "run",
+        "--provider",
+        "anthropic",
+        "--base-url",
+        server.url,
+        "--model",
+        "claude-sonnet-4-5",
+        "--permission-mode",
+        "bypass",
+        "--output-format",
+        "json",
+        "--no-session",
+        "read the files",
+      ],
+      { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));

@@ -20,7 +20,28 @@ const TARGET_BYTES = 30 * 1024 * 1024;
 /** Deterministic pseudo-random words, so every run searches the same tree. */
 function* words(seed: number): Generator<string> {
   let x = seed;
-  const vocabulary = ["const", "let", "return", "function", "import", "export", "value", "result", "items", "config", "handler", "request", "response", "error", "await", "async", "true", "false", "null", "index"];
+  const vocabulary = [
+    "const",
+    "let",
+    "return",
+    "function",
+    "import",
+    "export",
+    "value",
+    "result",
+    "items",
+    "config",
+    "handler",
+    "request",
+    "response",
+    "error",
+    "await",
+    "async",
+    "true",
+    "false",
+    "null",
+    "index",
+  ];
   for (;;) {
     x = (x * 1103515245 + 12345) & 0x7fffffff;
     yield vocabulary[x % vocabulary.length] as string;
@@ -59,7 +80,8 @@ function makeTree(root: string): { files: number; bytes: number } {
     }
   }
   // The rest in places .gitignore and the built-in skip: build output, logs, node_modules.
-  for (let i = 0; bytes < TARGET_BYTES; i++) put(i % 3 === 0 ? `build/out${i}.js` : i % 3 === 1 ? `logs/run${i}.log` : `node_modules/dep${i % 40}/index${i}.js`, fileText(seed++, 50_000));
+  for (let i = 0; bytes < TARGET_BYTES; i++)
+    put(i % 3 === 0 ? `build/out${i}.js` : i % 3 === 1 ? `logs/run${i}.log` : `node_modules/dep${i % 40}/index${i}.js`, fileText(seed++, 50_000));
   return { files, bytes };
 }
 
@@ -87,7 +109,9 @@ try {
     ["grep common word, count", grepTool, { pattern: "handler request", output_mode: "count" }],
     ["grep in one subdirectory", grepTool, { pattern: "RAREMARKER", path: "pkg3" }],
   ];
-  console.log(`Tree: ${tree.files} files, ${(tree.bytes / 1024 / 1024).toFixed(1)} MiB (about a third of it in build/, logs/ and node_modules/, which are skipped).`);
+  console.log(
+    `Tree: ${tree.files} files, ${(tree.bytes / 1024 / 1024).toFixed(1)} MiB (about a third of it in build/, logs/ and node_modules/, which are skipped).`,
+  );
   console.log(`rg: ${rg ?? "not on PATH"}\n`);
   console.log("| call | walk ms (median) | rg ms (median) | walk / rg | same output |");
   console.log("| --- | ---: | ---: | ---: | --- |");
@@ -104,7 +128,9 @@ try {
     }
     const w = median(walk);
     const r = rg === null ? Number.NaN : median(viaRg);
-    console.log(`| ${name} | ${w.toFixed(0)} | ${rg === null ? "—" : r.toFixed(0)} | ${rg === null ? "—" : (w / r).toFixed(1)} | ${walkOut === rgOut ? "yes" : "NO"} |`);
+    console.log(
+      `| ${name} | ${w.toFixed(0)} | ${rg === null ? "—" : r.toFixed(0)} | ${rg === null ? "—" : (w / r).toFixed(1)} | ${walkOut === rgOut ? "yes" : "NO"} |`,
+    );
   }
 } finally {
   rmSync(root, { recursive: true, force: true });
@@ -124,4 +150,6 @@ for (let i = 0; i < 15; i++) {
   plain.push(startMs("0"));
   withIgnore.push(startMs("await import('ignore')"));
 }
-console.log(`\n\`ignore\` start cost: bun -e with the import ${median(withIgnore).toFixed(1)} ms, without ${median(plain).toFixed(1)} ms (medians of 15, alternating)`);
+console.log(
+  `\n\`ignore\` start cost: bun -e with the import ${median(withIgnore).toFixed(1)} ms, without ${median(plain).toFixed(1)} ms (medians of 15, alternating)`,
+);

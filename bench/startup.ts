@@ -16,8 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 const REPO = resolve(import.meta.dir, "..");
-const flag = (name: string): string | undefined =>
-  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const flag = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const RUNS = Number(flag("runs") ?? 40);
 const WARMUP = Math.min(5, RUNS);
 const AGENT = resolve(flag("agent") ?? join(REPO, "dist/agent"));
@@ -54,24 +53,54 @@ function writeHookWorld(): { env: Record<string, string>; cwd: string } {
   const agentHome = join(home, ".agent");
   const project = join(root, "project");
   mkdirSync(join(project, ".git"), { recursive: true });
-  const events = ["pre_tool", "post_tool", "post_tool_failure", "user_prompt_submit", "session_start", "session_end", "stop", "notification", "permission_request"];
+  const events = [
+    "pre_tool",
+    "post_tool",
+    "post_tool_failure",
+    "user_prompt_submit",
+    "session_start",
+    "session_end",
+    "stop",
+    "notification",
+    "permission_request",
+  ];
   const phases = ["before_tool", "after_tool", "after_assistant", "after_reasoning"];
-  for (const [scopeDir, offset] of [[agentHome, 0], [join(project, ".agent"), 100]] as const) {
+  for (const [scopeDir, offset] of [
+    [agentHome, 0],
+    [join(project, ".agent"), 100],
+  ] as const) {
     for (let i = 0; i < 8; i++) {
       const name = `dir-${offset + i}`;
-      const hook = { name, event: i % 2 === 0 ? "pre_tool" : "post_tool", match: i % 3 === 0 ? "bash" : "*", run: "./run.sh", timeout: "5s", fail_closed: i % 4 === 0 };
+      const hook = {
+        name,
+        event: i % 2 === 0 ? "pre_tool" : "post_tool",
+        match: i % 3 === 0 ? "bash" : "*",
+        run: "./run.sh",
+        timeout: "5s",
+        fail_closed: i % 4 === 0,
+      };
       write(join(scopeDir, "hooks", name, "hook.json"), JSON.stringify(hook));
       write(join(scopeDir, "hooks", name, "run.sh"), "#!/bin/sh\ncat >/dev/null\n", true);
     }
     const toml: string[] = [];
     for (let i = 0; i < 9; i++) {
-      toml.push(`[[hooks.lifecycle.${events[i]}]]`, `matcher = "${i % 2 === 0 ? "Bash|Edit" : ""}"`, `hooks = [{ command = "true # ${offset + i}", timeout_seconds = 10 }]`, "");
+      toml.push(
+        `[[hooks.lifecycle.${events[i]}]]`,
+        `matcher = "${i % 2 === 0 ? "Bash|Edit" : ""}"`,
+        `hooks = [{ command = "true # ${offset + i}", timeout_seconds = 10 }]`,
+        "",
+      );
     }
     write(join(scopeDir, "config.toml"), `${toml.join("\n")}\n`);
     const list: Record<string, unknown[]> = {};
     for (let i = 0; i < 8; i++) {
       const phase = phases[i % 4] as string;
-      (list[phase] ??= []).push({ label: `list-${offset + i}`, command: `true # ${offset + i}`, timeout_seconds: 10, ...(i < 4 ? {} : { failure_policy: "fail" }) });
+      (list[phase] ??= []).push({
+        label: `list-${offset + i}`,
+        command: `true # ${offset + i}`,
+        timeout_seconds: 10,
+        ...(i < 4 ? {} : { failure_policy: "fail" }),
+      });
     }
     write(join(scopeDir, "settings.json"), JSON.stringify({ hooks: { enabled: true, payload: "redacted", ...list } }, null, 2));
   }
@@ -106,7 +135,8 @@ const median = (values: readonly number[]): number => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
-const quantile = (values: readonly number[], q: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] as number;
+const quantile = (values: readonly number[], q: number): number =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] as number;
 
 try {
   const hello = buildHello();
@@ -115,17 +145,29 @@ try {
   const parsed: unknown = JSON.parse(listed.stdout);
   const hooks = typeof parsed === "object" && parsed !== null && "hooks" in parsed && Array.isArray(parsed.hooks) ? parsed.hooks.length : -1;
   const warnings = typeof parsed === "object" && parsed !== null && "warnings" in parsed && Array.isArray(parsed.warnings) ? parsed.warnings.length : -1;
-  if (hooks !== HOOKS || warnings !== 0) throw new Error(`hook world: expected ${HOOKS} hooks and no warnings, got ${hooks} and ${warnings}: ${listed.stdout.slice(0, 2000)}`);
+  if (hooks !== HOOKS || warnings !== 0)
+    throw new Error(`hook world: expected ${HOOKS} hooks and no warnings, got ${hooks} and ${warnings}: ${listed.stdout.slice(0, 2000)}`);
 
   const programs: Program[] = [
     { name: "`/bin/true` (spawn cost alone)", argv: ["/bin/true"], check: () => true, times: [] },
     { name: "compiled hello-world (baseline)", argv: [hello], check: (out) => out === "Hello, world!\n", times: [] },
     { name: "`dist/agent --version`", argv: [AGENT, "--version"], check: (out) => /^agent \d+\.\d+\.\d+/.test(out), times: [] },
-    { name: `\`dist/agent hooks list\` (${HOOKS} hooks)`, argv: [AGENT, "hooks", "list"], check: (out) => out.split("\n").filter((l) => / (dir|lifecycle|list) /.test(l)).length === HOOKS, times: [] },
+    {
+      name: `\`dist/agent hooks list\` (${HOOKS} hooks)`,
+      argv: [AGENT, "hooks", "list"],
+      check: (out) => out.split("\n").filter((l) => / (dir|lifecycle|list) /.test(l)).length === HOOKS,
+      times: [],
+    },
     { name: "`dist/agent --version` with a key", argv: [AGENT, "--version"], check: (out) => /^agent \d+\.\d+\.\d+/.test(out), times: [], env: KEY_ENV },
     { name: "`dist/agent config path`", argv: [AGENT, "config", "path"], check: (out) => out.length > 0, times: [] },
     { name: "`dist/agent config path` with a key (re-exec)", argv: [AGENT, "config", "path"], check: (out) => out.length > 0, times: [], env: KEY_ENV },
-    { name: `\`dist/agent hooks list\` with a key (re-exec)`, argv: [AGENT, "hooks", "list"], check: (out) => out.split("\n").filter((l) => / (dir|lifecycle|list) /.test(l)).length === HOOKS, times: [], env: KEY_ENV },
+    {
+      name: `\`dist/agent hooks list\` with a key (re-exec)`,
+      argv: [AGENT, "hooks", "list"],
+      check: (out) => out.split("\n").filter((l) => / (dir|lifecycle|list) /.test(l)).length === HOOKS,
+      times: [],
+      env: KEY_ENV,
+    },
   ];
   for (let i = 0; i < WARMUP + RUNS; i++) for (const program of programs) runOnce(program, world.env, world.cwd, i >= WARMUP);
 
@@ -141,7 +183,9 @@ try {
     const ms = median(program.times);
     const ratio = ms / base;
     const target = targets[index]?.(ms, ratio) ?? "";
-    console.log(`| ${program.name} | ${ms.toFixed(2)} | ${quantile(program.times, 0.1).toFixed(2)} | ${quantile(program.times, 0.9).toFixed(2)} | ${ratio.toFixed(2)} | ${target} |`);
+    console.log(
+      `| ${program.name} | ${ms.toFixed(2)} | ${quantile(program.times, 0.1).toFixed(2)} | ${quantile(program.times, 0.9).toFixed(2)} | ${ratio.toFixed(2)} | ${target} |`,
+    );
   });
 } finally {
   if (process.argv.includes("--keep")) console.log(`\nworld kept: ${root} (HOME=home, AGENT_HOME=home/.agent, cwd=project)`);

@@ -32,7 +32,15 @@ async function drain(stream: ReadableStream<Uint8Array> | null): Promise<void> {
 }
 
 async function spawnNoop(runtime: Runtime, script: string): Promise<void> {
-  const spawned = await runtime.spawn({ argv: [script], cwd: tmpdir(), env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, newGroup: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const spawned = await runtime.spawn({
+    argv: [script],
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    newGroup: true,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (!spawned.ok) throw new Error(spawned.message);
   const { child } = spawned;
   await Promise.all([child.closeStdin(), drain(child.stdout), drain(child.stderr), child.exited]);
@@ -91,7 +99,9 @@ try {
     const spawn = median(spawnMs);
     const warm = median(warmMs);
     const cold = median(coldMs);
-    rows.push(`| ${size} files (${Object.keys(scan.links).length} links) | ${spawn.toFixed(2)} | ${warm.toFixed(3)} | ${(warm / spawn).toFixed(2)}× | ${cold.toFixed(3)} | ${(cold / spawn).toFixed(2)}× |`);
+    rows.push(
+      `| ${size} files (${Object.keys(scan.links).length} links) | ${spawn.toFixed(2)} | ${warm.toFixed(3)} | ${(warm / spawn).toFixed(2)}× | ${cold.toFixed(3)} | ${(cold / spawn).toFixed(2)}× |`,
+    );
   }
   console.log(`runtime ${runtime.name}, ${process.platform}; medians of ${RUNS} interleaved runs after ${WARMUP} warm-up runs`);
   console.log("");

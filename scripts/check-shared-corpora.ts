@@ -20,7 +20,36 @@ if (!existsSync(secretsPath) || !existsSync(preflightPath)) {
 /** Shared lines that hold a second, different secret the detector rightly removes too. */
 const MULTI_SECRET = new Set(["pos-148-aws_secret_key"]);
 /** The shared corpus's names for the families found by token shape alone, with no key around them. */
-const BARE_KINDS = new Set(["github_pat", "github_oauth", "github_app_token", "github_refresh_token", "github_fine_grained_pat", "gitlab_pat", "openai_api_key", "anthropic_api_key", "openrouter_key", "generic_sk_key", "stripe_key", "aws_access_key", "google_api_key", "google_oauth_client_secret", "slack_bot_token", "slack_user_token", "slack_app_token", "slack_webhook", "discord_webhook", "npm_token", "pypi_token", "huggingface_token", "sendgrid_key", "twilio_api_key", "digitalocean_token", "telegram_bot_token", "jwt", "private_key"]);
+const BARE_KINDS = new Set([
+  "github_pat",
+  "github_oauth",
+  "github_app_token",
+  "github_refresh_token",
+  "github_fine_grained_pat",
+  "gitlab_pat",
+  "openai_api_key",
+  "anthropic_api_key",
+  "openrouter_key",
+  "generic_sk_key",
+  "stripe_key",
+  "aws_access_key",
+  "google_api_key",
+  "google_oauth_client_secret",
+  "slack_bot_token",
+  "slack_user_token",
+  "slack_app_token",
+  "slack_webhook",
+  "discord_webhook",
+  "npm_token",
+  "pypi_token",
+  "huggingface_token",
+  "sendgrid_key",
+  "twilio_api_key",
+  "digitalocean_token",
+  "telegram_bot_token",
+  "jwt",
+  "private_key",
+]);
 
 const secrets = readJsonl<SecretLine>(secretsPath);
 const preflight = readJsonl<PreflightLine>(preflightPath);

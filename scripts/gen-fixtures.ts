@@ -365,7 +365,10 @@ const NEGATIVES: Record<string, (g: Gen) => string[]> = {
     "The bearer scheme is described in RFC 6750.",
     "Basic authentication sends the credentials base64-encoded.",
   ],
-  agent_ids: (g) => [`{"session_id":"${g.chars(HEX, 8)}-${g.chars(HEX, 4)}","tool_use_id":"toolu_${g.chars(ALNUM, 24)}"}`, `call_id=call_${g.chars(ALNUM, 24)}`],
+  agent_ids: (g) => [
+    `{"session_id":"${g.chars(HEX, 8)}-${g.chars(HEX, 4)}","tool_use_id":"toolu_${g.chars(ALNUM, 24)}"}`,
+    `call_id=call_${g.chars(ALNUM, 24)}`,
+  ],
 };
 
 export function secretsCorpus(seed = 20240611): SecretCase[] {

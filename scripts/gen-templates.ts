@@ -32,7 +32,11 @@ export function renderTemplates(): string {
   for (const name of readdirSync(examples).sort()) {
     const dir = join(examples, name);
     if (!statSync(dir).isDirectory()) continue;
-    const kind = existsSync(join(dir, "hook.json")) ? "dir" : existsSync(join(dir, "config.toml")) || existsSync(join(dir, "settings.json")) ? "config" : undefined;
+    const kind = existsSync(join(dir, "hook.json"))
+      ? "dir"
+      : existsSync(join(dir, "config.toml")) || existsSync(join(dir, "settings.json"))
+        ? "config"
+        : undefined;
     if (kind === undefined) continue;
     const files = readdirSync(dir)
       .sort()

@@ -62,13 +62,21 @@ export function signMinisign(data: Uint8Array, privateKey: KeyObject, trustedCom
 
 /** The base64 line of a minisign public key file, or the bare base64 key. */
 function decodePublicKey(text: string): Buffer {
-  const line = text.split("\n").map((part) => part.trim()).find((part) => part !== "" && !part.startsWith("untrusted comment:")) ?? "";
+  const line =
+    text
+      .split("\n")
+      .map((part) => part.trim())
+      .find((part) => part !== "" && !part.startsWith("untrusted comment:")) ?? "";
   const bytes = Buffer.from(line, "base64");
   if (bytes.length !== 42 || bytes.subarray(0, 2).toString() !== "Ed") throw new Error("not a minisign Ed25519 public key");
   return bytes;
 }
 
-export function verifyMinisign(data: Uint8Array, signatureText: string, publicKeyText: string): { ok: true; trustedComment: string } | { ok: false; error: string } {
+export function verifyMinisign(
+  data: Uint8Array,
+  signatureText: string,
+  publicKeyText: string,
+): { ok: true; trustedComment: string } | { ok: false; error: string } {
   const key = decodePublicKey(publicKeyText);
   const lines = signatureText.split("\n");
   const sig = Buffer.from(lines[1] ?? "", "base64");

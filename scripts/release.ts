@@ -52,7 +52,11 @@ function option(args: string[], name: string): string | undefined {
 
 /** A local runtime for `name`: `--runtime=NAME=FILE`, else `$AGENT_BUN_RUNTIMES/NAME`; a .tgz is unpacked. */
 function localRuntime(args: string[], name: string, scratch: string): string | undefined {
-  const given = args.filter((arg) => arg.startsWith("--runtime=")).map((arg) => arg.slice("--runtime=".length)).find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1);
+  const given = args
+    .filter((arg) => arg.startsWith("--runtime="))
+    .map((arg) => arg.slice("--runtime=".length))
+    .find((arg) => arg.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
   const dir = process.env.AGENT_BUN_RUNTIMES;
   const file = given ?? (dir !== undefined ? [join(dir, name), join(dir, `${name}.tgz`)].find((path) => existsSync(path)) : undefined);
   if (file === undefined) return undefined;
@@ -87,7 +91,10 @@ function buildAll(names: string[], out: string, args: string[], scratch: string)
       executablePath,
       buildInfo: buildInfoFor(TARGETS[name]),
     });
-    if (code !== 0) fail(`${name} failed (bun build exit ${code})${executablePath ? "" : `; offline, pass --runtime=${name}=FILE (npm pack ${npmRuntimeName(name)}@${Bun.version})`}`);
+    if (code !== 0)
+      fail(
+        `${name} failed (bun build exit ${code})${executablePath ? "" : `; offline, pass --runtime=${name}=FILE (npm pack ${npmRuntimeName(name)}@${Bun.version})`}`,
+      );
     metafiles.push(metafile);
   }
   return metafiles;
@@ -147,7 +154,15 @@ function main(args: string[]): void {
   try {
     const metafiles = buildAll(names, out, args, scratch);
     const date = sourceStamp().date;
-    const sbom = cycloneDx(metafiles.map((file) => JSON.parse(readFileSync(file, "utf8"))), { version: pkg.version, date, bunVersion: Bun.version, artefacts: names.map((name) => ({ name: artefactName(name), sha256: sha256File(join(out, artefactName(name))) })) });
+    const sbom = cycloneDx(
+      metafiles.map((file) => JSON.parse(readFileSync(file, "utf8"))),
+      {
+        version: pkg.version,
+        date,
+        bunVersion: Bun.version,
+        artefacts: names.map((name) => ({ name: artefactName(name), sha256: sha256File(join(out, artefactName(name))) })),
+      },
+    );
     writeFileSync(join(out, "agent.cdx.json"), `${JSON.stringify(sbom, null, 2)}\n`);
     for (const script of ["install.sh", "install.ps1"]) copyFileSync(script, join(out, script));
     const sums = writeSums(out, [...names.map(artefactName), "agent.cdx.json", "install.sh", "install.ps1"]);

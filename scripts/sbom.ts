@@ -31,10 +31,11 @@ const purlOf = (name: string, version: string): string => `pkg:npm/${name.replac
 
 function npmComponents(metafiles: readonly Metafile[]): Component[] {
   const dirs = new Set<string>();
-  for (const meta of metafiles) for (const input of Object.keys(meta.inputs)) {
-    const dir = packageDir(input);
-    if (dir !== undefined) dirs.add(dir);
-  }
+  for (const meta of metafiles)
+    for (const input of Object.keys(meta.inputs)) {
+      const dir = packageDir(input);
+      if (dir !== undefined) dirs.add(dir);
+    }
   const byPurl = new Map<string, Component>();
   for (const dir of dirs) {
     const manifest = join(dir, "package.json");
@@ -42,7 +43,14 @@ function npmComponents(metafiles: readonly Metafile[]): Component[] {
     const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { name?: string; version?: string; license?: string };
     if (pkg.name === undefined || pkg.version === undefined) continue;
     const purl = purlOf(pkg.name, pkg.version);
-    byPurl.set(purl, { type: "library", "bom-ref": purl, name: pkg.name, version: pkg.version, purl, ...(pkg.license ? { licenses: [{ license: { id: pkg.license } }] } : {}) });
+    byPurl.set(purl, {
+      type: "library",
+      "bom-ref": purl,
+      name: pkg.name,
+      version: pkg.version,
+      purl,
+      ...(pkg.license ? { licenses: [{ license: { id: pkg.license } }] } : {}),
+    });
   }
   return [...byPurl.values()].sort((a, b) => a.purl.localeCompare(b.purl));
 }

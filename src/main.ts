@@ -47,4 +47,3 @@ const terminated = signals.terminationSignal();
 if (!outcome.forced && terminated !== null) code = signals.SIGNAL_EXIT_CODES[terminated];
 // Waits for stdout/stderr to drain: a slow reader on a pipe gets every byte.
 await runtime.exit(code, outcome.forced ? { drainWithinMs: signals.SIGNAL_DRAIN_MS } : undefined);
-

@@ -60,7 +60,11 @@ describe("bench scripts", () => {
     const release = join(dir, "release");
     mkdirSync(release, { recursive: true });
     copyFileSync(agent, join(release, "agent-linux-x64"));
-    const r = spawnSync(process.execPath, [join(REPO, "bench", "artefacts.ts"), `--release=${release}`, "--runs=1"], { cwd: REPO, encoding: "utf8", timeout: 240_000 });
+    const r = spawnSync(process.execPath, [join(REPO, "bench", "artefacts.ts"), `--release=${release}`, "--runs=1"], {
+      cwd: REPO,
+      encoding: "utf8",
+      timeout: 240_000,
+    });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/\| linux-x64 \| \d+\.\d \| native \| \d+\.\d \| \d+\.\d \| \d+\.\d\d× \|/);

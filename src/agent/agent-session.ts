@@ -35,7 +35,15 @@ import { BASE_PROMPT, buildSystemPrompt } from "./system-prompt.ts";
 import { environmentBlock, gitFacts, localDate } from "./environment.ts";
 import { loadInstructions, NestedInstructions, type InstructionSources } from "./instructions.ts";
 import { compactionThresholdOf, contextWindowOf, costOf, emptyUsage } from "./usage.ts";
-import { isErrorStop, type AgentEvent, type AgentSessionOptions, type PermissionAnswer, type PermissionAsk, type SessionResult, type TurnOutcome } from "./types.ts";
+import {
+  isErrorStop,
+  type AgentEvent,
+  type AgentSessionOptions,
+  type PermissionAnswer,
+  type PermissionAsk,
+  type SessionResult,
+  type TurnOutcome,
+} from "./types.ts";
 
 /** The base of every system prompt (src/agent/system-prompt.ts adds tool guidance, the environment and instruction files). */
 export const DEFAULT_SYSTEM_PROMPT = BASE_PROMPT;
@@ -102,13 +110,31 @@ export class AgentSession {
     this.hooks = activeHooks(options.hooks, options.child?.agentName);
     this.engine = this.makeEngine();
     this.system = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
-    this.instructionSources = { fs: runtime.fs, agentHome: options.home, projectRoot: options.projectDir, cwd: options.cwd, ...(options.contextFiles ? { names: options.contextFiles } : {}) };
+    this.instructionSources = {
+      fs: runtime.fs,
+      agentHome: options.home,
+      projectRoot: options.projectDir,
+      cwd: options.cwd,
+      ...(options.contextFiles ? { names: options.contextFiles } : {}),
+    };
     this.nested = new NestedInstructions(this.instructionSources);
-    this.state = { messages: options.resume ? replayMessages(options.resume.records) : [], lastInputTokens: undefined, requests: 0, toolCalls: 0, turnIndex: 0, messageIndex: 0, result: "", usage: emptyUsage(), apiMs: 0 };
+    this.state = {
+      messages: options.resume ? replayMessages(options.resume.records) : [],
+      lastInputTokens: undefined,
+      requests: 0,
+      toolCalls: 0,
+      turnIndex: 0,
+      messageIndex: 0,
+      result: "",
+      usage: emptyUsage(),
+      apiMs: 0,
+    };
     this.nested.markGiven(this.state.messages);
     const askPermission = options.askPermission ? this.afterRendering(options.askPermission) : undefined;
     // Subagents: only a top-level session offers `task` (children do not nest).
-    const taskRunner = options.child ? undefined : createTaskRunner({ ...options, ...(askPermission ? { askPermission } : {}) }, runChildSession, DEFAULT_SYSTEM_PROMPT);
+    const taskRunner = options.child
+      ? undefined
+      : createTaskRunner({ ...options, ...(askPermission ? { askPermission } : {}) }, runChildSession, DEFAULT_SYSTEM_PROMPT);
     // A child starts with its parent's variables; a resumed session with those it recorded.
     const initialEnv = options.child?.env ?? (options.resume ? sessionEnvOf(options.resume.records) : {});
     this.shells = new BackgroundShells(runtime);
@@ -144,7 +170,11 @@ export class AgentSession {
       },
       ...(options.readRoots ? { readRoots: options.readRoots } : {}),
     });
-    this.tools = BUILTIN_TOOLS.filter((tool) => tool.name !== "web_fetch" || webFetchOn(options)).map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool.name) }));
+    this.tools = BUILTIN_TOOLS.filter((tool) => tool.name !== "web_fetch" || webFetchOn(options)).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: toolJsonSchema(tool.name),
+    }));
     if (this.services.taskRunner) this.tools.push(TASK_TOOL_DEFINITION);
     options.signal.addEventListener("abort", this.cancelHooks, { once: true });
   }
@@ -190,7 +220,21 @@ export class AgentSession {
         const limits = { maxTurns, maxContextTokens, stopBlockCap };
         const mcp = this.options.mcp;
         const mcpTools = mcp ? () => mcp.toolDefinitions() : undefined;
-        const outcome = await runTurn({ s: this.services, provider: this.options.provider, system: this.system, tools: this.tools, ...(mcpTools ? { mcpTools } : {}), state: this.state, signal, limits, nested: this.nested, projectRoot: this.options.projectDir }, text);
+        const outcome = await runTurn(
+          {
+            s: this.services,
+            provider: this.options.provider,
+            system: this.system,
+            tools: this.tools,
+            ...(mcpTools ? { mcpTools } : {}),
+            state: this.state,
+            signal,
+            limits,
+            nested: this.nested,
+            projectRoot: this.options.projectDir,
+          },
+          text,
+        );
         return signal.aborted && outcome.stopReason !== "interrupted" ? { ...outcome, stopReason: "interrupted" as const } : outcome;
       } finally {
         if (own) signal.removeEventListener("abort", this.cancelHooks);
@@ -203,15 +247,19 @@ export class AgentSession {
   /** `/compact [instructions]`: pre_compact `manual`, the summary, then session_start `compact`. */
   compact(instructions: string): EventStream<void> {
     return this.queue.stream(async () => {
-      const compacted = await compactConversation(this.services, { ...this.scope(), signal: this.options.signal }, {
-        provider: this.options.provider,
-        system: this.system,
-        tools: this.tools,
-        messages: this.state.messages,
-        trigger: "manual",
-        customInstructions: instructions,
-        usage: this.state.usage,
-      });
+      const compacted = await compactConversation(
+        this.services,
+        { ...this.scope(), signal: this.options.signal },
+        {
+          provider: this.options.provider,
+          system: this.system,
+          tools: this.tools,
+          messages: this.state.messages,
+          trigger: "manual",
+          customInstructions: instructions,
+          usage: this.state.usage,
+        },
+      );
       if (compacted.kind === "compacted") replaceConversation(this.state, compacted.messages);
     });
   }
@@ -268,7 +316,18 @@ export class AgentSession {
       const { state } = this;
       const usage = { ...state.usage };
       const costUsd = costOf(usage, this.options.models?.[this.options.provider.model]);
-      return { sessionId: this.sessionId, result: state.result, turns: state.requests, toolCalls: state.toolCalls, isError, stopReason, message, usage, costUsd, apiMs: state.apiMs };
+      return {
+        sessionId: this.sessionId,
+        result: state.result,
+        turns: state.requests,
+        toolCalls: state.toolCalls,
+        isError,
+        stopReason,
+        message,
+        usage,
+        costUsd,
+        apiMs: state.apiMs,
+      };
     });
   }
 
@@ -283,12 +342,25 @@ export class AgentSession {
     const git = await gitFacts(options.runtime, options.cwd, options.signal);
     const environment = environmentBlock(
       options.runtime,
-      { cwd: options.cwd, projectRoot: options.projectDir, model: options.provider.model, provider: options.provider.id, permissionMode: options.permissionMode, hooks: this.hooks },
+      {
+        cwd: options.cwd,
+        projectRoot: options.projectDir,
+        model: options.provider.model,
+        provider: options.provider.id,
+        permissionMode: options.permissionMode,
+        hooks: this.hooks,
+      },
       git,
       localDate(new Date()),
     );
     const instructions = loadInstructions(this.instructionSources);
-    this.system = buildSystemPrompt({ base: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, tools: this.tools, environment, instructions, projectRoot: options.projectDir });
+    this.system = buildSystemPrompt({
+      base: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+      tools: this.tools,
+      environment,
+      instructions,
+      projectRoot: options.projectDir,
+    });
   }
 
   private scope(): { turnIndex: number; messageIndex: number } {
@@ -305,7 +377,11 @@ export class AgentSession {
       onceStarted: this.onceStarted,
       // Prompt hooks ask this session's own provider.
       promptProvider: () => this.options.provider,
-      sinks: { failureLine: (text) => this.emit({ type: "notice", kind: "failure", text }), record: (record) => this.services.record(record), statusLine: (text) => this.emit({ type: "notice", kind: "info", text }) },
+      sinks: {
+        failureLine: (text) => this.emit({ type: "notice", kind: "failure", text }),
+        record: (record) => this.services.record(record),
+        statusLine: (text) => this.emit({ type: "notice", kind: "info", text }),
+      },
     });
   }
 

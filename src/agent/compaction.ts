@@ -79,7 +79,11 @@ function noteFailure(s: SessionServices, backoff: Backoff): void {
   backoff.failures += 1;
   backoff.skip = 2 ** (backoff.failures - 1);
   if (backoff.failures === AUTO_COMPACTION_MAX_FAILURES) {
-    s.emit({ type: "notice", kind: "warning", text: `agent: automatic compaction is off for this session after ${AUTO_COMPACTION_MAX_FAILURES} failed attempts; /compact tries again` });
+    s.emit({
+      type: "notice",
+      kind: "warning",
+      text: `agent: automatic compaction is off for this session after ${AUTO_COMPACTION_MAX_FAILURES} failed attempts; /compact tries again`,
+    });
   }
 }
 
@@ -121,7 +125,11 @@ export type CompactionOutcome =
   | { readonly kind: "stopped"; readonly reason: string; readonly stopKind: StopKind };
 
 /** Runs one compaction under the turn's signal and counters. Notices go through `s.emit`. */
-export async function compactConversation(s: SessionServices, scope: FireScope & { readonly signal: AbortSignal }, request: CompactionRequest): Promise<CompactionOutcome> {
+export async function compactConversation(
+  s: SessionServices,
+  scope: FireScope & { readonly signal: AbortSignal },
+  request: CompactionRequest,
+): Promise<CompactionOutcome> {
   const backoff = backoffOf(s);
   if (request.trigger === "auto" && !mayAttempt(backoff)) return { kind: "skipped" };
   const outcome = await compactOnce(s, scope, request);
@@ -136,10 +144,13 @@ export async function compactConversation(s: SessionServices, scope: FireScope &
 
 async function compactOnce(s: SessionServices, scope: FireScope & { readonly signal: AbortSignal }, request: CompactionRequest): Promise<CompactionOutcome> {
   const originalCount = request.messages.length;
-  const pre = await s.fire({
-    event: "pre_compact",
-    fields: { trigger: request.trigger, custom_instructions: request.customInstructions, original_message_count: originalCount },
-  }, scope);
+  const pre = await s.fire(
+    {
+      event: "pre_compact",
+      fields: { trigger: request.trigger, custom_instructions: request.customInstructions, original_message_count: originalCount },
+    },
+    scope,
+  );
   if (pre.state.stopSession) return { kind: "stopped", reason: pre.state.stopSession.reason, stopKind: pre.state.stopSession.kind };
   if (pre.state.blocked) {
     s.emit({ type: "notice", kind: "info", text: `agent: compaction skipped by a pre_compact hook: ${pre.state.blocked.reason}` });
@@ -159,7 +170,11 @@ async function compactOnce(s: SessionServices, scope: FireScope & { readonly sig
 }
 
 /** The summarizing request: the transcript and the instructions, no tools; a tool call or no text is a failure. */
-async function summarize(request: CompactionRequest, instructions: string, signal: AbortSignal): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+async function summarize(
+  request: CompactionRequest,
+  instructions: string,
+  signal: AbortSignal,
+): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
   let summary = "";
   let error: string | null = null;
   let calls = 0;
@@ -182,7 +197,12 @@ async function summarize(request: CompactionRequest, instructions: string, signa
   return { ok: true, text: summary };
 }
 
-async function finishCompaction(s: SessionServices, scope: FireScope & { readonly signal: AbortSignal }, request: CompactionRequest, summary: string): Promise<CompactionOutcome> {
+async function finishCompaction(
+  s: SessionServices,
+  scope: FireScope & { readonly signal: AbortSignal },
+  request: CompactionRequest,
+  summary: string,
+): Promise<CompactionOutcome> {
   const originalCount = request.messages.length;
 
   s.writer.append("compaction", { trigger: request.trigger, summary, original_message_count: originalCount });

@@ -87,7 +87,11 @@ export async function gitFacts(runtime: Runtime, cwd: string, signal?: AbortSign
   if (status === null) return null;
   const lines = status.split("\n").filter((line) => line !== "");
   const head = lines[0]?.startsWith("## ") ? (lines.shift() ?? "").slice(3) : "";
-  const branch = head.replace(/^No commits yet on /, "").split("...")[0]?.trim() ?? "";
+  const branch =
+    head
+      .replace(/^No commits yet on /, "")
+      .split("...")[0]
+      ?.trim() ?? "";
   return {
     branch: branch === "" ? "(unknown)" : branch,
     status: lines.slice(0, GIT_STATUS_MAX_LINES),
@@ -109,7 +113,9 @@ function hookLines(hooks: readonly HookSpec[]): string[] {
     const key = `${hook.event}${matcher} (${hook.scope})`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  const lines = [`Hooks: ${active.length} active. A hook may deny, change or add context to a tool call or prompt; a denial comes back as the tool result with the hook's reason, so adjust the call rather than repeating it.`];
+  const lines = [
+    `Hooks: ${active.length} active. A hook may deny, change or add context to a tool call or prompt; a denial comes back as the tool result with the hook's reason, so adjust the call rather than repeating it.`,
+  ];
   const entries = [...counts.entries()];
   for (const [key, count] of entries.slice(0, HOOKS_LISTED_MAX)) lines.push(`  - ${key}: ${count} hook${count === 1 ? "" : "s"}`);
   if (entries.length > HOOKS_LISTED_MAX) lines.push(`  - … and ${entries.length - HOOKS_LISTED_MAX} more`);

@@ -79,7 +79,11 @@ function cutText(text: string, maxBytes: number): { text: string; cutBytes: numb
 }
 
 /** Reads `paths` under the per-file cap and a shared `budget` (bytes left), which it lowers. */
-export function readInstructionFiles(fs: FileSystem, paths: readonly { path: string; scope: "user" | "project" }[], budget: { left: number }): InstructionFile[] {
+export function readInstructionFiles(
+  fs: FileSystem,
+  paths: readonly { path: string; scope: "user" | "project" }[],
+  budget: { left: number },
+): InstructionFile[] {
   const files: InstructionFile[] = [];
   for (const { path, scope } of paths) {
     let raw: string | undefined;
@@ -92,12 +96,20 @@ export function readInstructionFiles(fs: FileSystem, paths: readonly { path: str
     const size = encoder.encode(raw).length;
     const cap = Math.min(INSTRUCTION_FILE_MAX_BYTES, budget.left);
     if (cap <= 0) {
-      files.push({ path, scope, text: "", cut: `not included (${size} bytes): the ${INSTRUCTIONS_TOTAL_MAX_BYTES / 1024} KiB for instruction files is used up` });
+      files.push({
+        path,
+        scope,
+        text: "",
+        cut: `not included (${size} bytes): the ${INSTRUCTIONS_TOTAL_MAX_BYTES / 1024} KiB for instruction files is used up`,
+      });
       continue;
     }
     const { text, cutBytes } = cutText(raw, cap);
     budget.left -= encoder.encode(text).length;
-    const why = cap < INSTRUCTION_FILE_MAX_BYTES ? `the ${INSTRUCTIONS_TOTAL_MAX_BYTES / 1024} KiB for all instruction files` : `the ${INSTRUCTION_FILE_MAX_BYTES / 1024} KiB per file`;
+    const why =
+      cap < INSTRUCTION_FILE_MAX_BYTES
+        ? `the ${INSTRUCTIONS_TOTAL_MAX_BYTES / 1024} KiB for all instruction files`
+        : `the ${INSTRUCTION_FILE_MAX_BYTES / 1024} KiB per file`;
     files.push({ path, scope, text, cut: cutBytes > 0 ? `the last ${cutBytes} of ${size} bytes were cut (${why})` : null });
   }
   return files;

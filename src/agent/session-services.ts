@@ -221,7 +221,11 @@ export class SessionServices {
     const engine = this.engine();
     // Records go through a per-fire sink so each call's injection records are held for that call only;
     // the session's CLAUDE_ENV_FILE variables go on top of the stripped env of project hooks only.
-    const context = { ...engine.context, sessionEnv: this.sessionEnv.vars(), sinks: { ...engine.context.sinks, record: (record: HookRecord) => this.record(record, deferKey) } };
+    const context = {
+      ...engine.context,
+      sessionEnv: this.sessionEnv.vars(),
+      sinks: { ...engine.context.sinks, record: (record: HookRecord) => this.record(record, deferKey) },
+    };
     const slot = request.event === "session_start" ? this.openEnvFile() : null;
     const outcome = await dispatchEvent(context, {
       strippedEnvValues: engine.strippedValues,

@@ -60,7 +60,10 @@ interface ChildSetup {
 }
 
 /** Runs a child AgentSession to its end with `prompt`, passing its events to `forward` (src/agent/agent-session.ts). */
-export type RunChild = (options: AgentSessionOptions, run: { readonly prompt: string; readonly signal: AbortSignal; readonly forward: (event: AgentEvent) => void }) => Promise<SessionResult>;
+export type RunChild = (
+  options: AgentSessionOptions,
+  run: { readonly prompt: string; readonly signal: AbortSignal; readonly forward: (event: AgentEvent) => void },
+) => Promise<SessionResult>;
 
 /** What the task runner of one session works with. */
 interface TaskContext {
@@ -72,7 +75,13 @@ interface TaskContext {
 
 function setUp(t: TaskContext, request: TaskRequest): { ok: true; setup: ChildSetup } | { ok: false; error: string } {
   const { parent } = t;
-  const prompt = agentSystemPrompt(parent.runtime.fs, { projectDir: parent.projectDir, home: parent.home, name: request.agentName, fallback: t.fallbackPrompt, ...(parent.agentFiles ? { extra: parent.agentFiles } : {}) });
+  const prompt = agentSystemPrompt(parent.runtime.fs, {
+    projectDir: parent.projectDir,
+    home: parent.home,
+    name: request.agentName,
+    fallback: t.fallbackPrompt,
+    ...(parent.agentFiles ? { extra: parent.agentFiles } : {}),
+  });
   if (!prompt.ok) return prompt;
   const cwd = childCwd(parent.runtime.fs, { parentCwd: t.s.cwd, projectDir: parent.projectDir, cwd: request.cwd });
   if (!cwd.ok) return cwd;
@@ -125,14 +134,31 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
     background: false,
     status,
   });
-  const metadata = (name: string, stopReason: StopReason | "blocked"): Record<string, unknown> => ({ agent_name: name, child_session_id: childId, stop_reason: stopReason });
+  const metadata = (name: string, stopReason: StopReason | "blocked"): Record<string, unknown> => ({
+    agent_name: name,
+    child_session_id: childId,
+    stop_reason: stopReason,
+  });
 
   // The task input rides along as the event's tool input so a replacing updatedInput is schema-checked (D8).
-  const start = await s.fire({ event: "subagent_start", tool: { name: "task", callId: scope.callId, input }, fields: { ...fields(first.setup.request, "starting"), prompt: first.setup.request.prompt }, transcriptPath }, at);
+  const start = await s.fire(
+    {
+      event: "subagent_start",
+      tool: { name: "task", callId: scope.callId, input },
+      fields: { ...fields(first.setup.request, "starting"), prompt: first.setup.request.prompt },
+      transcriptPath,
+    },
+    at,
+  );
   const blocked = start.state.blocked?.reason ?? start.state.stopSession?.reason;
   if (blocked !== undefined) {
     const hookStop = hookStopOf(start.state.stopSession);
-    return { success: false, content: `subagent blocked by hook: ${blocked}`, metadata: metadata(first.setup.request.agentName, "blocked"), ...(hookStop ? { hookStop } : {}) };
+    return {
+      success: false,
+      content: `subagent blocked by hook: ${blocked}`,
+      metadata: metadata(first.setup.request.agentName, "blocked"),
+      ...(hookStop ? { hookStop } : {}),
+    };
   }
   const replaced = start.state.toolInput !== undefined && start.state.toolInput !== input ? setUp(t, taskRequest(start.state.toolInput)) : first;
   if (!replaced.ok) return { success: false, content: replaced.error };
@@ -153,10 +179,22 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
     agentName: name,
     promptContext: start.state.contexts,
     env: s.sessionEnv.vars(),
-    stop: (stopFields) => fireStop("completed", { last_assistant_message: stopFields.last_assistant_message ?? "", stop_hook_active: stopFields.stop_hook_active ?? false }),
+    stop: (stopFields) =>
+      fireStop("completed", { last_assistant_message: stopFields.last_assistant_message ?? "", stop_hook_active: stopFields.stop_hook_active ?? false }),
   };
   // Each child is its own AgentSession; its visible notices (hook failure lines, warnings) reach the parent's UI.
-  const options: AgentSessionOptions = { ...parent, provider: providerForChild(parent.provider, name), cwd, systemPrompt, rules: s.rules(), resume: undefined, onLine: undefined, onEvent: undefined, signal: scope.signal, child };
+  const options: AgentSessionOptions = {
+    ...parent,
+    provider: providerForChild(parent.provider, name),
+    cwd,
+    systemPrompt,
+    rules: s.rules(),
+    resume: undefined,
+    onLine: undefined,
+    onEvent: undefined,
+    signal: scope.signal,
+    child,
+  };
   const result = await t.runChild(options, { prompt: request.prompt, signal: scope.signal, forward: (event) => event.type === "notice" && s.emit(event) });
   // The parent's usage and cost include what its children spent.
   s.addChildUsage?.(result.usage, result.apiMs);

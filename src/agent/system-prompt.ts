@@ -27,8 +27,8 @@ export const TOOL_GUIDANCE: Readonly<Record<string, string>> = {
   write: "write: creates a file or replaces all of it. For a change to an existing file use edit instead; read the file first if it exists.",
   edit: "edit: replaces old_string with new_string. old_string must be copied exactly from the file (spaces, indentation, line breaks; without the line numbers read shows) and must occur exactly once: include a few surrounding lines to make it unique, or set replace_all to change every occurrence.",
   bash: "bash: runs a command with bash -c (the shell named in the environment) in the working directory. Use it for builds, tests, git and other programs, not to read or search files (use read, grep, glob). Quote paths with spaces. Long-running servers: run_in_background: true, then bash_output.",
-  grep: "grep: searches file contents with a regular expression. Start with output_mode files_with_matches, then content with -n for the lines you need. Narrow with glob (e.g. \"*.ts\") and path.",
-  glob: "glob: finds files by name pattern, e.g. \"src/**/*.ts\". Use it to locate files before reading them.",
+  grep: 'grep: searches file contents with a regular expression. Start with output_mode files_with_matches, then content with -n for the lines you need. Narrow with glob (e.g. "*.ts") and path.',
+  glob: 'glob: finds files by name pattern, e.g. "src/**/*.ts". Use it to locate files before reading them.',
   bash_output: "bash_output: new output of a background shell started by bash with run_in_background.",
   kill_shell: "kill_shell: stops a background shell when you no longer need it.",
   task: "task: hands a self-contained piece of work to a subagent, which starts with no memory of this conversation: give it everything it needs in the prompt. Its final answer comes back as the result.",
@@ -56,7 +56,11 @@ export function instructionsSection(files: readonly InstructionFile[], projectRo
 
 /** The message that adds nested project files found when the agent first works in their directory. */
 export function nestedInstructionsMessage(files: readonly InstructionFile[], projectRoot: string): string {
-  return [`Instruction files of a directory you just worked in (they apply to files under it).`, PROJECT_FILES_NOTE, ...files.map((file) => instructionBlock(file, projectRoot))].join("\n\n");
+  return [
+    `Instruction files of a directory you just worked in (they apply to files under it).`,
+    PROJECT_FILES_NOTE,
+    ...files.map((file) => instructionBlock(file, projectRoot)),
+  ].join("\n\n");
 }
 
 export interface SystemPromptParts {
@@ -69,5 +73,7 @@ export interface SystemPromptParts {
 }
 
 export function buildSystemPrompt(parts: SystemPromptParts): string {
-  return [parts.base, toolGuidance(parts.tools), parts.environment, instructionsSection(parts.instructions, parts.projectRoot)].filter((part) => part !== "").join("\n\n");
+  return [parts.base, toolGuidance(parts.tools), parts.environment, instructionsSection(parts.instructions, parts.projectRoot)]
+    .filter((part) => part !== "")
+    .join("\n\n");
 }

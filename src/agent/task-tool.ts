@@ -72,11 +72,17 @@ export function agentSystemPrompt(
     if (text !== undefined) return { ok: true, systemPrompt: agentBody(text) };
   }
   if (name === DEFAULT_AGENT_NAME) return { ok: true, systemPrompt: options.fallback };
-  return { ok: false, error: `unknown subagent type "${name}": no .agent/agents/${name}.md in the project, agents/${name}.md in the agent home or plugin agent of that name` };
+  return {
+    ok: false,
+    error: `unknown subagent type "${name}": no .agent/agents/${name}.md in the project, agents/${name}.md in the agent home or plugin agent of that name`,
+  };
 }
 
 /** The child's cwd: `cwd` resolved against the parent's cwd; it must be a directory inside the workspace. */
-export function childCwd(fs: FileSystem, options: { parentCwd: string; projectDir: string; cwd: string | undefined }): { ok: true; cwd: string } | { ok: false; error: string } {
+export function childCwd(
+  fs: FileSystem,
+  options: { parentCwd: string; projectDir: string; cwd: string | undefined },
+): { ok: true; cwd: string } | { ok: false; error: string } {
   if (options.cwd === undefined || options.cwd === "" || options.cwd === ".") return { ok: true, cwd: options.parentCwd };
   const resolved = resolveInWorkspace(fs, { cwd: options.parentCwd, workspaceRoot: options.projectDir, path: options.cwd });
   if (!resolved.ok) return { ok: false, error: `task cwd: ${resolved.message}` };

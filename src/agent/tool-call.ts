@@ -31,7 +31,15 @@ export interface ToolCallOutcome {
 }
 
 /** The input field that names what a built-in tool call is about, for the UI's start line. */
-const DETAIL_FIELDS: Partial<Record<string, string>> = { bash: "command", grep: "pattern", glob: "pattern", task: "description", bash_output: "bash_id", kill_shell: "shell_id", web_fetch: "url" };
+const DETAIL_FIELDS: Partial<Record<string, string>> = {
+  bash: "command",
+  grep: "pattern",
+  glob: "pattern",
+  task: "description",
+  bash_output: "bash_id",
+  kill_shell: "shell_id",
+  web_fetch: "url",
+};
 
 function describeInput(tool: ToolId | undefined, input: Readonly<Record<string, unknown>> | undefined, raw: string): string {
   if (!input) return raw.slice(0, 120);
@@ -68,7 +76,12 @@ function startLine(run: CallRun, input: Readonly<Record<string, unknown>> | unde
 }
 
 /** A call that ends without running its tool (invalid, denied, rejected): its records and lines. */
-function notRun(run: CallRun, text: { content: string; output: string }, input: Readonly<Record<string, unknown>> | string, options: { rejected: boolean; stop?: Stop | undefined }): ToolCallOutcome {
+function notRun(
+  run: CallRun,
+  text: { content: string; output: string },
+  input: Readonly<Record<string, unknown>> | string,
+  options: { rejected: boolean; stop?: Stop | undefined },
+): ToolCallOutcome {
   const { s, call } = run;
   // The UI's detail line shows the input as judged and run (after pre_tool modifications, LOOP-05,
   // DIR-49), so the start event waits until the pre phase has settled the input.
@@ -76,7 +89,11 @@ function notRun(run: CallRun, text: { content: string; output: string }, input: 
   s.writer.append("tool_result", { tool_call_id: call.id, tool_name: run.tool ?? call.name, input, success: false, content: text.output, metadata: {} });
   s.writer.append("tool_result_delivered", { tool_call_id: call.id, content: text.content, output: text.output });
   s.emit({ type: "tool_end", id: call.id, name: call.name, output: text.output, success: false, rejected: options.rejected });
-  return { message: { role: "tool", toolCallId: call.id, name: call.name, content: text.content, isError: true }, items: [], ...(options.stop ? { stop: options.stop } : {}) };
+  return {
+    message: { role: "tool", toolCallId: call.id, name: call.name, content: text.content, isError: true },
+    items: [],
+    ...(options.stop ? { stop: options.stop } : {}),
+  };
 }
 
 function rejected(run: CallRun, reason: string, contexts: readonly string[], input: Readonly<Record<string, unknown>>, stop?: Stop): ToolCallOutcome {
@@ -106,7 +123,11 @@ function parseCall(run: CallRun): { ok: true; tool: ToolId; input: Record<string
   return { ok: true, tool, input: checked.input };
 }
 
-export async function runToolCall(s: SessionServices, scope: { readonly signal: AbortSignal; readonly turnIndex: number }, call: ToolCallRequest): Promise<ToolCallOutcome> {
+export async function runToolCall(
+  s: SessionServices,
+  scope: { readonly signal: AbortSignal; readonly turnIndex: number },
+  call: ToolCallRequest,
+): Promise<ToolCallOutcome> {
   // An MCP tool exists only while its server offers it (src/mcp/manager.ts).
   const run: CallRun = { s, scope: { ...scope, callId: call.id }, call, tool: canonicalTool(call.name) ?? s.mcp?.toolId(call.name) };
   const checked = parseCall(run);
@@ -124,7 +145,14 @@ async function runTool(run: CallRun, normalized: NormalizedCall, preContexts: re
   const { tool, input } = normalized;
   startLine(run, input);
   const result: ToolResult = await s.execute(tool, { ...input }, run.scope);
-  s.writer.append("tool_result", { tool_call_id: call.id, tool_name: tool, input, success: result.success, content: result.content, metadata: result.metadata ?? {} });
+  s.writer.append("tool_result", {
+    tool_call_id: call.id,
+    tool_name: tool,
+    input,
+    success: result.success,
+    content: result.content,
+    metadata: result.metadata ?? {},
+  });
   const post = await sessionPolicy(s).after(normalized, result, { turnIndex: run.scope.turnIndex, callId: call.id });
   const context = joinContexts([...preContexts, ...(result.hookContext ?? []), ...post.contexts]);
   const output = post.output ?? result.content;

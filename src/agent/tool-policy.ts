@@ -22,7 +22,13 @@ export interface SessionStop {
 
 export type BeforeVerdict =
   | { readonly run: true; readonly call: NormalizedCall; readonly contexts: readonly string[] }
-  | { readonly run: false; readonly reason: string; readonly contexts: readonly string[]; readonly input: Readonly<Record<string, unknown>>; readonly stop?: SessionStop };
+  | {
+      readonly run: false;
+      readonly reason: string;
+      readonly contexts: readonly string[];
+      readonly input: Readonly<Record<string, unknown>>;
+      readonly stop?: SessionStop;
+    };
 
 export interface AfterVerdict {
   /** The output the model gets instead of the tool's (an action-dialect rewrite), if any. */
@@ -61,7 +67,10 @@ function renormalize(s: SessionServices, call: NormalizedCall, input: Readonly<R
 
 async function before(s: SessionServices, call: NormalizedCall, at: CallAt): Promise<BeforeVerdict> {
   const preDecision = decideGate({ mode: s.permissionMode, rules: s.rules(), call }).decision;
-  const pre = await s.fire({ event: "pre_tool", tool: { name: call.tool, callId: at.callId, input: call.input }, fields: { permission_decision: preDecision } }, at);
+  const pre = await s.fire(
+    { event: "pre_tool", tool: { name: call.tool, callId: at.callId, input: call.input }, fields: { permission_decision: preDecision } },
+    at,
+  );
   const contexts = pre.state.contexts;
   if (pre.state.denied) {
     const stop = stopOf(pre.state.stopSession);
@@ -79,7 +88,13 @@ async function before(s: SessionServices, call: NormalizedCall, at: CallAt): Pro
 }
 
 /** The gate asked: permission_request hooks decide, else the user (interactive), else a denial (LOOP-13). */
-async function resolveAsk(s: SessionServices, call: NormalizedCall, asked: { why: string | undefined; askedByHook: boolean }, contexts: readonly string[], at: CallAt): Promise<BeforeVerdict> {
+async function resolveAsk(
+  s: SessionServices,
+  call: NormalizedCall,
+  asked: { why: string | undefined; askedByHook: boolean },
+  contexts: readonly string[],
+  at: CallAt,
+): Promise<BeforeVerdict> {
   const request = await s.fire(
     {
       event: "permission_request",
@@ -100,7 +115,12 @@ async function resolveAsk(s: SessionServices, call: NormalizedCall, asked: { why
     if (permission.updatedInput) {
       const replaced = validateToolInput(call.tool, permission.updatedInput);
       if (replaced.ok) input = replaced.input;
-      else s.emit({ type: "notice", kind: "warning", text: `agent: permission_request hook gave an invalid updatedInput (${replaced.path}); the previous input is kept` });
+      else
+        s.emit({
+          type: "notice",
+          kind: "warning",
+          text: `agent: permission_request hook gave an invalid updatedInput (${replaced.path}); the previous input is kept`,
+        });
     } else if (request.state.toolInput) {
       input = { ...request.state.toolInput };
     }
@@ -134,7 +154,8 @@ async function askUser(s: SessionServices, call: NormalizedCall, at: CallAt): Pr
     tool: call.tool,
     detail: info.details,
     notification: n.suppress ? null : { title: n.title ?? title, message: n.message ?? message },
-    alwaysRule: rules.length > 0 ? rules.map((rule) => (rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`)).join(", ") : null,
+    alwaysRule:
+      rules.length > 0 ? rules.map((rule) => (rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`)).join(", ") : null,
     input: call.input,
   });
   if (answer === "always" && suggestion) s.applyUpdates([suggestion]);
@@ -144,7 +165,11 @@ async function askUser(s: SessionServices, call: NormalizedCall, at: CallAt): Pr
 async function after(s: SessionServices, call: NormalizedCall, result: ToolResult, at: CallAt): Promise<AfterVerdict> {
   const metadata = result.metadata ?? {};
   const post = await s.fire(
-    { event: "post_tool", tool: { name: call.tool, callId: at.callId, input: call.input }, result: { success: result.success, content: result.content, metadata, ...(result.details ? { details: result.details } : {}) } },
+    {
+      event: "post_tool",
+      tool: { name: call.tool, callId: at.callId, input: call.input },
+      result: { success: result.success, content: result.content, metadata, ...(result.details ? { details: result.details } : {}) },
+    },
     { ...at, deferInjections: true },
   );
   const items: string[] = [];
@@ -152,6 +177,7 @@ async function after(s: SessionServices, call: NormalizedCall, result: ToolResul
     if (injection.status !== "success") continue;
     for (const item of injection.items) items.push(item.content);
   }
-  const stop: SessionStop | undefined = post.state.stops.length > 0 ? { reason: post.state.stops.join("; "), kind: "hook_blocked" } : stopOf(post.state.stopSession);
+  const stop: SessionStop | undefined =
+    post.state.stops.length > 0 ? { reason: post.state.stops.join("; "), kind: "hook_blocked" } : stopOf(post.state.stopSession);
   return { ...(post.state.output !== undefined ? { output: post.state.output } : {}), contexts: post.state.contexts, items, ...(stop ? { stop } : {}) };
 }

@@ -111,7 +111,10 @@ function pushContext(t: TurnContext, hidden: readonly string[]): void {
 
 /** user_prompt_submit: a block ends the turn (and the session when a hook stopped it); else the prompt joins the conversation. */
 async function submitPrompt(t: TurnContext, prompt: string): Promise<TurnOutcome | null> {
-  const submit = await t.s.fire({ event: "user_prompt_submit", fields: { prompt, turn_id: `turn-${t.state.turnIndex}` } }, { turnIndex: t.state.turnIndex, messageIndex: t.state.messageIndex });
+  const submit = await t.s.fire(
+    { event: "user_prompt_submit", fields: { prompt, turn_id: `turn-${t.state.turnIndex}` } },
+    { turnIndex: t.state.turnIndex, messageIndex: t.state.messageIndex },
+  );
   const { blocked, stopSession } = submit.state;
   if (blocked || stopSession) {
     const message = blocked?.reason ?? stopSession?.reason ?? "blocked by hook";
@@ -131,7 +134,12 @@ async function beforeRequest(t: TurnContext): Promise<TurnOutcome | null> {
   if (t.signal.aborted) return over("interrupted", null);
   if (limits.maxTurns !== undefined && state.requests >= limits.maxTurns) return ended("max_turns", `reached --max-turns ${limits.maxTurns}`);
   // A conversation that is already a lone summary has nothing left to compact.
-  if (limits.maxContextTokens === undefined || state.messages.length <= 1 || estimateContextTokens(state.messages, state.lastInputTokens) <= limits.maxContextTokens) return null;
+  if (
+    limits.maxContextTokens === undefined ||
+    state.messages.length <= 1 ||
+    estimateContextTokens(state.messages, state.lastInputTokens) <= limits.maxContextTokens
+  )
+    return null;
   const compacted = await compactConversation(
     t.s,
     { signal: t.signal, turnIndex: state.turnIndex, messageIndex: state.messageIndex },
@@ -218,13 +226,19 @@ async function recordReply(t: TurnContext, reply: TurnReply): Promise<{ outcome:
   const items: string[] = [];
   if (reply.reasoning !== "") {
     s.writer.append("reasoning", { content: reply.reasoning });
-    const after = await s.fire({ event: "after_reasoning", fields: { text: reply.reasoning } }, { turnIndex: state.turnIndex, messageIndex: state.messageIndex });
+    const after = await s.fire(
+      { event: "after_reasoning", fields: { text: reply.reasoning } },
+      { turnIndex: state.turnIndex, messageIndex: state.messageIndex },
+    );
     items.push(...recordItems(s, after.state.injections));
     if (after.state.stopSession) return { outcome: ended(after.state.stopSession.kind, after.state.stopSession.reason), items };
   }
   s.writer.append("assistant", { message_id: `message-${state.messageIndex}`, content: reply.text, tool_calls: reply.toolCalls });
   s.emit({ type: "assistant_done", text: reply.text });
-  const afterAssistant = await s.fire({ event: "after_assistant", fields: { text: reply.text } }, { turnIndex: state.turnIndex, messageIndex: state.messageIndex });
+  const afterAssistant = await s.fire(
+    { event: "after_assistant", fields: { text: reply.text } },
+    { turnIndex: state.turnIndex, messageIndex: state.messageIndex },
+  );
   state.messageIndex += 1;
   items.push(...recordItems(s, afterAssistant.state.injections));
   state.messages.push({ role: "assistant", content: reply.text, ...(reply.reasoning ? { reasoning: reply.reasoning } : {}), toolCalls: reply.toolCalls });
@@ -285,7 +299,10 @@ function addNestedInstructions(t: TurnContext, targets: readonly string[]): void
 /** Stop hooks at the drafted final reply (D11): a block sends the agent back, up to the cap. */
 async function runStopHooks(t: TurnContext, text: string, stopBlocks: number): Promise<TurnOutcome | "again"> {
   const { s, state } = t;
-  const stopped = await s.fire({ event: "stop", fields: { stop_hook_active: stopBlocks > 0, last_assistant_message: text } }, { turnIndex: state.turnIndex, messageIndex: state.messageIndex });
+  const stopped = await s.fire(
+    { event: "stop", fields: { stop_hook_active: stopBlocks > 0, last_assistant_message: text } },
+    { turnIndex: state.turnIndex, messageIndex: state.messageIndex },
+  );
   const stopSession = stopped.state.stopSession;
   // D23: a stop hook failing under `fail` ends the run as hook_failed (exit 3), not as completed.
   if (stopSession?.kind === "hook_failed") return ended("hook_failed", stopSession.reason);

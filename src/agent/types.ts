@@ -13,7 +13,6 @@ import type { McpToolName } from "../tools/names.ts";
 import type { ToolResult, WebFetchSettings } from "../tools/types.ts";
 import type { ModelSettings, UsageTotals } from "./usage.ts";
 
-
 /** `truncated`: two replies in a row were cut off at the output token limit. */
 export type StopReason = "completed" | "max_turns" | "hook_blocked" | "hook_failed" | "stop_block_cap" | "error" | "interrupted" | "truncated";
 
@@ -115,7 +114,14 @@ export type AgentEvent =
    */
   | { readonly type: "hook_record"; readonly record: SessionRecord }
   /** A hook decided something: denied or allowed a tool call, asked, blocked a prompt or stop, stopped the session. */
-  | { readonly type: "hook_decision"; readonly event: string; readonly decision: HookDecisionKind; readonly reason: string | null; readonly toolName: string | null; readonly toolCallId: string | null };
+  | {
+      readonly type: "hook_decision";
+      readonly event: string;
+      readonly decision: HookDecisionKind;
+      readonly reason: string | null;
+      readonly toolName: string | null;
+      readonly toolCallId: string | null;
+    };
 
 export type HookDecisionKind = "deny" | "allow" | "ask" | "block" | "stop";
 

@@ -34,7 +34,11 @@ export function costOf(totals: UsageTotals, model: ModelSettings | undefined): n
   if (model === undefined || (model.inputPrice === undefined && model.outputPrice === undefined)) return null;
   const input = model.inputPrice ?? 0;
   const perToken = (tokens: number, price: number): number => (tokens * price) / 1_000_000;
-  const usd = perToken(totals.input, input) + perToken(totals.output, model.outputPrice ?? 0) + perToken(totals.cacheRead, model.cacheReadPrice ?? input) + perToken(totals.cacheWrite, model.cacheWritePrice ?? input);
+  const usd =
+    perToken(totals.input, input) +
+    perToken(totals.output, model.outputPrice ?? 0) +
+    perToken(totals.cacheRead, model.cacheReadPrice ?? input) +
+    perToken(totals.cacheWrite, model.cacheWritePrice ?? input);
   return Math.round(usd * 1e6) / 1e6;
 }
 
@@ -83,5 +87,10 @@ export function compactionThresholdOf(window: number | undefined): number | unde
 
 /** The usage object of `--output-format json` and the result line (Anthropic's field names). */
 export function usageJson(totals: UsageTotals): Record<string, number> {
-  return { input_tokens: totals.input, output_tokens: totals.output, cache_read_input_tokens: totals.cacheRead, cache_creation_input_tokens: totals.cacheWrite };
+  return {
+    input_tokens: totals.input,
+    output_tokens: totals.output,
+    cache_read_input_tokens: totals.cacheRead,
+    cache_creation_input_tokens: totals.cacheWrite,
+  };
 }

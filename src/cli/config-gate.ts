@@ -24,8 +24,13 @@ export function requireParsableConfig(runtime: Runtime, cwd: string): void {
   const broken = parsed.filter((file) => file.present && file.data === undefined);
   if (broken.length === 0) return;
   const places = { projectRoot: location.projectRoot, userHome: location.userHome };
-  const lines = sink.items.filter((item) => item.field === "" && broken.some((file) => file.file.path === item.file)).map((item) => formatWarning(item, places));
-  const more = lines.slice(1).map((line) => `\nagent: ${line}`).join("");
+  const lines = sink.items
+    .filter((item) => item.field === "" && broken.some((file) => file.file.path === item.file))
+    .map((item) => formatWarning(item, places));
+  const more = lines
+    .slice(1)
+    .map((line) => `\nagent: ${line}`)
+    .join("");
   throw new AgentError("config", `${lines[0] ?? "a settings file does not parse"}${more}`, {
     fix: "fix that file and run again — nothing ran: a config that does not parse would lose its permission rules; agent hooks validate checks every file",
   });
@@ -34,5 +39,6 @@ export function requireParsableConfig(runtime: Runtime, cwd: string): void {
 /** `--provider script` (flag or setting) without `--script` is bad usage (exit 2), caught before anything runs. */
 export function requireScriptFile(configured: string | undefined, flags: { provider: string | undefined; script: string | undefined }): void {
   const name = flags.provider ?? (flags.script !== undefined ? "script" : configured);
-  if (name === "script" && flags.script === undefined) throw new AgentError("usage", "the script provider needs --script FILE", { fix: "e.g. --provider script --script script.json" });
+  if (name === "script" && flags.script === undefined)
+    throw new AgentError("usage", "the script provider needs --script FILE", { fix: "e.g. --provider script --script script.json" });
 }

@@ -18,7 +18,25 @@ const STDIN_ARG = "\u0000stdin";
 const restoreDash = (value: string): string => (value === STDIN_ARG ? "-" : value);
 
 /** Options `agent` itself (the interactive session) accepts; anything else is a usage error. */
-const INTERACTIVE_OPTIONS = new Set(["--", "provider", "model", "baseUrl", "base-url", "script", "permissionMode", "permission-mode", "resume", "continue", "cwd", "help", "h", "version", "v", "pluginDir", "plugin-dir"]);
+const INTERACTIVE_OPTIONS = new Set([
+  "--",
+  "provider",
+  "model",
+  "baseUrl",
+  "base-url",
+  "script",
+  "permissionMode",
+  "permission-mode",
+  "resume",
+  "continue",
+  "cwd",
+  "help",
+  "h",
+  "version",
+  "v",
+  "pluginDir",
+  "plugin-dir",
+]);
 
 const INTERACTIVE_HELP = [
   "  agent [--provider NAME] [--model M] [--base-url URL] [--script FILE] [--permission-mode MODE]",
@@ -96,7 +114,8 @@ function cliContext(runtime: Runtime, io: CliIO): CliContext {
   const pluginDirsOf = (options: Options): string[] =>
     listOption(options, "pluginDir").map((dir) => {
       const real = runtime.fs.realpath(resolvePath(runtime.cwd(), dir));
-      if (real === undefined || runtime.fs.stat(real)?.kind !== "dir") throw new AgentError("usage", `--plugin-dir: ${dir} is not a directory`, { fix: "give the folder holding the plugin's .claude-plugin/plugin.json" });
+      if (real === undefined || runtime.fs.stat(real)?.kind !== "dir")
+        throw new AgentError("usage", `--plugin-dir: ${dir} is not a directory`, { fix: "give the folder holding the plugin's .claude-plugin/plugin.json" });
       return real;
     });
   return { runtime, io, cwdOf, pluginDirsOf, setResult: (value) => (result = value), result: () => result };
@@ -123,34 +142,35 @@ function defineRun(cli: Cli, ctx: CliContext): void {
     .option("--no-hooks", "Disable every hook")
     .option("--no-session", "Write no session file")
     .option("--plugin-dir <dir>", "Load the Claude Code plugin in DIR for this run (repeatable)")
-    .example(`cd hooks-examples/demo && agent run --provider script --script script.json --trust --permission-mode accept-edits --allow 'bash(ls*)' "Show me around"`)
+    .example(
+      `cd hooks-examples/demo && agent run --provider script --script script.json --trust --permission-mode accept-edits --allow 'bash(ls*)' "Show me around"`,
+    )
     .example(`agent run --provider openai --base-url http://127.0.0.1:11434 --model qwen2.5-coder "fix the tests"`)
     .action((prompt: string[], options: Options) => {
       ctx.setResult(
         import("./commands/run.ts").then((m) =>
-        m.runRunCommand(runtime, io, {
-          prompt: prompt.map(restoreDash),
-          cwd: ctx.cwdOf(options),
-          provider: stringOption(options, "provider"),
-          model: stringOption(options, "model"),
-          baseUrl: stringOption(options, "baseUrl"),
-          script: stringOption(options, "script"),
-          outputFormat: stringOption(options, "outputFormat") ?? "text",
-          maxTurns: stringOption(options, "maxTurns"),
-          maxContextTokens: stringOption(options, "maxContextTokens"),
-          allow: listOption(options, "allow"),
-          permissionMode: stringOption(options, "permissionMode"),
-          resume: stringOption(options, "resume"),
-          continue: options.continue === true,
-          trust: options.trust === true,
-          hooks: options.hooks !== false,
-          session: options.session !== false,
-          pluginDirs: ctx.pluginDirsOf(options),
-        }),
+          m.runRunCommand(runtime, io, {
+            prompt: prompt.map(restoreDash),
+            cwd: ctx.cwdOf(options),
+            provider: stringOption(options, "provider"),
+            model: stringOption(options, "model"),
+            baseUrl: stringOption(options, "baseUrl"),
+            script: stringOption(options, "script"),
+            outputFormat: stringOption(options, "outputFormat") ?? "text",
+            maxTurns: stringOption(options, "maxTurns"),
+            maxContextTokens: stringOption(options, "maxContextTokens"),
+            allow: listOption(options, "allow"),
+            permissionMode: stringOption(options, "permissionMode"),
+            resume: stringOption(options, "resume"),
+            continue: options.continue === true,
+            trust: options.trust === true,
+            hooks: options.hooks !== false,
+            session: options.session !== false,
+            pluginDirs: ctx.pluginDirsOf(options),
+          }),
         ),
       );
     });
-
 }
 
 /** `agent hooks ACTION`: which command module runs it, with which options. */
@@ -159,7 +179,12 @@ function hooksAction(ctx: CliContext, action: string, rest: string[], options: O
   const cwd = ctx.cwdOf(options);
   const json = options.json === true;
   const pluginDirs = ctx.pluginDirsOf(options);
-  const providerFlags = { provider: stringOption(options, "provider"), script: stringOption(options, "script"), model: stringOption(options, "model"), baseUrl: stringOption(options, "baseUrl") };
+  const providerFlags = {
+    provider: stringOption(options, "provider"),
+    script: stringOption(options, "script"),
+    model: stringOption(options, "model"),
+    baseUrl: stringOption(options, "baseUrl"),
+  };
   switch (action) {
     case "list":
       return import("./commands/hooks-list.ts").then((m) => m.runHooksList(runtime, io, { cwd, json, pluginDirs }));
@@ -168,8 +193,11 @@ function hooksAction(ctx: CliContext, action: string, rest: string[], options: O
     case "test": {
       const cases = stringOption(options, "cases");
       if (cases !== undefined) {
-        if (rest.length > 0) throw new AgentError("usage", `--cases runs a suite: unexpected argument "${rest[0]}"`, { fix: "agent hooks test --cases FILE [--json]" });
-        return import("./commands/hooks-cases.ts").then((m) => m.runHooksCases(runtime, io, { cwd, json, cases, trust: options.trust === true, ...providerFlags }));
+        if (rest.length > 0)
+          throw new AgentError("usage", `--cases runs a suite: unexpected argument "${rest[0]}"`, { fix: "agent hooks test --cases FILE [--json]" });
+        return import("./commands/hooks-cases.ts").then((m) =>
+          m.runHooksCases(runtime, io, { cwd, json, cases, trust: options.trust === true, ...providerFlags }),
+        );
       }
       const test = {
         cwd,
@@ -188,13 +216,24 @@ function hooksAction(ctx: CliContext, action: string, rest: string[], options: O
       return import("./commands/hooks-test.ts").then((m) => m.runHooksTest(runtime, io, test));
     }
     case "replay":
-      return import("./commands/hooks-replay.ts").then((m) => m.runHooksReplay(runtime, io, { cwd: stringOption(options, "cwd") !== undefined ? cwd : undefined, json, session: rest[0], extra: rest.slice(1), from: stringOption(options, "from"), trust: options.trust === true }));
+      return import("./commands/hooks-replay.ts").then((m) =>
+        m.runHooksReplay(runtime, io, {
+          cwd: stringOption(options, "cwd") !== undefined ? cwd : undefined,
+          json,
+          session: rest[0],
+          extra: rest.slice(1),
+          from: stringOption(options, "from"),
+          trust: options.trust === true,
+        }),
+      );
     case "trust":
       return import("./commands/hooks-trust.ts").then((m) => m.runHooksTrust(runtime, io, { cwd }));
     case "init":
       return import("./commands/hooks-init.ts").then((m) => m.runHooksInit(runtime, io, { cwd, template: rest[0] }));
     case "import":
-      return import("./commands/hooks-import.ts").then((m) => m.runHooksImport(runtime, io, { cwd, from: stringOption(options, "from"), user: options.user === true, dryRun: options.dryRun === true }));
+      return import("./commands/hooks-import.ts").then((m) =>
+        m.runHooksImport(runtime, io, { cwd, from: stringOption(options, "from"), user: options.user === true, dryRun: options.dryRun === true }),
+      );
     default:
       throw new AgentError("usage", `unknown hooks command "${action}"`, { fix: "use list, validate, test, replay, trust, init or import" });
   }
@@ -203,7 +242,10 @@ function hooksAction(ctx: CliContext, action: string, rest: string[], options: O
 /** `agent hooks ACTION`: its options and examples; hooksAction runs it. */
 function defineHooks(cli: Cli, ctx: CliContext): void {
   cli
-    .command("hooks <action> [...args]", "Hooks: list [--json] | validate | test EVENT | test --cases FILE | replay SESSION | trust | init TEMPLATE | import --from AGENT (hooks --help lists templates and events)")
+    .command(
+      "hooks <action> [...args]",
+      "Hooks: list [--json] | validate | test EVENT | test --cases FILE | replay SESSION | trust | init TEMPLATE | import --from AGENT (hooks --help lists templates and events)",
+    )
     .option("--json", "Machine-readable output")
     .option("--cwd <dir>", "Working directory (and start of project discovery)")
     .option("--tool <name>", "hooks test: tool name")
@@ -235,7 +277,10 @@ function defineHooks(cli: Cli, ctx: CliContext): void {
 function definePluginAndConfig(cli: Cli, ctx: CliContext): void {
   const { runtime, io } = ctx;
   cli
-    .command("plugin <action> [...args]", "Claude Code plugins: install PATH|TARBALL|URL | list | enable NAME | disable NAME | remove NAME | marketplace add DIR")
+    .command(
+      "plugin <action> [...args]",
+      "Claude Code plugins: install PATH|TARBALL|URL | list | enable NAME | disable NAME | remove NAME | marketplace add DIR",
+    )
     .option("--json", "plugin list: machine-readable output")
     .option("--cwd <dir>", "Working directory (project plugins in .agent/plugins/)")
     .example("agent plugin install ./my-plugin")
@@ -255,20 +300,19 @@ function definePluginAndConfig(cli: Cli, ctx: CliContext): void {
       const cwd = ctx.cwdOf(options);
       ctx.setResult(
         import("./commands/config.ts").then((m) => {
-        switch (action) {
-          case "path":
-            return m.runConfigPath(runtime, io, { cwd });
-          case "show":
-            return m.runConfigShow(runtime, io, { cwd });
-          case "schema":
-            return m.runConfigSchema(runtime, io);
-          default:
-            throw new AgentError("usage", `unknown config command "${action}"`, { fix: "use path, show or schema" });
-        }
+          switch (action) {
+            case "path":
+              return m.runConfigPath(runtime, io, { cwd });
+            case "show":
+              return m.runConfigShow(runtime, io, { cwd });
+            case "schema":
+              return m.runConfigSchema(runtime, io);
+            default:
+              throw new AgentError("usage", `unknown config command "${action}"`, { fix: "use path, show or schema" });
+          }
         }),
       );
     });
-
 }
 
 /** `agent sessions`, `agent mcp`, `agent notify` and `agent completion`. */
@@ -290,7 +334,11 @@ function defineSmallCommands(cli: Cli, ctx: CliContext): void {
     .example("agent mcp list")
     .example("agent mcp test github")
     .action((action: string, server: string | undefined, options: Options) => {
-      ctx.setResult(import("./commands/mcp.ts").then((m) => m.runMcpCommand(runtime, io, { action, server, cwd: ctx.cwdOf(options), json: options.json === true, trust: options.trust === true })));
+      ctx.setResult(
+        import("./commands/mcp.ts").then((m) =>
+          m.runMcpCommand(runtime, io, { action, server, cwd: ctx.cwdOf(options), json: options.json === true, trust: options.trust === true }),
+        ),
+      );
     });
 
   cli
@@ -299,7 +347,11 @@ function defineSmallCommands(cli: Cli, ctx: CliContext): void {
     .option("--cwd <dir>", "Working directory")
     .example(`agent notify --title Build "tests passed"`)
     .action((message: string[], options: Options) => {
-      ctx.setResult(import("./commands/notify.ts").then((m) => m.runNotifyCommand(runtime, io, { cwd: ctx.cwdOf(options), title: stringOption(options, "title"), message: message.join(" ") })));
+      ctx.setResult(
+        import("./commands/notify.ts").then((m) =>
+          m.runNotifyCommand(runtime, io, { cwd: ctx.cwdOf(options), title: stringOption(options, "title"), message: message.join(" ") }),
+        ),
+      );
     });
 
   cli
@@ -309,7 +361,6 @@ function defineSmallCommands(cli: Cli, ctx: CliContext): void {
       const table = cli.commands.map((c) => ({ rawName: c.rawName, description: c.description, options: c.options }));
       ctx.setResult(import("./commands/completion.ts").then((m) => m.runCompletion(io, shell, table)));
     });
-
 }
 
 /** Examples, the usage line, `hooks --help`'s extra sections and the interactive session's help. */
@@ -377,7 +428,8 @@ async function parseAndRun(cli: Cli, ctx: CliContext, argv: readonly string[]): 
     if (!cli.matchedCommand) {
       if (cli.args.length > 0) throw new AgentError("usage", `unknown command "${restoreDash(cli.args[0] ?? "")}"`, { fix: "run agent --help" });
       const unknown = Object.keys(parsedOptions).find((key) => !INTERACTIVE_OPTIONS.has(key));
-      if (unknown !== undefined) throw new AgentError("usage", `unknown option \`${unknown.length === 1 ? "-" : "--"}${unknown}\``, { fix: "run agent --help" });
+      if (unknown !== undefined)
+        throw new AgentError("usage", `unknown option \`${unknown.length === 1 ? "-" : "--"}${unknown}\``, { fix: "run agent --help" });
       // `agent` alone (or with only session flags) is the interactive session when a person can answer.
       const interactive = runtime.isTTY("stdin") || runtime.env().AGENT_INTERACTIVE === "1";
       if (!interactive) {

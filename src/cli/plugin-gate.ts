@@ -9,7 +9,9 @@ import { escapeControls } from "../util/escape.ts";
 import type { CliIO } from "./io.ts";
 
 function changedLine(plugin: LoadedConfig["changedPlugins"][number]): string {
-  return escapeControls(`agent: plugin ${plugin.name} changed since it was enabled (${plugin.reason}): review ${plugin.root}, then run agent plugin enable ${plugin.name} (or agent plugin disable ${plugin.name})`);
+  return escapeControls(
+    `agent: plugin ${plugin.name} changed since it was enabled (${plugin.reason}): review ${plugin.root}, then run agent plugin enable ${plugin.name} (or agent plugin disable ${plugin.name})`,
+  );
 }
 
 /** False (after saying why) when an enabled installed plugin changed: the run must not go on without its hooks. */
@@ -24,7 +26,12 @@ export function requirePluginsUnchanged(io: CliIO, loaded: Pick<LoadedConfig, "c
  * The interactive form: asks, per changed plugin, whether to trust its files as they are now (and
  * pins them, as `agent plugin enable` does). False when one is refused: nothing runs.
  */
-export async function askChangedPlugins(runtime: Runtime, io: CliIO, loaded: Pick<LoadedConfig, "changedPlugins" | "home">, ask: (question: string) => Promise<string | null>): Promise<boolean> {
+export async function askChangedPlugins(
+  runtime: Runtime,
+  io: CliIO,
+  loaded: Pick<LoadedConfig, "changedPlugins" | "home">,
+  ask: (question: string) => Promise<string | null>,
+): Promise<boolean> {
   for (const plugin of loaded.changedPlugins) {
     io.err(`${changedLine(plugin)}\n`);
     const answer = ((await ask(`trust plugin ${plugin.name} as it is now? [y/N] `)) ?? "").trim().toLowerCase();

@@ -22,10 +22,16 @@ import { pluginSessionParts } from "./plugin-setup.ts";
 import { repinAfterRuleWrite } from "./trust-repin.ts";
 
 /** `--resume ID` or `--continue` (the newest session of this project): its records; undefined for a new session. */
-export function resumeOf(runtime: Runtime, loaded: LoadedConfig, flags: { readonly resume?: string | undefined; readonly continue?: boolean | undefined }): ReturnType<typeof loadResume> | undefined {
+export function resumeOf(
+  runtime: Runtime,
+  loaded: LoadedConfig,
+  flags: { readonly resume?: string | undefined; readonly continue?: boolean | undefined },
+): ReturnType<typeof loadResume> | undefined {
   const resumeId = flags.resume ?? (flags.continue === true ? latestSessionOf(runtime, loaded.home, loaded.projectRoot)?.id : undefined);
   if (flags.continue === true && resumeId === undefined) {
-    throw new AgentError("config", `--continue: no earlier session in ${loaded.projectRoot}`, { fix: "agent sessions list shows every session; use --resume ID for one of another project" });
+    throw new AgentError("config", `--continue: no earlier session in ${loaded.projectRoot}`, {
+      fix: "agent sessions list shows every session; use --resume ID for one of another project",
+    });
   }
   return resumeId === undefined ? undefined : loadResume(runtime, loaded.home, resumeId);
 }
@@ -57,7 +63,8 @@ export async function prepareSession(runtime: Runtime, io: CliIO, inputs: Sessio
   const settings = loaded.settings;
   // MCP servers start now, in the background; the first provider request waits for them (bounded per
   // server). Their groups are in the runtime's live-group registry, so signals and exits reach them.
-  const mcp = loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
+  const mcp =
+    loaded.mcpServers.length > 0 ? createMcpManager(runtime, { servers: loaded.mcpServers, cwd, onNotice: (text) => io.err(`${text}\n`) }) : undefined;
   void mcp?.start();
   const audit = await startAudit(runtime, io, settings);
   const limit = inputs.maxContextTokens ?? settings.agent.maxContextTokens;

@@ -47,7 +47,9 @@ export function resolvePermissionMode(flag: PermissionMode | undefined, settings
   const mode = flag ?? settings.permissions.mode;
   const refusal = bypassRefusal(mode, policy);
   if (refusal !== null) {
-    throw new AgentError("config", refusal, { fix: flag !== undefined ? "drop --permission-mode bypass" : "set permissions.mode to default, accept-edits or readonly in your config" });
+    throw new AgentError("config", refusal, {
+      fix: flag !== undefined ? "drop --permission-mode bypass" : "set permissions.mode to default, accept-edits or readonly in your config",
+    });
   }
   return mode;
 }
@@ -81,7 +83,9 @@ export function configuredRules(io: CliIO, settings: EffectiveSettings, extraAll
   // A managed deny rule that does not parse cannot be enforced: nothing starts rather than run without it.
   const managedDeny = parseRules(settings.permissions.managed.deny);
   if (managedDeny.errors.length > 0) {
-    throw new AgentError("config", `managed policy: ${managedDeny.errors[0]}`, { fix: "the administrator fixes permissions.deny in the managed file (agent hooks validate names it); nothing ran" });
+    throw new AgentError("config", `managed policy: ${managedDeny.errors[0]}`, {
+      fix: "the administrator fixes permissions.deny in the managed file (agent hooks validate names it); nothing ran",
+    });
   }
   const allow = parseRules(settings.permissions.allow);
   const ask = parseRules(settings.permissions.ask);
@@ -98,7 +102,11 @@ export async function startAudit(runtime: Runtime, io: CliIO, settings: Effectiv
   if (settings.audit.otlp.length === 0) return undefined;
   const { createAuditExporter } = await import("../hooks/otlp.ts");
   const stripped = stripEnv(runtime.env(), { providerKeyVars: providerKeyVarsFor(settings.providers) }).strippedValues;
-  const exporter = await createAuditExporter(runtime, { targets: settings.audit.otlp, strippedEnvValues: stripped, onProblem: (message) => io.err(`agent: ${message}\n`) });
+  const exporter = await createAuditExporter(runtime, {
+    targets: settings.audit.otlp,
+    strippedEnvValues: stripped,
+    onProblem: (message) => io.err(`agent: ${message}\n`),
+  });
   return exporter ?? undefined;
 }
 

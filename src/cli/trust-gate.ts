@@ -8,7 +8,6 @@ import type { CliIO } from "./io.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { trustDecision } from "../trust/decision.ts";
 
-
 /** True when the project's hooks may run; otherwise prints the refusal and returns false. */
 export function requireTrust(runtime: Runtime, io: CliIO, loaded: LoadedConfig, options: { once: boolean }): boolean {
   const decision = trustDecision(runtime, loaded, options);

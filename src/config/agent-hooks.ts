@@ -58,7 +58,11 @@ export function loadAgentHooks(fs: FileSystem, roots: readonly AgentHookRoot[], 
     for (const [name, path] of listAgentFiles(fs, root.dir)) {
       const mine = winners.get(name);
       if (mine?.scope === "user" && root.scope === "project") {
-        sink.warning(path, "", `ignored: your agent ${name} (${mine.path}) has this name, and a project never replaces a user agent; rename the project's file to use it`);
+        sink.warning(
+          path,
+          "",
+          `ignored: your agent ${name} (${mine.path}) has this name, and a project never replaces a user agent; rename the project's file to use it`,
+        );
         continue;
       }
       winners.set(name, { path, scope: root.scope });
@@ -104,7 +108,11 @@ function loadOne(fs: FileSystem, name: string, file: { path: string; scope: Scop
   // Field paths name the agent file's own keys (`hooks.PreToolUse[0]…`), not `hooks.lifecycle.…`.
   const local = new WarningSink();
   // Claude Code's `timeout` (seconds) is our `timeout_seconds`, as in its settings files.
-  const loaded = loadLifecycle({ file: { path: file.path, scope: file.scope, format: "json" }, present: true, data: { hooks: { lifecycle: claudeHooksAsLifecycle(lifecycle) } } }, local, options);
+  const loaded = loadLifecycle(
+    { file: { path: file.path, scope: file.scope, format: "json" }, present: true, data: { hooks: { lifecycle: claudeHooksAsLifecycle(lifecycle) } } },
+    local,
+    options,
+  );
   for (const item of local.items) sink.items.push({ ...item, field: item.field.replace(/^hooks\.lifecycle\./, "hooks.") });
   const exact = compileMatcher(regexEscape(name), "subagent_start");
   return loaded.map((spec) => {

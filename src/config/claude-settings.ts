@@ -30,7 +30,8 @@ export function claudeSettingsEnabled(files: readonly ParsedSettingsFile[], sink
     for (const [key, value] of Object.entries(compat)) {
       const field = `compat.${key}`;
       if (key !== "claude_settings") sink.warning(file.path, field, "unknown setting (ignored; valid: claude_settings)");
-      else if (file.scope === "project") sink.error(file.path, field, "is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead");
+      else if (file.scope === "project")
+        sink.error(file.path, field, "is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead");
       else if (typeof value !== "boolean") sink.error(file.path, field, `${JSON.stringify(value)} is not a boolean`);
       else enabled = value;
     }
@@ -43,7 +44,8 @@ export function claudeSettingsFiles(options: { env: Readonly<Record<string, stri
   const configDir = options.env.CLAUDE_CONFIG_DIR?.trim() || joinPath(options.home, ".claude");
   const files: SettingsFile[] = [{ path: joinPath(configDir, "settings.json"), scope: "user", format: "json" }];
   if (options.projectRoot !== null) {
-    for (const name of ["settings.json", "settings.local.json"]) files.push({ path: joinPath(options.projectRoot, `.claude/${name}`), scope: "project", format: "json" });
+    for (const name of ["settings.json", "settings.local.json"])
+      files.push({ path: joinPath(options.projectRoot, `.claude/${name}`), scope: "project", format: "json" });
   }
   return files;
 }
@@ -71,7 +73,13 @@ function displayName(file: SettingsFile): string {
 }
 
 /** The hooks of every present Claude settings file of `scope`, as lifecycle specs. Never throws. */
-export function loadClaudeHooks(fs: FileSystem, files: readonly SettingsFile[], scope: Scope, sink: WarningSink, options: LifecycleOptions = {}): LifecycleHookSpec[] {
+export function loadClaudeHooks(
+  fs: FileSystem,
+  files: readonly SettingsFile[],
+  scope: Scope,
+  sink: WarningSink,
+  options: LifecycleOptions = {},
+): LifecycleHookSpec[] {
   const specs: LifecycleHookSpec[] = [];
   for (const file of files) {
     if (file.scope !== scope) continue;
@@ -84,7 +92,11 @@ export function loadClaudeHooks(fs: FileSystem, files: readonly SettingsFile[], 
     }
     // Field paths name the file's own keys (`hooks.PreToolUse[0]…`), not `hooks.lifecycle.…`.
     const local = new WarningSink();
-    const loaded = loadLifecycle({ file: { ...file, path: file.path }, present: true, data: { hooks: { lifecycle: claudeHooksAsLifecycle(hooks) } } }, local, options);
+    const loaded = loadLifecycle(
+      { file: { ...file, path: file.path }, present: true, data: { hooks: { lifecycle: claudeHooksAsLifecycle(hooks) } } },
+      local,
+      options,
+    );
     for (const item of local.items) sink.items.push({ ...item, field: item.field.replace(/^hooks\.lifecycle\./, "hooks.") });
     const prefix = displayName(file);
     for (const spec of loaded) {

@@ -22,9 +22,7 @@
  * front-matter keys are not parsed at all (they may use any YAML).
  */
 
-export type FrontmatterHooksResult =
-  | { readonly ok: true; readonly hooks: unknown }
-  | { readonly ok: false; readonly line: number; readonly message: string };
+export type FrontmatterHooksResult = { readonly ok: true; readonly hooks: unknown } | { readonly ok: false; readonly line: number; readonly message: string };
 
 interface Line {
   readonly number: number;
@@ -34,7 +32,10 @@ interface Line {
 
 /** The `hooks:` value of the front matter of `text`; `hooks: undefined` when there is none. */
 export function frontmatterHooks(text: string): FrontmatterHooksResult {
-  const lines = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n").split("\n");
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n/g, "\n")
+    .split("\n");
   if (lines[0]?.trimEnd() !== "---") return { ok: true, hooks: undefined };
   const end = lines.findIndex((line, index) => index > 0 && line.trimEnd() === "---");
   if (end < 0) return { ok: true, hooks: undefined };
@@ -51,7 +52,9 @@ export function frontmatterHooks(text: string): FrontmatterHooksResult {
     if (lead.includes("\t")) return { ok: false, line: index + 1, message: "tab in indentation (use spaces)" };
     block.push({ number: index + 1, indent: lead.length, text: text.trim() });
   }
-  const inline = stripComment(lines[start] ?? "").replace(/^hooks\s*:/, "").trim();
+  const inline = stripComment(lines[start] ?? "")
+    .replace(/^hooks\s*:/, "")
+    .trim();
   try {
     if (inline !== "") {
       if (block.length > 0) throw new FrontmatterError(start + 1, "hooks: has both an inline value and an indented block");

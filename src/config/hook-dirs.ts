@@ -106,7 +106,11 @@ function readMatch(fields: ManifestFields): string {
   let match = fields.text("match") ?? "*";
   if (match === "") match = "*";
   if (looksLikeRegex(match)) {
-    fields.sink.warning(fields.file, "match", `${JSON.stringify(match)}: match is not a regex in hook.json; it names one tool exactly (or "*" for every tool), so this hook matches nothing`);
+    fields.sink.warning(
+      fields.file,
+      "match",
+      `${JSON.stringify(match)}: match is not a regex in hook.json; it names one tool exactly (or "*" for every tool), so this hook matches nothing`,
+    );
   }
   return match;
 }
@@ -193,7 +197,11 @@ function scanScope(fs: FileSystem, root: string, scope: Scope, sink: WarningSink
     }
     const previous = active.get(spec.name);
     if (previous) {
-      sink.warning(file, "name", `duplicate hook name ${JSON.stringify(spec.name)} in ${previous.source} and ${file}; ${file} wins (the lexically later directory)`);
+      sink.warning(
+        file,
+        "name",
+        `duplicate hook name ${JSON.stringify(spec.name)} in ${previous.source} and ${file}; ${file} wins (the lexically later directory)`,
+      );
     }
     active.set(spec.name, spec);
   }
@@ -207,7 +215,9 @@ function scanScope(fs: FileSystem, root: string, scope: Scope, sink: WarningSink
 export function loadHookDirs(fs: FileSystem, roots: readonly { dir: string; scope: Scope }[], sink: WarningSink): HookDirScan {
   const manifests: string[] = [];
   const byScope = roots.map((root) => ({ scope: root.scope, hooks: scanScope(fs, root.dir, root.scope, sink, manifests) }));
-  const projectByName = new Map(byScope.filter((s) => s.scope === "project").flatMap((s) => s.hooks.filter((h) => !h.disabled).map((h) => [h.name, h] as const)));
+  const projectByName = new Map(
+    byScope.filter((s) => s.scope === "project").flatMap((s) => s.hooks.filter((h) => !h.disabled).map((h) => [h.name, h] as const)),
+  );
   const hooks: DirHookSpec[] = [];
   const shadows: HookDirShadow[] = [];
   for (const { scope, hooks: scoped } of byScope) {
@@ -219,7 +229,11 @@ export function loadHookDirs(fs: FileSystem, roots: readonly { dir: string; scop
             if (project === undefined || user.disabled) return true;
             shadows.push({ name: user.name, userRun: user.run, userFailClosed: user.failClosed, projectSource: project.source });
             if (user.failClosed) {
-              sink.warning(project.source, "name", `replaces the user's fail_closed hook ${JSON.stringify(user.name)} (${user.source}): that guard does not run in this project`);
+              sink.warning(
+                project.source,
+                "name",
+                `replaces the user's fail_closed hook ${JSON.stringify(user.name)} (${user.source}): that guard does not run in this project`,
+              );
             }
             return false;
           });

@@ -19,7 +19,8 @@ export function unsetVariableProblem(command: string, where: { pluginHook: boole
     return "names ${CLAUDE_PLUGIN_ROOT}, which is set only for a plugin's own hooks: here it is empty, so the script path starts at / and the hook does not do its job (load the plugin with --plugin-dir DIR or agent plugin install DIR instead of copying its hooks.json)";
   }
   const claudeOnly = CLAUDE_ONLY.exec(command);
-  if (claudeOnly && !where.claudeDialect) return `names $${claudeOnly[1]}, which is set only for claude-dialect hooks: here it is empty (use $AGENT_PROJECT_DIR, or protocol = "claude")`;
+  if (claudeOnly && !where.claudeDialect)
+    return `names $${claudeOnly[1]}, which is set only for claude-dialect hooks: here it is empty (use $AGENT_PROJECT_DIR, or protocol = "claude")`;
   const projectDir = PROJECT_DIR.exec(command);
   if (projectDir && !where.projectScope) {
     return `names $${projectDir[1]}, but there is no project here (no .agent/ or .git above the working directory): it is the working directory, so the script may not exist`;

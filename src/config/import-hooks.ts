@@ -84,11 +84,19 @@ export function translateHooks(source: ImportSource, file: string, document: Rec
     if (source === "gemini" && (key === "enabled" || key === "disabled" || key === "notifications")) continue;
     const event = source === "gemini" ? GEMINI_EVENTS[key] : LIFECYCLE_EVENT_KEYS.includes(key) ? key : undefined;
     if (event === undefined) {
-      note(field, `not translated: no ${key} event here (events: PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionStart, SessionEnd, PermissionRequest, Stop, PreCompact, Notification, SubagentStart, SubagentStop)`);
+      note(
+        field,
+        `not translated: no ${key} event here (events: PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, SessionStart, SessionEnd, PermissionRequest, Stop, PreCompact, Notification, SubagentStart, SubagentStop)`,
+      );
       continue;
     }
     if (!Array.isArray(value)) {
-      note(field, source === "codex" ? "not translated: a flat table; write [[hooks.Event]] groups with [[hooks.Event.hooks]] commands" : "not translated: must be an array of groups");
+      note(
+        field,
+        source === "codex"
+          ? "not translated: a flat table; write [[hooks.Event]] groups with [[hooks.Event.hooks]] commands"
+          : "not translated: must be an array of groups",
+      );
       continue;
     }
     value.forEach((group: unknown, index) => {
@@ -99,7 +107,12 @@ export function translateHooks(source: ImportSource, file: string, document: Rec
   return { groups, notes };
 }
 
-function translateGroup(source: ImportSource, field: string, group: unknown, note: (field: string, message: string) => void): ImportedGroup["group"] | undefined {
+function translateGroup(
+  source: ImportSource,
+  field: string,
+  group: unknown,
+  note: (field: string, message: string) => void,
+): ImportedGroup["group"] | undefined {
   if (!isRecord(group)) {
     note(field, "not translated: a group must be an object with matcher and hooks");
     return undefined;
@@ -128,12 +141,20 @@ function translateGroup(source: ImportSource, field: string, group: unknown, not
   const translatedMatcher = matcher === undefined ? undefined : source === "gemini" ? geminiMatcher(`${field}.matcher`, matcher, note) : matcher;
   if (source === "codex" && matcher !== undefined && /apply_patch/.test(matcher)) {
     // Codex's apply_patch creates, edits and deletes files with one patch text; ours are separate tools.
-    note(`${field}.matcher`, `kept as written, but apply_patch is not one tool here: it selects Edit only (Write, which creates files, is not matched; use "Edit|Write"), and tool_input holds file_path/old_string/new_string, not the patch text`);
+    note(
+      `${field}.matcher`,
+      `kept as written, but apply_patch is not one tool here: it selects Edit only (Write, which creates files, is not matched; use "Edit|Write"), and tool_input holds file_path/old_string/new_string, not the patch text`,
+    );
   }
   return { ...(translatedMatcher !== undefined && translatedMatcher !== "" ? { matcher: translatedMatcher } : {}), hooks: commands };
 }
 
-function translateCommand(source: ImportSource, field: string, entry: unknown, note: (field: string, message: string) => void): Record<string, unknown> | undefined {
+function translateCommand(
+  source: ImportSource,
+  field: string,
+  entry: unknown,
+  note: (field: string, message: string) => void,
+): Record<string, unknown> | undefined {
   if (!isRecord(entry)) {
     note(field, "not translated: a command must be an object");
     return undefined;
@@ -153,14 +174,20 @@ function translateCommand(source: ImportSource, field: string, entry: unknown, n
   }
   const out: Record<string, unknown> = handler === undefined ? { command: mainValue } : { type: handler, [main]: mainValue };
   if (handler === undefined && /\$\{?CLAUDE_PLUGIN_ROOT(?![A-Za-z0-9_])/.test(mainValue)) {
-    note(`${field}.command`, "imported, but names ${CLAUDE_PLUGIN_ROOT}, which is set only for a plugin's own hooks: here it is empty and the hook cannot find its script (install the plugin instead: agent plugin install DIR, or --plugin-dir DIR)");
+    note(
+      `${field}.command`,
+      "imported, but names ${CLAUDE_PLUGIN_ROOT}, which is set only for a plugin's own hooks: here it is empty and the hook cannot find its script (install the plugin instead: agent plugin install DIR, or --plugin-dir DIR)",
+    );
   }
-  if (handler === "http") note(`${field}.url`, "runs only if the URL matches hooks.http_allow in ~/.agent/config.toml; the payload is redacted unless payload = \"full\"");
+  if (handler === "http")
+    note(`${field}.url`, 'runs only if the URL matches hooks.http_allow in ~/.agent/config.toml; the payload is redacted unless payload = "full"');
   for (const [key, value] of Object.entries(entry)) {
     if (key === "type" || key === main) continue;
     if (handler === "http" && key === "headers" && isRecord(value)) {
       // Claude Code also reads `$NAME` in header values; ours are `${NAME}` only.
-      out.headers = Object.fromEntries(Object.entries(value).map(([name, text]) => [name, typeof text === "string" ? text.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, "${$1}") : text]));
+      out.headers = Object.fromEntries(
+        Object.entries(value).map(([name, text]) => [name, typeof text === "string" ? text.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, "${$1}") : text]),
+      );
       continue;
     }
     if (handler === "http" && key === "allowedEnvVars") {
@@ -169,12 +196,21 @@ function translateCommand(source: ImportSource, field: string, entry: unknown, n
     }
     if (key === "timeout") {
       const seconds = timeoutSeconds(source, value);
-      if (seconds === undefined) note(`${field}.timeout`, `not translated: ${JSON.stringify(value)} is not a number of ${source === "gemini" ? "milliseconds" : "seconds"}; the default 60 s applies`);
+      if (seconds === undefined)
+        note(
+          `${field}.timeout`,
+          `not translated: ${JSON.stringify(value)} is not a number of ${source === "gemini" ? "milliseconds" : "seconds"}; the default 60 s applies`,
+        );
       else {
-        if (seconds.clamped) note(`${field}.timeout`, `${JSON.stringify(value)}${source === "gemini" ? " ms" : " s"} written as ${seconds.value} s (whole seconds, 1..${MAX_TIMEOUT_SECONDS})`);
+        if (seconds.clamped)
+          note(
+            `${field}.timeout`,
+            `${JSON.stringify(value)}${source === "gemini" ? " ms" : " s"} written as ${seconds.value} s (whole seconds, 1..${MAX_TIMEOUT_SECONDS})`,
+          );
         out.timeout_seconds = seconds.value;
       }
-    } else if (key in LIFECYCLE_COMMAND_FIELDS && key !== "protocol") out[key] = value; // a key our lifecycle commands take too (Claude's `async`, `once`, …)
+    } else if (key in LIFECYCLE_COMMAND_FIELDS && key !== "protocol")
+      out[key] = value; // a key our lifecycle commands take too (Claude's `async`, `once`, …)
     else if (DESCRIPTIVE.has(key)) note(`${field}.${key}`, "dropped: descriptive only (the hook's label here is its place in the file)");
     else note(`${field}.${key}`, "not translated: unknown command key");
   }

@@ -25,9 +25,7 @@ export interface HandlerPlace {
   readonly httpAllow: readonly string[];
 }
 
-export type HandlerResult =
-  | { readonly ok: true; readonly command: string; readonly handler?: LifecycleHandler }
-  | { readonly ok: false };
+export type HandlerResult = { readonly ok: true; readonly command: string; readonly handler?: LifecycleHandler } | { readonly ok: false };
 
 function stringRecord(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
@@ -69,7 +67,11 @@ export function readHandler(entry: Readonly<Record<string, unknown>>, place: Han
   if (!urlAllowed(entry.url, place.httpAllow)) {
     const where = place.scope === "project" ? "a project cannot widen the user's list; " : "";
     const fix = place.httpAllow.length === 0 ? "hooks.http_allow is empty" : `hooks.http_allow is ${JSON.stringify(place.httpAllow)}`;
-    sink.error(path, `${field}.url`, `${JSON.stringify(entry.url)} is not allowed (${fix}); ${where}add a pattern such as "${originOf(entry.url)}/*" to hooks.http_allow in ~/.agent/config.toml ($AGENT_HOME); skipped`);
+    sink.error(
+      path,
+      `${field}.url`,
+      `${JSON.stringify(entry.url)} is not allowed (${fix}); ${where}add a pattern such as "${originOf(entry.url)}/*" to hooks.http_allow in ~/.agent/config.toml ($AGENT_HOME); skipped`,
+    );
     return { ok: false };
   }
   const payload: PayloadMode = entry.payload === "full" ? "full" : "redacted";

@@ -88,11 +88,30 @@ export function loadLifecycle(parsed: ParsedSettingsFile, sink: WarningSink, opt
       }
       const commands = group.hooks;
       if (!Array.isArray(commands) || commands.length === 0) {
-        sink.error(path, `${groupField}.hooks`, commands === undefined ? `missing required field "hooks"; group skipped` : "must be a non-empty array of commands; group skipped");
+        sink.error(
+          path,
+          `${groupField}.hooks`,
+          commands === undefined ? `missing required field "hooks"; group skipped` : "must be a non-empty array of commands; group skipped",
+        );
         return;
       }
       commands.forEach((command: unknown, hookIndex) => {
-        const spec = loadCommand(command, { path, scope: parsed.file.scope, event, key, groupIndex, hookIndex, matcher, regex: compiled.regex, labelPrefix, httpAllow: options.httpAllow ?? [] }, sink);
+        const spec = loadCommand(
+          command,
+          {
+            path,
+            scope: parsed.file.scope,
+            event,
+            key,
+            groupIndex,
+            hookIndex,
+            matcher,
+            regex: compiled.regex,
+            labelPrefix,
+            httpAllow: options.httpAllow ?? [],
+          },
+          sink,
+        );
         if (spec) specs.push(spec);
       });
     });
@@ -117,7 +136,7 @@ function loadCommand(entry: unknown, place: CommandPlace, sink: WarningSink): Li
   const { path } = place;
   const field = `hooks.lifecycle.${place.key}[${place.groupIndex}].hooks[${place.hookIndex}]`;
   if (!isRecord(entry)) {
-    sink.error(path, field, "a command must be a table/object like { command = \"…\" }; skipped");
+    sink.error(path, field, 'a command must be a table/object like { command = "…" }; skipped');
     return undefined;
   }
   let ok = true;
@@ -140,13 +159,22 @@ function loadCommand(entry: unknown, place: CommandPlace, sink: WarningSink): Li
   // Checked even when a field above failed, so every problem of the entry is said at once.
   const handler = readHandler(entry, { path, field, scope: place.scope, httpAllow: place.httpAllow }, sink);
   if (!handler.ok) ok = false;
-  const policy: FailurePolicy = entry.failure_policy === "ignore" || entry.failure_policy === "block" || entry.failure_policy === "fail" ? entry.failure_policy : "warn";
+  const policy: FailurePolicy =
+    entry.failure_policy === "ignore" || entry.failure_policy === "block" || entry.failure_policy === "fail" ? entry.failure_policy : "warn";
   if (ok && policy === "block" && !BLOCKABLE.has(place.event)) {
-    sink.error(path, `${field}.failure_policy`, `"block" is only valid on pre_tool_use, user_prompt_submit and permission_request (use ignore, warn or fail); skipped`);
+    sink.error(
+      path,
+      `${field}.failure_policy`,
+      `"block" is only valid on pre_tool_use, user_prompt_submit and permission_request (use ignore, warn or fail); skipped`,
+    );
     ok = false;
   }
   if (ok && typeof entry.timeout_seconds === "number" && typeof entry.timeout === "number" && entry.timeout !== entry.timeout_seconds) {
-    sink.error(path, `${field}.timeout`, `timeout (${entry.timeout}) and timeout_seconds (${entry.timeout_seconds}) disagree; timeout_seconds applies (keep one)`);
+    sink.error(
+      path,
+      `${field}.timeout`,
+      `timeout (${entry.timeout}) and timeout_seconds (${entry.timeout_seconds}) disagree; timeout_seconds applies (keep one)`,
+    );
   }
   const isAsync = entry.async === true;
   if (ok && isAsync && (policy === "block" || policy === "fail")) {

@@ -141,7 +141,10 @@ function policyAllowedOn(phase: ListPhase, inherited: InheritedValues, where: En
 /** Warns about tool lists that select nothing: any on a message phase, unknown names elsewhere. */
 function warnToolLists(phase: ListPhase, include: readonly string[], exclude: readonly string[], where: EntryWhere): void {
   const { path, field, sink } = where;
-  const lists = [["include_tools", include], ["exclude_tools", exclude]] as const;
+  const lists = [
+    ["include_tools", include],
+    ["exclude_tools", exclude],
+  ] as const;
   if (MESSAGE_PHASES.has(phase)) {
     for (const [key, list] of lists) {
       if (list.length > 0) sink.warning(path, `${field}.${key}`, `${key} has no effect on ${phase} (message phases wrap no tool call)`);
@@ -150,7 +153,8 @@ function warnToolLists(phase: ListPhase, include: readonly string[], exclude: re
   }
   for (const [key, list] of lists) {
     list.forEach((name, i) => {
-      if (canonicalTool(name) === undefined && !name.startsWith(MCP_PREFIX)) sink.warning(path, `${field}.${key}[${i}]`, `unknown tool name ${JSON.stringify(name)} (selects nothing)`);
+      if (canonicalTool(name) === undefined && !name.startsWith(MCP_PREFIX))
+        sink.warning(path, `${field}.${key}[${i}]`, `unknown tool name ${JSON.stringify(name)} (selects nothing)`);
     });
   }
 }

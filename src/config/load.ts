@@ -25,7 +25,6 @@ import type { MergedSettings, ParsedSettingsFile } from "./settings.ts";
 
 export type { EffectiveSettings } from "./settings.ts";
 
-
 export interface LoadedConfig {
   /** `$AGENT_HOME` (default `~/.agent`). */
   readonly home: string;
@@ -85,10 +84,21 @@ function projectFound(runtime: Runtime, location: ConfigLocation): boolean {
 }
 
 /** The plugins that load here; their MCP servers join `mcpServers`. Plugins run code: with hooks off none loads. */
-function loadPlugins(runtime: Runtime, location: ConfigLocation, options: { hooksOff: boolean; pluginDirs: readonly string[] }, sink: WarningSink, mcpServers: McpServerSpec[]): { plugins: PluginSource[]; changed: ChangedPlugin[] } {
+function loadPlugins(
+  runtime: Runtime,
+  location: ConfigLocation,
+  options: { hooksOff: boolean; pluginDirs: readonly string[] },
+  sink: WarningSink,
+  mcpServers: McpServerSpec[],
+): { plugins: PluginSource[]; changed: ChangedPlugin[] } {
   const changed: ChangedPlugin[] = [];
   if (options.hooksOff) return { plugins: [], changed };
-  const plugins = discoverPlugins(runtime, { agentHome: location.agentHome, projectRoot: location.projectScope ? location.projectRoot : null, pluginDirs: options.pluginDirs }, sink, changed);
+  const plugins = discoverPlugins(
+    runtime,
+    { agentHome: location.agentHome, projectRoot: location.projectScope ? location.projectRoot : null, pluginDirs: options.pluginDirs },
+    sink,
+    changed,
+  );
   mcpServers.push(...pluginMcpServers(runtime.fs, plugins, sink));
   return { plugins, changed };
 }
@@ -104,7 +114,11 @@ function restrictPromptModels(hooks: HookSpec[], policy: ManagedPolicy, sink: Wa
     if (spec.form !== "lifecycle" || spec.handler?.type !== "prompt" || spec.handler.model === undefined) return;
     const model = spec.handler.model;
     if (allowed.some((pattern) => matchPattern(pattern, model))) return;
-    sink.error(spec.source, `${spec.field}.model`, `model ${model} is not allowed by managed policy (${policy.files.join(", ")}); the hook asks the session's model instead`);
+    sink.error(
+      spec.source,
+      `${spec.field}.model`,
+      `model ${model} is not allowed by managed policy (${policy.files.join(", ")}); the hook asks the session's model instead`,
+    );
     const { model: _dropped, ...handler } = spec.handler;
     hooks[index] = { ...spec, handler };
   });
@@ -147,7 +161,13 @@ function loadScopedHooks(runtime: Runtime, input: ScopedHooksInput): { hooks: Ho
     const scoped = parsed.filter((file) => file.file.scope === scope);
     for (const file of scoped) hooks.push(...loadLifecycle(file, sink, lifecycleOptions));
     hooks.push(...loadClaudeHooks(runtime.fs, claudeFiles, scope, sink, lifecycleOptions));
-    hooks.push(...loadPluginHooks(runtime, plugins, scope, sink, { ...lifecycleOptions, projectRoot: location.projectScope ? location.projectRoot : null, cwd: location.cwd }));
+    hooks.push(
+      ...loadPluginHooks(runtime, plugins, scope, sink, {
+        ...lifecycleOptions,
+        projectRoot: location.projectScope ? location.projectRoot : null,
+        cwd: location.cwd,
+      }),
+    );
     for (const file of scoped) {
       hooks.push(...loadListHooks(file, merged.chains[scope], { absolutePaths: merged.settings.absolutePathsByScope[scope] }, sink));
     }
@@ -165,13 +185,7 @@ function loadScopedHooks(runtime: Runtime, input: ScopedHooksInput): { hooks: Ho
 export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig {
   const env = runtime.env();
   const location = locateConfig(runtime.fs, { env, homedir: runtime.platform.homedir, cwd: options.cwd });
-  const hooksOff: LoadedConfig["hooksOff"] = options.ignoreHooksOff
-    ? null
-    : options.noHooks
-      ? "--no-hooks"
-      : hooksOffByEnv(env)
-        ? "AGENT_HOOKS=off"
-        : null;
+  const hooksOff: LoadedConfig["hooksOff"] = options.ignoreHooksOff ? null : options.noHooks ? "--no-hooks" : hooksOffByEnv(env) ? "AGENT_HOOKS=off" : null;
   const sink = new WarningSink();
   // The managed layer loads first, whatever turns hooks off: its hooks and rules lead every list.
   const managedFiles = readManagedFiles(runtime, sink);
@@ -181,11 +195,18 @@ export function loadConfig(runtime: Runtime, options: LoadOptions): LoadedConfig
 
   const allServers = readMcpServers(parsed, sink, { skipProject: hooksOff !== null });
   const mcpServers = policy.managedMcpOnly ? allServers.filter((spec) => spec.scope === "managed") : allServers;
-  const { plugins, changed: changedPlugins } = loadPlugins(runtime, location, { hooksOff: hooksOff !== null, pluginDirs: options.pluginDirs ?? [] }, sink, mcpServers);
+  const { plugins, changed: changedPlugins } = loadPlugins(
+    runtime,
+    location,
+    { hooksOff: hooksOff !== null, pluginDirs: options.pluginDirs ?? [] },
+    sink,
+    mcpServers,
+  );
   const lifecycleOptions = { httpAllow: merged.settings.hooks.httpAllow };
   const hooks: HookSpec[] = [];
   for (const file of managedFiles) hooks.push(...loadLifecycle(file, sink, lifecycleOptions));
-  for (const file of managedFiles) hooks.push(...loadListHooks(file, merged.chains.managed, { absolutePaths: merged.settings.absolutePathsByScope.managed }, sink));
+  for (const file of managedFiles)
+    hooks.push(...loadListHooks(file, merged.chains.managed, { absolutePaths: merged.settings.absolutePathsByScope.managed }, sink));
   let manifests: string[] = [];
   let shadows: HookDirShadow[] = [];
   if (hooksOff === null && !policy.managedHooksOnly) {

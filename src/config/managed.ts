@@ -87,7 +87,8 @@ export function ownershipProblem(fs: FileSystem, platform: Pick<PlatformFacts, "
   const problem = (what: string, stat: { uid?: number; mode: number }, sticky: boolean): string | null => {
     const uid = stat.uid ?? -1;
     if (uid !== 0) return `${what} is owned by uid ${uid}, not root`;
-    if ((stat.mode & 0o022) !== 0 && !(sticky && (stat.mode & 0o1000) !== 0)) return `${what} is writable by ${(stat.mode & 0o002) !== 0 ? "everyone" : "its group"} (mode ${octal(stat.mode)})`;
+    if ((stat.mode & 0o022) !== 0 && !(sticky && (stat.mode & 0o1000) !== 0))
+      return `${what} is writable by ${(stat.mode & 0o002) !== 0 ? "everyone" : "its group"} (mode ${octal(stat.mode)})`;
     return null;
   };
   const own = problem("the file", file, false);
@@ -109,7 +110,11 @@ export function readManagedFiles(runtime: Pick<Runtime, "fs" | "platform" | "env
     if (runtime.fs.stat(file.path) === undefined && runtime.fs.lstat(file.path) === undefined) continue;
     const problem = ownershipProblem(runtime.fs, runtime.platform, file.path);
     if (problem !== null) {
-      sink.error(file.path, "", `managed policy refused: ${problem}; it must be owned by root and writable by nobody else (sudo chown root:root FILE && sudo chmod 644 FILE, and the same owner for its directory)`);
+      sink.error(
+        file.path,
+        "",
+        `managed policy refused: ${problem}; it must be owned by root and writable by nobody else (sudo chown root:root FILE && sudo chmod 644 FILE, and the same owner for its directory)`,
+      );
       out.push({ file, present: true, data: undefined });
       continue;
     }
@@ -166,7 +171,8 @@ export function managedPolicyOf(files: readonly ParsedSettingsFile[], sink: Warn
       continue;
     }
     for (const key of Object.keys(restrictions)) {
-      if (key !== "allowed_base_urls" && key !== "allowed_models") sink.error(file.path, `provider_policy.${key}`, "unknown key (use allowed_base_urls or allowed_models)");
+      if (key !== "allowed_base_urls" && key !== "allowed_models")
+        sink.error(file.path, `provider_policy.${key}`, "unknown key (use allowed_base_urls or allowed_models)");
     }
     policy = {
       ...policy,
@@ -188,7 +194,10 @@ function trimSlash(url: string): string {
 }
 
 /** Why a provider with this base URL and model may not be used under `policy`, or null. */
-export function providerRefusal(policy: ManagedPolicy, provider: { readonly id: string; readonly baseUrl: string | null; readonly model: string }): string | null {
+export function providerRefusal(
+  policy: ManagedPolicy,
+  provider: { readonly id: string; readonly baseUrl: string | null; readonly model: string },
+): string | null {
   const where = `managed policy (${policy.files.join(", ")})`;
   if (policy.allowedBaseUrls !== null) {
     // The script provider reads replies from a local file and sends nothing anywhere.

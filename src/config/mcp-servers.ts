@@ -31,9 +31,14 @@ interface CommonSpec {
 }
 
 export type McpServerSpec =
-  | (CommonSpec & { readonly transport: "stdio"; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd: string | null })
+  | (CommonSpec & {
+      readonly transport: "stdio";
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env: Readonly<Record<string, string>>;
+      readonly cwd: string | null;
+    })
   | (CommonSpec & { readonly transport: "http"; readonly url: string; readonly headers: Readonly<Record<string, string>> });
-
 
 /**
  * Reads `mcp_servers` of every file in load order. `skipProject`: project servers are not loaded
@@ -63,7 +68,11 @@ export function readMcpServers(files: readonly ParsedSettingsFile[], sink: Warni
 function readServer(path: string, scope: Scope, name: string, entry: unknown, sink: WarningSink): McpServerSpec | null {
   const field = `mcp_servers.${name}`;
   if (!SERVER_NAME.test(name)) {
-    sink.error(path, field, "server names use letters, digits, `-` and single `_` (tools are named mcp__<server>__<tool>); rename it, e.g. [mcp_servers.my-server]");
+    sink.error(
+      path,
+      field,
+      "server names use letters, digits, `-` and single `_` (tools are named mcp__<server>__<tool>); rename it, e.g. [mcp_servers.my-server]",
+    );
     return null;
   }
   if (!isRecord(entry)) {
@@ -87,7 +96,11 @@ function readServer(path: string, scope: Scope, name: string, entry: unknown, si
   const hasCommand = "command" in entry;
   const hasUrl = "url" in entry;
   if (hasCommand === hasUrl) {
-    sink.error(path, field, hasCommand ? "set either `command` (stdio) or `url` (streamable HTTP), not both" : "needs `command` (a stdio server) or `url` (a streamable HTTP server)");
+    sink.error(
+      path,
+      field,
+      hasCommand ? "set either `command` (stdio) or `url` (streamable HTTP), not both" : "needs `command` (a stdio server) or `url` (a streamable HTTP server)",
+    );
     return null;
   }
   for (const key of hasCommand ? ["url", "headers"] : ["args", "env", "cwd"]) {
@@ -120,4 +133,3 @@ function readServer(path: string, scope: Scope, name: string, entry: unknown, si
   }
   return { ...common, transport: "http", url: text("url") ?? "", headers: strings("headers") };
 }
-

@@ -30,4 +30,3 @@ export function parseToml(text: string): ParseResult {
     return { ok: false, line: 1, column: 1, message: error instanceof Error ? error.message : "invalid TOML" };
   }
 }
-

@@ -85,19 +85,35 @@ export function readPluginRegistry(fs: FileSystem, agentHome: string, sink?: War
     };
   }
   const marketplaces: Record<string, string> = {};
-  if (isRecord(parsed.value.marketplaces)) for (const [name, dir] of Object.entries(parsed.value.marketplaces)) if (typeof dir === "string") marketplaces[name] = dir;
+  if (isRecord(parsed.value.marketplaces))
+    for (const [name, dir] of Object.entries(parsed.value.marketplaces)) if (typeof dir === "string") marketplaces[name] = dir;
   return { plugins, marketplaces };
 }
 
 /** The manifest of the plugin at `root`, or an error naming the file, the field and the fix. */
-export function readPluginManifest(fs: FileSystem, root: string): { ok: true; name: string; manifest: Record<string, unknown> } | { ok: false; file: string; field: string; message: string } {
+export function readPluginManifest(
+  fs: FileSystem,
+  root: string,
+): { ok: true; name: string; manifest: Record<string, unknown> } | { ok: false; file: string; field: string; message: string } {
   const file = joinPath(root, ".claude-plugin/plugin.json");
   const text = fs.readText(file);
   const fallbackName = basenamePath(root);
   if (text === undefined) {
     const hasParts = ["hooks/hooks.json", "commands", "agents", "skills", ".mcp.json"].some((part) => fs.stat(joinPath(root, part)) !== undefined);
-    if (!hasParts) return { ok: false, file: root, field: "", message: "not a Claude Code plugin (no .claude-plugin/plugin.json, hooks/hooks.json, commands/, agents/, skills/ or .mcp.json)" };
-    if (!PLUGIN_NAME.test(fallbackName)) return { ok: false, file, field: "name", message: `no manifest, and the directory name ${JSON.stringify(fallbackName)} is not a plugin name; add .claude-plugin/plugin.json with {"name": "my-plugin"}` };
+    if (!hasParts)
+      return {
+        ok: false,
+        file: root,
+        field: "",
+        message: "not a Claude Code plugin (no .claude-plugin/plugin.json, hooks/hooks.json, commands/, agents/, skills/ or .mcp.json)",
+      };
+    if (!PLUGIN_NAME.test(fallbackName))
+      return {
+        ok: false,
+        file,
+        field: "name",
+        message: `no manifest, and the directory name ${JSON.stringify(fallbackName)} is not a plugin name; add .claude-plugin/plugin.json with {"name": "my-plugin"}`,
+      };
     return { ok: true, name: fallbackName, manifest: {} };
   }
   const parsed = parseJson(text);
@@ -105,7 +121,12 @@ export function readPluginManifest(fs: FileSystem, root: string): { ok: true; na
   if (!isRecord(parsed.value)) return { ok: false, file, field: "", message: `must be a JSON object like {"name": "my-plugin"}` };
   const name = parsed.value.name;
   if (typeof name !== "string" || !PLUGIN_NAME.test(name)) {
-    return { ok: false, file, field: "name", message: `${name === undefined ? "missing" : JSON.stringify(name)}: a plugin name uses letters, digits and - (kebab-case), e.g. "my-plugin"` };
+    return {
+      ok: false,
+      file,
+      field: "name",
+      message: `${name === undefined ? "missing" : JSON.stringify(name)}: a plugin name uses letters, digits and - (kebab-case), e.g. "my-plugin"`,
+    };
   }
   return { ok: true, name, manifest: parsed.value };
 }
@@ -165,7 +186,8 @@ export function discoverPlugins(runtime: Runtime, where: PluginDiscovery, sink: 
   }
   if (where.projectRoot !== null) {
     const dir = joinPath(where.projectRoot, ".agent/plugins");
-    for (const name of fs.readdir(dir)) if (fs.stat(joinPath(dir, name))?.kind === "dir") add(sourceAt(runtime, joinPath(dir, name), "project", "project", sink));
+    for (const name of fs.readdir(dir))
+      if (fs.stat(joinPath(dir, name))?.kind === "dir") add(sourceAt(runtime, joinPath(dir, name), "project", "project", sink));
   }
   for (const dir of where.pluginDirs) add(sourceAt(runtime, dir, "flag", "user", sink));
   return [...found.values()];
@@ -181,12 +203,19 @@ export function expandPluginRoot(text: string, root: string): string {
  * project outside the plugin itself (such a file is the project's to change, and no project trust
  * covers it). Non-null: the failure detail, and the hook fails closed.
  */
-function projectFileGuard(fs: FileSystem, plugin: PluginSource, command: string, where: { projectRoot: string | null; cwd: string }): (() => string | null) | undefined {
+function projectFileGuard(
+  fs: FileSystem,
+  plugin: PluginSource,
+  command: string,
+  where: { projectRoot: string | null; cwd: string },
+): (() => string | null) | undefined {
   const projectRoot = where.projectRoot;
   if (plugin.scope !== "user" || projectRoot === null) return undefined;
   return () => {
     const named = referencedFiles(expandPluginRoot(command, plugin.root), projectRoot, where.cwd, fs).filter((path) => !isInside(path, plugin.root));
-    return named.length === 0 ? null : `user plugin ${plugin.name} would run or read a project file (${named[0]}); a user plugin never runs a project's files (move the file into the plugin, or declare the hook in the project and trust it)`;
+    return named.length === 0
+      ? null
+      : `user plugin ${plugin.name} would run or read a project file (${named[0]}); a user plugin never runs a project's files (move the file into the plugin, or declare the hook in the project and trust it)`;
   };
 }
 
@@ -237,7 +266,11 @@ export function loadPluginHooks(
     const found = hooksOf(runtime.fs, plugin, sink);
     if (found === null) continue;
     const local = new WarningSink();
-    const loaded = loadLifecycle({ file: { path: found.file, scope, format: "json" }, present: true, data: { hooks: { lifecycle: claudeHooksAsLifecycle(found.hooks) } } }, local, options);
+    const loaded = loadLifecycle(
+      { file: { path: found.file, scope, format: "json" }, present: true, data: { hooks: { lifecycle: claudeHooksAsLifecycle(found.hooks) } } },
+      local,
+      options,
+    );
     for (const item of local.items) sink.items.push({ ...item, field: item.field.replace(/^hooks\.lifecycle\./, "hooks.") });
     for (const spec of loaded) {
       const guard = spec.handler === undefined ? projectFileGuard(runtime.fs, plugin, spec.command, options) : undefined;
@@ -305,11 +338,25 @@ export function pluginMcpServers(fs: FileSystem, plugins: readonly PluginSource[
         sink.error(found.file, field, `a server needs a name of letters, digits and - and an object with "command" or "url"; skipped`);
         continue;
       }
-      const common = { name, scope: plugin.scope, file: found.file, startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS, toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS, disabled: false };
+      const common = {
+        name,
+        scope: plugin.scope,
+        file: found.file,
+        startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
+        toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+        disabled: false,
+      };
       if (typeof entry.command === "string") {
         const cwd = typeof entry.cwd === "string" ? expandPluginRoot(entry.cwd, plugin.root) : plugin.root;
         const env = { ...stringMap(entry.env, plugin.root), CLAUDE_PLUGIN_ROOT: plugin.root };
-        specs.push({ ...common, transport: "stdio", command: expandPluginRoot(entry.command, plugin.root), args: stringList(entry.args).map((arg) => expandPluginRoot(arg, plugin.root)), env, cwd });
+        specs.push({
+          ...common,
+          transport: "stdio",
+          command: expandPluginRoot(entry.command, plugin.root),
+          args: stringList(entry.args).map((arg) => expandPluginRoot(arg, plugin.root)),
+          env,
+          cwd,
+        });
       } else if (typeof entry.url === "string") {
         specs.push({ ...common, transport: "http", url: entry.url, headers: stringMap(entry.headers, plugin.root) });
       } else sink.error(found.file, field, `needs "command" (a stdio server) or "url" (streamable HTTP); skipped`);

@@ -327,13 +327,20 @@ function readHooksSection(acc: SettingsAccumulator, r: FileReading, hooks: Recor
         for (const [sub, subValue] of Object.entries(value)) {
           const subField = `${field}.${sub}`;
           if (!(sub in INJECTED_CONTENT_FIELDS)) sink.error(path, subField, "unknown key");
-          else setGlobal(`injected_content.${sub}`, subValue, subField, checked(INJECTED_CONTENT_FIELDS[sub as keyof typeof INJECTED_CONTENT_FIELDS], subValue, subField));
+          else
+            setGlobal(
+              `injected_content.${sub}`,
+              subValue,
+              subField,
+              checked(INJECTED_CONTENT_FIELDS[sub as keyof typeof INJECTED_CONTENT_FIELDS], subValue, subField),
+            );
         }
     } else if (key === "stop_block_cap") {
       if (checked(OTHER_HOOK_FIELDS.stop_block_cap, value, field) && typeof value === "number") acc.stopBlockCap = value;
     } else if (key === "http_allow") {
       // Where hook payloads may be sent is the user's call, never a cloned repository's.
-      if (file.scope === "project") sink.error(path, field, "is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead");
+      if (file.scope === "project")
+        sink.error(path, field, "is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead");
       else if (checked(OTHER_HOOK_FIELDS.http_allow, value, field) && Array.isArray(value)) {
         value.forEach((pattern: unknown, index) => {
           if (typeof pattern !== "string") return;
@@ -395,8 +402,13 @@ function readPermissionsSection(acc: SettingsAccumulator, r: FileReading, permis
       const found = PERMISSION_MODES.find((candidate) => candidate === value);
       if (checked(oneOf(PERMISSION_MODES), value, field) && found) {
         if (file.scope === "project" && looserThan(found, acc.modes.user)) {
-          sink.warning(path, field, `"${found}" is looser than your mode "${acc.modes.user}" and is ignored: the stricter of user and project wins; to use it here, pass --permission-mode ${found} or set it in ~/.agent/config.toml`);
-        } else if (file.scope === "managed") acc.modes.user = found; // a default the user's own files may change
+          sink.warning(
+            path,
+            field,
+            `"${found}" is looser than your mode "${acc.modes.user}" and is ignored: the stricter of user and project wins; to use it here, pass --permission-mode ${found} or set it in ~/.agent/config.toml`,
+          );
+        } else if (file.scope === "managed")
+          acc.modes.user = found; // a default the user's own files may change
         else acc.modes[file.scope] = found;
       }
     } else if (key === "allow" || key === "ask" || key === "deny") {
@@ -439,8 +451,7 @@ function readProvidersSection(acc: SettingsAccumulator, r: FileReading, provider
       else if (file.scope === "project" && USER_ONLY_PROVIDER_FIELDS.has(key)) {
         // Which secret is sent is the user's call, never a cloned repository's.
         sink.error(path, field, `is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead`);
-      }
-      else if (checked(stringField, value, field) && typeof value === "string") merged[camel(key)] = value;
+      } else if (checked(stringField, value, field) && typeof value === "string") merged[camel(key)] = value;
     }
     acc.providers[name] = merged;
   }
@@ -472,7 +483,11 @@ function readFile(acc: SettingsAccumulator, file: SettingsFile, data: Record<str
   if (data.audit !== undefined) readAudit(data.audit, file, sink, acc.otlp);
   const agent = table("agent");
   if (agent) readAgentSection(acc, r, agent);
-  for (const [key, name] of [["provider", "provider"], ["model", "model"], ["base_url", "baseUrl"]] as const) {
+  for (const [key, name] of [
+    ["provider", "provider"],
+    ["model", "model"],
+    ["base_url", "baseUrl"],
+  ] as const) {
     const value = data[key];
     if (value !== undefined && r.checked(stringField, value, key) && typeof value === "string") acc.top[name] = value;
   }
@@ -489,11 +504,22 @@ export function mergeSettings(files: readonly ParsedSettingsFile[], sink: Warnin
   return {
     chains: acc.chains,
     settings: {
-      hooks: { ...(options.projectScope ? projectList : userList), stopBlockCap: acc.stopBlockCap, quietSuccessOutput: acc.quietSuccessOutput, httpAllow: acc.httpAllow },
+      hooks: {
+        ...(options.projectScope ? projectList : userList),
+        stopBlockCap: acc.stopBlockCap,
+        quietSuccessOutput: acc.quietSuccessOutput,
+        httpAllow: acc.httpAllow,
+      },
       listSettingsByScope: { managed: managedList, user: userList, project: projectList },
       tools: { bash: { absolutePaths: acc.absolutePathsMerged }, webFetch: { allow: acc.webFetchAllow } },
       absolutePathsByScope: acc.absolutePaths,
-      permissions: { mode: stricter(acc.modes.user, acc.modes.project ?? acc.modes.user), allow: acc.rules.allow, ask: acc.rules.ask, deny: acc.rules.deny, managed: acc.managedRules },
+      permissions: {
+        mode: stricter(acc.modes.user, acc.modes.project ?? acc.modes.user),
+        allow: acc.rules.allow,
+        ask: acc.rules.ask,
+        deny: acc.rules.deny,
+        managed: acc.managedRules,
+      },
       agent: { maxContextTokens: acc.maxContextTokens, contextFiles: acc.contextFiles, models: acc.models },
       provider: acc.top.provider,
       model: acc.top.model,
@@ -513,7 +539,13 @@ const MODEL_KEYS: Readonly<Record<keyof typeof MODEL_FIELDS, keyof ModelSettings
 };
 
 /** `agent.models."<model>"` tables into `models` (a later file's field wins). */
-function readModels(value: unknown, path: string, sink: WarningSink, checked: (schema: Parameters<typeof checkField>[0], value: unknown, field: string) => boolean, models: Record<string, ModelSettings>): void {
+function readModels(
+  value: unknown,
+  path: string,
+  sink: WarningSink,
+  checked: (schema: Parameters<typeof checkField>[0], value: unknown, field: string) => boolean,
+  models: Record<string, ModelSettings>,
+): void {
   if (!isRecord(value)) {
     sink.error(path, "agent.models", "must be a table/object of model names");
     return;
@@ -583,7 +615,11 @@ function readAudit(audit: unknown, file: SettingsFile, sink: WarningSink, out: O
     }
     const endpoint = value.endpoint;
     if (typeof endpoint !== "string" || !/^https?:\/\/[^/\s]+/.test(endpoint)) {
-      sink.error(path, "audit.otlp.endpoint", `${JSON.stringify(endpoint ?? null)} is not an http(s) URL; write e.g. endpoint = "http://127.0.0.1:4318/v1/logs"`);
+      sink.error(
+        path,
+        "audit.otlp.endpoint",
+        `${JSON.stringify(endpoint ?? null)} is not an http(s) URL; write e.g. endpoint = "http://127.0.0.1:4318/v1/logs"`,
+      );
       continue;
     }
     const headers: Record<string, string> = {};
@@ -594,7 +630,8 @@ function readAudit(audit: unknown, file: SettingsFile, sink: WarningSink, out: O
         if (typeof headerValue === "string") headers[name] = headerValue;
         else sink.error(path, `audit.otlp.headers.${name}`, "must be a string");
       }
-    for (const extra of Object.keys(value)) if (extra !== "endpoint" && extra !== "headers") sink.warning(path, `audit.otlp.${extra}`, "unknown setting (ignored)");
+    for (const extra of Object.keys(value))
+      if (extra !== "endpoint" && extra !== "headers") sink.warning(path, `audit.otlp.${extra}`, "unknown setting (ignored)");
     out.push({ endpoint, headers, scope: file.scope, file: path });
   }
 }

@@ -391,7 +391,15 @@ function startAsync(ctx: DispatchContext, spec: HookSpec, input: HookEventInput,
     reportRun(ctx, input, run, true);
     if (run.reply.failure) {
       const { category, detail } = run.reply.failure;
-      emitFailure(ctx, input, { spec, hookIndex: run.hookIndex, category, detail, outcome: "ignored (async)", loud: true, stderrFirstLine: run.stderrFirstLine });
+      emitFailure(ctx, input, {
+        spec,
+        hookIndex: run.hookIndex,
+        category,
+        detail,
+        outcome: "ignored (async)",
+        loud: true,
+        stderrFirstLine: run.stderrFirstLine,
+      });
     }
     return rowOf(spec, run.status, run.category, run.elapsedMs);
   });

@@ -54,16 +54,39 @@ export function auditEntry(record: SessionRecord, stripped: readonly string[]): 
   const redacted = (value: unknown): string => json(redactPayload(value, { envValues: stripped }));
   switch (record.type) {
     case "session_start":
-      return { name: "agent.session_start", severity: "INFO", attributes: { "agent.cwd": redactText(record.cwd, stripped), "agent.provider": record.provider, "agent.model": record.model, "agent.source": record.source } };
+      return {
+        name: "agent.session_start",
+        severity: "INFO",
+        attributes: {
+          "agent.cwd": redactText(record.cwd, stripped),
+          "agent.provider": record.provider,
+          "agent.model": record.model,
+          "agent.source": record.source,
+        },
+      };
     case "session_end":
-      return { name: "agent.session_end", severity: "INFO", attributes: { "agent.reason": record.reason, "agent.stop_reason": record.stop_reason, "agent.is_error": record.is_error } };
+      return {
+        name: "agent.session_end",
+        severity: "INFO",
+        attributes: { "agent.reason": record.reason, "agent.stop_reason": record.stop_reason, "agent.is_error": record.is_error },
+      };
     case "tool_call":
-      return { name: "agent.tool_call", severity: "INFO", attributes: { "tool.name": record.tool_name, "tool.call_id": record.tool_call_id, "tool.input": redacted(record.input) } };
+      return {
+        name: "agent.tool_call",
+        severity: "INFO",
+        attributes: { "tool.name": record.tool_name, "tool.call_id": record.tool_call_id, "tool.input": redacted(record.input) },
+      };
     case "tool_result":
       return {
         name: "agent.tool_result",
         severity: record.success ? "INFO" : "WARN",
-        attributes: { "tool.name": record.tool_name, "tool.call_id": record.tool_call_id, "tool.success": record.success, "tool.input": redacted(record.input), "tool.metadata": redacted(record.metadata) },
+        attributes: {
+          "tool.name": record.tool_name,
+          "tool.call_id": record.tool_call_id,
+          "tool.success": record.success,
+          "tool.input": redacted(record.input),
+          "tool.metadata": redacted(record.metadata),
+        },
       };
     case "hook_lifecycle":
       if (record.status === "started") return null;
@@ -127,7 +150,9 @@ export async function createAuditExporter(runtime: Pick<Runtime, "env" | "sleep"
   ]);
   const provider = new LoggerProvider({
     resource: resourceFromAttributes({ "service.name": "agent", ...(options.serviceVersion ? { "service.version": options.serviceVersion } : {}) }),
-    processors: usable.map((target) => new BatchLogRecordProcessor({ exporter: new OTLPLogExporter({ url: target.url, headers: target.headers }), exportTimeoutMillis: 10_000 })),
+    processors: usable.map(
+      (target) => new BatchLogRecordProcessor({ exporter: new OTLPLogExporter({ url: target.url, headers: target.headers }), exportTimeoutMillis: 10_000 }),
+    ),
   });
   const logger = provider.getLogger("agent.audit");
   return {
@@ -145,7 +170,10 @@ export async function createAuditExporter(runtime: Pick<Runtime, "env" | "sleep"
     },
     async close() {
       // A collector that hangs must not hold the agent's exit: the flush gets a bounded wait.
-      await Promise.race([provider.shutdown().catch((error: unknown) => options.onProblem?.(`audit export failed: ${error instanceof Error ? error.message : String(error)}`)), runtime.sleep(options.closeWithinMs ?? 5000)]);
+      await Promise.race([
+        provider.shutdown().catch((error: unknown) => options.onProblem?.(`audit export failed: ${error instanceof Error ? error.message : String(error)}`)),
+        runtime.sleep(options.closeWithinMs ?? 5000),
+      ]);
     },
   };
 }

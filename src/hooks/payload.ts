@@ -146,7 +146,15 @@ export function buildEnvelope(spec: ListHookSpec, input: HookEventInput, options
   const raw = rawBodies(spec, input);
   const bodies = mode === "full" ? raw : redactedBodies(raw, input.strippedEnvValues);
   const paths: AffectedPath[] =
-    isMessagePhase(spec.phase) || input.tool === undefined ? [] : affectedPaths(deps.fs, input.tool.name, input.tool.input, input.cwd, mode === "full" ? {} : { redact: (path) => redactText(path, input.strippedEnvValues) });
+    isMessagePhase(spec.phase) || input.tool === undefined
+      ? []
+      : affectedPaths(
+          deps.fs,
+          input.tool.name,
+          input.tool.input,
+          input.cwd,
+          mode === "full" ? {} : { redact: (path) => redactText(path, input.strippedEnvValues) },
+        );
   const head: Record<string, unknown> = {
     schema: ENVELOPE_SCHEMA,
     schema_version: ENVELOPE_SCHEMA_VERSION,
@@ -197,9 +205,11 @@ export function buildEnvelope(spec: ListHookSpec, input: HookEventInput, options
   }
 
   const reason =
-    mode === "redacted" ? "redacted payload exceeds the 1 MiB stdin cap"
-    : dataBytes.length > SPILL_MAX_BYTES ? "payload exceeds the 64 MiB payload_ref cap"
-    : "payload_ref spill file could not be created";
+    mode === "redacted"
+      ? "redacted payload exceeds the 1 MiB stdin cap"
+      : dataBytes.length > SPILL_MAX_BYTES
+        ? "payload exceeds the 64 MiB payload_ref cap"
+        : "payload_ref spill file could not be created";
   const summary = { status: "omitted_too_large", original_bytes: dataBytes.length, omitted_fields: omittedFields, reason };
   const omitted = encodeLine({
     ...head,
@@ -210,7 +220,13 @@ export function buildEnvelope(spec: ListHookSpec, input: HookEventInput, options
   if (omitted.length <= STDIN_MAX_BYTES) return { stdin: omitted, cleanup: [], status: "omitted_too_large" };
   // Only a pathological label or cwd gets here: keep the stdin valid JSON under the cap anyway.
   return {
-    stdin: encodeLine({ schema: ENVELOPE_SCHEMA, schema_version: ENVELOPE_SCHEMA_VERSION, phase: spec.phase, payload: { inline: false, status: "omitted_too_large" }, payload_ref: null }),
+    stdin: encodeLine({
+      schema: ENVELOPE_SCHEMA,
+      schema_version: ENVELOPE_SCHEMA_VERSION,
+      phase: spec.phase,
+      payload: { inline: false, status: "omitted_too_large" },
+      payload_ref: null,
+    }),
     cleanup: [],
     status: "omitted_too_large",
   };

@@ -116,4 +116,3 @@ export function cleanStaleSpills(fs: FileSystem, place: SpillPlace, options: { n
   }
   return null;
 }
-

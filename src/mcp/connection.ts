@@ -104,7 +104,9 @@ export class McpConnection {
             if (this.state === "ready") this.tools = tools;
             this.options.onToolsChanged?.();
           } catch (error) {
-            this.options.onNotice(`agent: MCP server "${spec.name}": tools/list after list_changed failed: ${error instanceof Error ? error.message : String(error)}`);
+            this.options.onNotice(
+              `agent: MCP server "${spec.name}": tools/list after list_changed failed: ${error instanceof Error ? error.message : String(error)}`,
+            );
           }
         })();
         this.refreshing = refresh;
@@ -125,15 +127,28 @@ export class McpConnection {
   /** tools/call; `signal` cancels it (notifications/cancelled). */
   async call(tool: string, input: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome> {
     const client = this.client;
-    if (client === null || this.state !== "ready") return { ok: false, error: `MCP server "${this.spec.name}" is not running (${this.state}${this.error ? `: ${this.error}` : ""})` };
+    if (client === null || this.state !== "ready")
+      return { ok: false, error: `MCP server "${this.spec.name}" is not running (${this.state}${this.error ? `: ${this.error}` : ""})` };
     try {
-      const result = await client.callTool({ name: tool, arguments: input }, undefined, { signal, timeout: this.spec.toolTimeoutMs, resetTimeoutOnProgress: true });
+      const result = await client.callTool({ name: tool, arguments: input }, undefined, {
+        signal,
+        timeout: this.spec.toolTimeoutMs,
+        resetTimeoutOnProgress: true,
+      });
       const content = Array.isArray(result.content) ? result.content : [];
-      return { ok: true, result: { content, isError: result.isError === true, ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}) } };
+      return {
+        ok: true,
+        result: {
+          content,
+          isError: result.isError === true,
+          ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+        },
+      };
     } catch (error) {
       if (signal.aborted) return { ok: false, error: `the call was cancelled` };
       // The close handler ran first when the server died mid-call: say that, not the SDK's generic text.
-      if (this.hasExited()) return { ok: false, error: `MCP server "${this.spec.name}" ${this.exitHow} during the call; its tools are gone for the rest of the session` };
+      if (this.hasExited())
+        return { ok: false, error: `MCP server "${this.spec.name}" ${this.exitHow} during the call; its tools are gone for the rest of the session` };
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
   }

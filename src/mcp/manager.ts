@@ -114,7 +114,11 @@ export class McpManager implements McpTools {
   async toolDefinitions(): Promise<ToolDefinition[]> {
     await this.start();
     await Promise.all(this.connections.map((connection) => connection.settled()));
-    return [...this.entries()].map(([name, entry]) => ({ name, description: entry.tool.description ?? entry.tool.title ?? "", parameters: { ...entry.tool.inputSchema } }));
+    return [...this.entries()].map(([name, entry]) => ({
+      name,
+      description: entry.tool.description ?? entry.tool.title ?? "",
+      parameters: { ...entry.tool.inputSchema },
+    }));
   }
 
   /** `name` when it is a tool of a ready server right now. */
@@ -138,8 +142,19 @@ export class McpManager implements McpTools {
       const { spec } = connection;
       const tools: string[] = [];
       const skipped: string[] = [];
-      for (const tool of connection.tools) (PROVIDER_TOOL_NAME.test(mcpToolName(spec.name, tool.name)) ? tools : skipped).push(mcpToolName(spec.name, tool.name));
-      return { name: spec.name, scope: spec.scope, transport: spec.transport, file: spec.file, state: connection.state, error: connection.error, tools, skipped, stderr: connection.stderr };
+      for (const tool of connection.tools)
+        (PROVIDER_TOOL_NAME.test(mcpToolName(spec.name, tool.name)) ? tools : skipped).push(mcpToolName(spec.name, tool.name));
+      return {
+        name: spec.name,
+        scope: spec.scope,
+        transport: spec.transport,
+        file: spec.file,
+        state: connection.state,
+        error: connection.error,
+        tools,
+        skipped,
+        stderr: connection.stderr,
+      };
     });
   }
 

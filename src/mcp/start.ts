@@ -23,7 +23,10 @@ import { locateConfig } from "../config/paths.ts";
 import { isAbsolutePath, isInside, rootOf } from "../util/path-utils.ts";
 import { McpManager } from "./manager.ts";
 
-export function createMcpManager(runtime: Runtime, options: { readonly servers: readonly McpServerSpec[]; readonly cwd: string; readonly onNotice: (text: string) => void }): McpManager {
+export function createMcpManager(
+  runtime: Runtime,
+  options: { readonly servers: readonly McpServerSpec[]; readonly cwd: string; readonly onNotice: (text: string) => void },
+): McpManager {
   const env = runtime.env();
   const baseEnv = stripEnv(env, { providerKeyVars: PROVIDER_KEY_VARS }).env;
   const location = locateConfig(runtime.fs, { env, homedir: runtime.platform.homedir, cwd: options.cwd });

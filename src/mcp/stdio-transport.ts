@@ -67,7 +67,15 @@ export class RuntimeStdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    const spawned = await this.runtime.spawn({ argv: this.launch.argv, cwd: this.launch.cwd, env: this.launch.env, newGroup: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const spawned = await this.runtime.spawn({
+      argv: this.launch.argv,
+      cwd: this.launch.cwd,
+      env: this.launch.env,
+      newGroup: true,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     if (!spawned.ok) throw new Error(`could not start ${this.launch.argv[0] ?? "?"}: ${spawned.message}`);
     const child = spawned.child;
     this.child = child;

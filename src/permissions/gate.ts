@@ -65,7 +65,12 @@ export function decideGate(gate: GateInput): GateDecision {
   const ask = findHoldingRule(rules.ask, call);
   if (ask) {
     if (mode === "bypass") return { decision: "allow", reason: `allowed in bypass mode (permission rule ${ask.text} asks)`, rule: ask.text };
-    return { decision: "ask", reason: `permission rule ${ask.text} asks for approval`, rule: ask.text, because: `permission rule ${ask.text} asks for approval` };
+    return {
+      decision: "ask",
+      reason: `permission rule ${ask.text} asks for approval`,
+      rule: ask.text,
+      because: `permission rule ${ask.text} asks for approval`,
+    };
   }
   if (gate.hookDecision === "ask") {
     if (mode === "bypass") return { decision: "allow", reason: "allowed in bypass mode (a hook asked for approval)" };
@@ -83,7 +88,11 @@ function modeDefault(mode: PermissionMode, tool: ToolId, call: NormalizedCall): 
   const asks = (mode === "default" && mutating(tool)) || (mode === "accept-edits" && mutating(tool) && !edits(tool));
   if (asks) {
     const unread = tool === "bash" && call.command && !call.command.complete ? `${call.command.reasons.join(", ")} cannot be checked against rules` : undefined;
-    return { decision: "ask", reason: `${tool} needs approval in ${mode} permission mode${unread ? ` (${unread})` : ""}`, ...(unread ? { because: unread } : {}) };
+    return {
+      decision: "ask",
+      reason: `${tool} needs approval in ${mode} permission mode${unread ? ` (${unread})` : ""}`,
+      ...(unread ? { because: unread } : {}),
+    };
   }
   // readonly's denials were handled above; what is left of every mode allows.
   return { decision: "allow", reason: `${tool} is allowed in ${mode} permission mode` };
@@ -108,7 +117,11 @@ export function permissionSuggestions(call: NormalizedCall): PermissionRuleUpdat
     const analysis = call.command;
     if (analysis === undefined || !analysis.complete || analysis.commands.length === 0 || analysis.commands.some((c) => c.redirects)) return [];
     const exact = unique(analysis.commands.map((command) => [...command.assignments, ...command.words].join(" ")));
-    const prefixes = unique(analysis.commands.map((command) => (command.assignments.length === 0 && command.words.length > 1 ? `${command.words[0]} *` : [...command.assignments, ...command.words].join(" "))));
+    const prefixes = unique(
+      analysis.commands.map((command) =>
+        command.assignments.length === 0 && command.words.length > 1 ? `${command.words[0]} *` : [...command.assignments, ...command.words].join(" "),
+      ),
+    );
     return prefixes.join("\n") === exact.join("\n") ? [update(exact)] : [update(exact), update(prefixes)];
   }
   const path = call.paths[0]?.path;
@@ -135,7 +148,8 @@ export interface PermissionRequestInfo {
 /** The `permission_request` object of the claude payload (LIFE-28). */
 export function permissionRequestInfo(tool: ToolId, input: Readonly<Record<string, unknown>>): PermissionRequestInfo {
   // multi_edit and apply_patch change files in place, as Claude Code's edit kind does.
-  const kind = tool === "bash" || tool === "read" || tool === "edit" || tool === "write" ? tool : tool === "multi_edit" || tool === "apply_patch" ? "edit" : "other";
+  const kind =
+    tool === "bash" || tool === "read" || tool === "edit" || tool === "write" ? tool : tool === "multi_edit" || tool === "apply_patch" ? "edit" : "other";
   return { tool_name: claudeToolName(tool), kind, details: requestDetails(tool, input) };
 }
 
@@ -167,12 +181,16 @@ function requestDetails(tool: ToolId, input: Readonly<Record<string, unknown>>):
  */
 export function nonInteractiveDenial(call: NormalizedCall, why?: string, options: { askedByHook?: boolean } = {}): string {
   // A hook's question beats every allow rule (LOOP-10): only a person, or the hook, can answer it.
-  if (options.askedByHook) return `${call.tool} needs approval, but this run is non-interactive and nobody can approve it (${why ?? "a hook asked for approval"}); a hook asked, so no allow rule lifts it: run it in an interactive session or change that hook`;
+  if (options.askedByHook)
+    return `${call.tool} needs approval, but this run is non-interactive and nobody can approve it (${why ?? "a hook asked for approval"}); a hook asked, so no allow rule lifts it: run it in an interactive session or change that hook`;
   const suggestion = permissionSuggestions(call)[0];
   const rules = (suggestion?.type === "addRules" ? suggestion.rules : []).map((rule) => formatRule(call.tool, rule.ruleContent ?? null));
   const subject = rules.length === 1 ? (rules[0] ?? call.tool) : call.tool;
   const reason = why === undefined ? "" : ` (${why})`;
-  const hint = rules.length === 0 ? "approve it in an interactive session" : `rerun with ${rules.map((rule) => `--allow ${shellQuote(rule)}`).join(" ")} or add ${rules.length === 1 ? "it" : "them"} to permissions.allow`;
+  const hint =
+    rules.length === 0
+      ? "approve it in an interactive session"
+      : `rerun with ${rules.map((rule) => `--allow ${shellQuote(rule)}`).join(" ")} or add ${rules.length === 1 ? "it" : "them"} to permissions.allow`;
   return `${subject} needs approval, but this run is non-interactive and nobody can approve it${reason}; to allow it, ${hint}`;
 }
 

@@ -28,7 +28,10 @@ export function protectedWrite(call: NormalizedCall): ProtectedWrite | null {
   for (const p of writes) {
     const locations = p.real === undefined ? [p.path] : [p.path, p.real];
     if (locations.some((location) => isInside(location, home))) {
-      return { kind: "agent-home", reason: `${call.tool} never writes inside $AGENT_HOME (${home}): the agent's own configuration, hooks and trust are changed by the user, not by a tool` };
+      return {
+        kind: "agent-home",
+        reason: `${call.tool} never writes inside $AGENT_HOME (${home}): the agent's own configuration, hooks and trust are changed by the user, not by a tool`,
+      };
     }
   }
   for (const p of writes) {

@@ -38,7 +38,10 @@ export const RULE_FIELDS: Readonly<Record<ToolName, string>> = {
   task: "subagent_type",
   bash_output: "bash_id",
   kill_shell: "shell_id",
-  todo_write: "todos", multi_edit: "file_path", apply_patch: "input", web_fetch: "url",
+  todo_write: "todos",
+  multi_edit: "file_path",
+  apply_patch: "input",
+  web_fetch: "url",
 };
 
 /** Parses one rule. Never throws; an invalid rule is an error value that names it. */

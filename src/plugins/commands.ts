@@ -64,7 +64,10 @@ export function expandSlashCommand(fs: FileSystem, catalog: PluginCatalog, text:
   const found = findCommand(catalog, match[1]) ?? skillAsCommand(catalog, match[1]);
   if (found === undefined) return { kind: "none" };
   if (Array.isArray(found)) {
-    return { kind: "error", message: `/${match[1]} is a command of several plugins (${found.map((command) => command.plugin).join(", ")}); say which: ${found.map((command) => `/${command.plugin}:${command.name}`).join(" or ")}` };
+    return {
+      kind: "error",
+      message: `/${match[1]} is a command of several plugins (${found.map((command) => command.plugin).join(", ")}); say which: ${found.map((command) => `/${command.plugin}:${command.name}`).join(" or ")}`,
+    };
   }
   let fileText: string | undefined;
   try {

@@ -51,7 +51,10 @@ export interface PluginCatalog {
  * else in the front matter is left alone.
  */
 export function frontMatter(text: string): { fields: Record<string, string>; body: string } {
-  const lines = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n").split("\n");
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n/g, "\n")
+    .split("\n");
   if (lines[0]?.trimEnd() !== "---") return { fields: {}, body: text };
   const end = lines.findIndex((line, index) => index > 0 && line.trimEnd() === "---");
   if (end < 0) return { fields: {}, body: text };
@@ -88,7 +91,9 @@ function readText(fs: FileSystem, path: string): string | undefined {
 function componentDirs(plugin: PluginSource, key: "commands" | "agents" | "skills"): string[] {
   const declared = plugin.manifest[key];
   const extra = typeof declared === "string" ? [declared] : Array.isArray(declared) ? declared.filter((item): item is string => typeof item === "string") : [];
-  return [joinPath(plugin.root, key), ...extra.map((dir) => joinPath(plugin.root, dir))].filter((dir, index, all) => isInside(dir, plugin.root) && all.indexOf(dir) === index);
+  return [joinPath(plugin.root, key), ...extra.map((dir) => joinPath(plugin.root, dir))].filter(
+    (dir, index, all) => isInside(dir, plugin.root) && all.indexOf(dir) === index,
+  );
 }
 
 const MD_NAME = /^([A-Za-z0-9][A-Za-z0-9._-]*)\.md$/;
@@ -106,7 +111,14 @@ function commandsOf(fs: FileSystem, plugin: PluginSource): PluginCommand[] {
       const text = match?.[1] ? readText(fs, path) : undefined;
       if (!match?.[1] || text === undefined) continue;
       const { fields } = frontMatter(text);
-      out.push({ name: `${prefix}${match[1]}`, plugin: plugin.name, pluginRoot: plugin.root, path, description: fields.description ?? "", argumentHint: fields["argument-hint"] ?? "" });
+      out.push({
+        name: `${prefix}${match[1]}`,
+        plugin: plugin.name,
+        pluginRoot: plugin.root,
+        path,
+        description: fields.description ?? "",
+        argumentHint: fields["argument-hint"] ?? "",
+      });
     }
   };
   for (const dir of componentDirs(plugin, "commands")) visit(dir, "", 0);
@@ -190,7 +202,10 @@ export function pluginPromptSection(catalog: PluginCatalog): string {
   }
   if (catalog.agents.length > 0) {
     if (parts.length > 0) parts.push("");
-    parts.push("Subagents for the task tool (subagent_type):", ...catalog.agents.map((agent) => `- ${agent.plugin}:${agent.name}: ${oneLine(agent.description, 300)}`));
+    parts.push(
+      "Subagents for the task tool (subagent_type):",
+      ...catalog.agents.map((agent) => `- ${agent.plugin}:${agent.name}: ${oneLine(agent.description, 300)}`),
+    );
   }
   return parts.join("\n");
 }

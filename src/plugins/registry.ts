@@ -49,7 +49,8 @@ function copyTree(runtime: Runtime, from: string, to: string, skipped: string[])
 
 function unpackArchive(runtime: Runtime, bytes: Uint8Array, to: string): void {
   const inflated = gunzip(bytes, MAX_ARCHIVE_BYTES);
-  if (!inflated.ok) throw new AgentError("usage", `plugin archive: ${inflated.error}`, { fix: "give a .tar.gz/.tgz of the plugin folder, or the folder itself" });
+  if (!inflated.ok)
+    throw new AgentError("usage", `plugin archive: ${inflated.error}`, { fix: "give a .tar.gz/.tgz of the plugin folder, or the folder itself" });
   const tar = readTar(inflated.bytes);
   if (!tar.ok) throw new AgentError("usage", `plugin archive: ${tar.error}`);
   for (const entry of tar.entries) {
@@ -105,7 +106,10 @@ export function installPlugin(runtime: Runtime, agentHome: string, source: Insta
     }
     const root = pluginRootIn(runtime, staging);
     const manifest = readPluginManifest(runtime.fs, root);
-    if (!manifest.ok) throw new AgentError("usage", `plugin install: ${source.path}: ${manifest.field === "" ? "" : `${manifest.field}: `}${manifest.message}`, { fix: "a plugin folder holds .claude-plugin/plugin.json and any of hooks/, commands/, agents/, skills/, .mcp.json" });
+    if (!manifest.ok)
+      throw new AgentError("usage", `plugin install: ${source.path}: ${manifest.field === "" ? "" : `${manifest.field}: `}${manifest.message}`, {
+        fix: "a plugin folder holds .claude-plugin/plugin.json and any of hooks/, commands/, agents/, skills/, .mcp.json",
+      });
     const target = joinPath(home, manifest.name);
     const replaced = runtime.fs.stat(target) !== undefined;
     if (replaced) runtime.fs.rm(target, { recursive: true });
@@ -116,7 +120,12 @@ export function installPlugin(runtime: Runtime, agentHome: string, source: Insta
       throw new AgentError("usage", `plugin install: ${digest.reason}`);
     }
     const registry = readPluginRegistry(runtime.fs, agentHome);
-    const entry: PluginRegistryEntry = { enabled: true, source: source.path, digest: digest.digest, ...(source.marketplace ? { marketplace: source.marketplace } : {}) };
+    const entry: PluginRegistryEntry = {
+      enabled: true,
+      source: source.path,
+      digest: digest.digest,
+      ...(source.marketplace ? { marketplace: source.marketplace } : {}),
+    };
     writePluginRegistry(runtime, agentHome, { ...registry, plugins: { ...registry.plugins, [manifest.name]: entry } });
     return { name: manifest.name, root: target, replaced, skipped };
   } finally {
@@ -126,7 +135,8 @@ export function installPlugin(runtime: Runtime, agentHome: string, source: Insta
 
 function requireInstalled(registry: PluginRegistry, name: string): PluginRegistryEntry {
   const entry = registry.plugins[name];
-  if (entry === undefined) throw new AgentError("usage", `no installed plugin named ${JSON.stringify(name)}`, { fix: "agent plugin list shows the installed plugins" });
+  if (entry === undefined)
+    throw new AgentError("usage", `no installed plugin named ${JSON.stringify(name)}`, { fix: "agent plugin list shows the installed plugins" });
   return entry;
 }
 
@@ -157,7 +167,10 @@ export function removePlugin(runtime: Runtime, agentHome: string, name: string):
 /** A marketplace folder's plugins: name → local folder, from `.claude-plugin/marketplace.json`. */
 export function readMarketplace(runtime: Runtime, dir: string): { name: string; plugins: Map<string, string> } {
   const file = [joinPath(dir, ".claude-plugin/marketplace.json"), joinPath(dir, "marketplace.json")].find((path) => runtime.fs.stat(path)?.kind === "file");
-  if (file === undefined) throw new AgentError("usage", `${dir}: no .claude-plugin/marketplace.json`, { fix: "a marketplace folder holds .claude-plugin/marketplace.json listing its plugins" });
+  if (file === undefined)
+    throw new AgentError("usage", `${dir}: no .claude-plugin/marketplace.json`, {
+      fix: "a marketplace folder holds .claude-plugin/marketplace.json listing its plugins",
+    });
   const parsed = parseJson(runtime.fs.readText(file) ?? "");
   if (!parsed.ok) throw new AgentError("config", `${file}:${parsed.line}:${parsed.column}: ${parsed.message}`);
   const data = parsed.value;
@@ -169,9 +182,14 @@ export function readMarketplace(runtime: Runtime, dir: string): { name: string; 
     if (!isRecord(item) || typeof item.name !== "string") throw new AgentError("config", `${file}: plugins[${index}]: needs "name"`);
     if (typeof item.source !== "string") {
       // Git and GitHub sources would need the network: installing stays offline.
-      throw new AgentError("config", `${file}: plugins[${index}].source: only a local folder ("./plugins/${item.name}") is supported offline`, { fix: "clone or unpack that plugin and install it from its folder" });
+      throw new AgentError("config", `${file}: plugins[${index}].source: only a local folder ("./plugins/${item.name}") is supported offline`, {
+        fix: "clone or unpack that plugin and install it from its folder",
+      });
     }
-    const root = typeof (data.metadata as Record<string, unknown> | undefined)?.pluginRoot === "string" ? joinPath(dir, String((data.metadata as Record<string, unknown>).pluginRoot)) : dir;
+    const root =
+      typeof (data.metadata as Record<string, unknown> | undefined)?.pluginRoot === "string"
+        ? joinPath(dir, String((data.metadata as Record<string, unknown>).pluginRoot))
+        : dir;
     const path = joinPath(item.source.startsWith("./") || item.source.startsWith("../") ? dir : root, item.source);
     if (!isInside(path, dir)) throw new AgentError("config", `${file}: plugins[${index}].source: ${item.source} is outside the marketplace folder`);
     plugins.set(item.name, path);

@@ -29,7 +29,8 @@ function octal(bytes: Uint8Array, start: number, length: number): number {
 /** `name` made relative and checked; undefined for the archive root itself. */
 function safePath(name: string): { ok: true; path: string | undefined } | { ok: false; error: string } {
   const parts = name.split("/").filter((part) => part !== "" && part !== ".");
-  if (name.startsWith("/") || /^[A-Za-z]:/.test(name) || name.includes("\\")) return { ok: false, error: `absolute or Windows path in the archive: ${JSON.stringify(name)}` };
+  if (name.startsWith("/") || /^[A-Za-z]:/.test(name) || name.includes("\\"))
+    return { ok: false, error: `absolute or Windows path in the archive: ${JSON.stringify(name)}` };
   if (parts.includes("..")) return { ok: false, error: `path climbing out of the archive: ${JSON.stringify(name)}` };
   return { ok: true, path: parts.length === 0 ? undefined : parts.join("/") };
 }
@@ -68,7 +69,11 @@ export function readTar(archive: Uint8Array): { ok: true; entries: TarEntry[] } 
       if (checked.path !== undefined) entries.push({ path: checked.path, kind: "dir", mode: octal(header, 100, 8), bytes: new Uint8Array() });
       continue;
     }
-    if (type !== "0" && type !== "\0" && type !== "7") return { ok: false, error: `${JSON.stringify(name)} is a ${type === "1" || type === "2" ? "link" : "special file"}; a plugin archive may hold only files and directories` };
+    if (type !== "0" && type !== "\0" && type !== "7")
+      return {
+        ok: false,
+        error: `${JSON.stringify(name)} is a ${type === "1" || type === "2" ? "link" : "special file"}; a plugin archive may hold only files and directories`,
+      };
     if (checked.path === undefined) return { ok: false, error: `an entry without a name` };
     entries.push({ path: checked.path, kind: "file", mode: octal(header, 100, 8), bytes: data.slice() });
   }

@@ -99,7 +99,11 @@ function markConversation(messages: readonly WireMessage[]): void {
   };
   mark(messages[messages.length - 1]);
   let lastAssistant = -1;
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === "assistant") { lastAssistant = i; break; }
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i]?.role === "assistant") {
+      lastAssistant = i;
+      break;
+    }
   for (let i = lastAssistant - 1; i >= 0; i--) {
     if (messages[i]?.role === "user") {
       mark(messages[i]);
@@ -130,7 +134,9 @@ const wireBlocks = new WireMemo<readonly string[]>();
 
 /** The JSON of each block `toAnthropicMessages` makes of this (non-system) message, in order. */
 function blocksOf(message: Message): readonly string[] {
-  return wireBlocks.get(message, (m) => toAnthropicMessages({ system: "", messages: [m] }).messages.flatMap((wire) => wire.content.map((block) => JSON.stringify(block))));
+  return wireBlocks.get(message, (m) =>
+    toAnthropicMessages({ system: "", messages: [m] }).messages.flatMap((wire) => wire.content.map((block) => JSON.stringify(block))),
+  );
 }
 
 const CACHE_MARK_FIELD = `,"cache_control":${JSON.stringify(CACHE_MARK)}}`;
@@ -144,7 +150,11 @@ function markConversationText(wire: { role: "user" | "assistant"; blocks: string
   };
   mark(wire[wire.length - 1]);
   let lastAssistant = -1;
-  for (let i = wire.length - 1; i >= 0; i--) if (wire[i]?.role === "assistant") { lastAssistant = i; break; }
+  for (let i = wire.length - 1; i >= 0; i--)
+    if (wire[i]?.role === "assistant") {
+      lastAssistant = i;
+      break;
+    }
   for (let i = lastAssistant - 1; i >= 0; i--) {
     if (wire[i]?.role === "user") {
       mark(wire[i]);
@@ -325,7 +335,14 @@ export class AnthropicStreamDecoder implements WireDecoder {
     const events: ProviderEvent[] = [];
     const u = this.#usage;
     // The API's input_tokens leaves out the cached parts; inputTokens is the whole request.
-    if (this.#sawUsage) events.push({ type: "usage", inputTokens: u.input + u.cacheRead + u.cacheWrite, outputTokens: u.output, cacheReadTokens: u.cacheRead, cacheWriteTokens: u.cacheWrite });
+    if (this.#sawUsage)
+      events.push({
+        type: "usage",
+        inputTokens: u.input + u.cacheRead + u.cacheWrite,
+        outputTokens: u.output,
+        cacheReadTokens: u.cacheRead,
+        cacheWriteTokens: u.cacheWrite,
+      });
     const stopReason = this.#stopReason ?? "end_turn";
     events.push({ type: "done", stopReason, ...(isTruncatedStop(stopReason) ? { truncated: true } : {}) });
     return events;

@@ -61,6 +61,9 @@ export class HttpProvider implements Provider {
       keyVariable: dialect.keyVariable,
     };
     if (request.signal) http.signal = request.signal;
-    return streamSse(http, dialect.decoder(() => `${dialect.callIdPrefix}${++this.#generatedIds}`));
+    return streamSse(
+      http,
+      dialect.decoder(() => `${dialect.callIdPrefix}${++this.#generatedIds}`),
+    );
   }
 }

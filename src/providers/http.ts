@@ -27,7 +27,10 @@ export function providerTimeoutFromEnv(env: Readonly<Record<string, string | und
   const seconds = Number(raw);
   const { min, max } = PROVIDER_TIMEOUT_BOUNDS_S;
   if (!/^\d+(\.\d+)?$/.test(raw) || seconds < min || seconds > max) {
-    return { ok: false, error: `${PROVIDER_TIMEOUT_VARIABLE}: "${raw}" is not a number of seconds in ${min}..${max} (e.g. ${PROVIDER_TIMEOUT_VARIABLE}=600 for a slow local model)` };
+    return {
+      ok: false,
+      error: `${PROVIDER_TIMEOUT_VARIABLE}: "${raw}" is not a number of seconds in ${min}..${max} (e.g. ${PROVIDER_TIMEOUT_VARIABLE}=600 for a slow local model)`,
+    };
   }
   return { ok: true, ms: Math.round(seconds * 1000) };
 }
@@ -94,12 +97,15 @@ function classifyNetworkError(error: unknown): Classified {
   };
   collect(error, 0);
   const text = parts.join(" ");
-  if (/ECONNREFUSED|ConnectionRefused|connection refused|os error 111/i.test(text))
-    return { reason: "connection refused", retryable: true };
+  if (/ECONNREFUSED|ConnectionRefused|connection refused|os error 111/i.test(text)) return { reason: "connection refused", retryable: true };
   if (/ENOTFOUND|EAI_AGAIN|EAI_NONAME|dns error|getaddrinfo|Name or service not known|nodename nor servname/i.test(text))
     return { reason: "host not found", retryable: false };
   if (/bad port|are blocked/i.test(text)) return { reason: "port blocked by fetch (use another port)", retryable: false };
-  if (/ECONNRESET|EPIPE|UND_ERR_SOCKET|other side closed|connection closed|socket connection was closed|reset|terminated|error reading a body|ConnectionClosed/i.test(text))
+  if (
+    /ECONNRESET|EPIPE|UND_ERR_SOCKET|other side closed|connection closed|socket connection was closed|reset|terminated|error reading a body|ConnectionClosed/i.test(
+      text,
+    )
+  )
     return { reason: "connection reset", retryable: true };
   if (/certificate|TLS|SSL/i.test(text)) return { reason: "TLS error", retryable: false };
   if (/ETIMEDOUT|EHOSTUNREACH|ENETUNREACH/i.test(text)) return { reason: "host unreachable", retryable: true };
@@ -126,11 +132,7 @@ export function errorDetail(bodyText: string): string {
     parsed = undefined;
   }
   const result = v.safeParse(ErrorBodySchema, parsed);
-  const detail = result.success
-    ? typeof result.output.error === "string"
-      ? result.output.error
-      : result.output.error.message
-    : bodyText;
+  const detail = result.success ? (typeof result.output.error === "string" ? result.output.error : result.output.error.message) : bodyText;
   const line = detail.replace(/\s+/g, " ").trim();
   return line.length > ERROR_DETAIL_MAX_CHARS ? `${line.slice(0, ERROR_DETAIL_MAX_CHARS)}…` : line;
 }
@@ -338,12 +340,7 @@ function backoff(retry: RetryOptions, attempt: number): number {
 
 async function* emptyChunks(): AsyncGenerator<Uint8Array> {}
 
-async function* bodyChunks(
-  request: HttpRequest,
-  control: AttemptControl,
-  reader: ChunkReader,
-  first: ReadResult,
-): AsyncGenerator<Uint8Array> {
+async function* bodyChunks(request: HttpRequest, control: AttemptControl, reader: ChunkReader, first: ReadResult): AsyncGenerator<Uint8Array> {
   let finished = false;
   try {
     let result = first;

@@ -29,7 +29,10 @@ const TurnSchema = v.object({
   tool_calls: v.optional(v.array(ToolCallSchema)),
 });
 const TurnsSchema = v.object({ turns: v.array(TurnSchema) });
-const HookReplySchema = v.union([v.string(), v.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value))]);
+const HookReplySchema = v.union([
+  v.string(),
+  v.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value)),
+]);
 export const ScriptSchema = v.object({
   turns: v.array(TurnSchema),
   agents: v.optional(v.record(v.string(), TurnsSchema)),

@@ -134,7 +134,14 @@ export const nodeFileSystem: FileSystem = {
 
 export function platformFacts(): PlatformFacts {
   const tmp = process.env.TMPDIR && process.env.TMPDIR.length > 0 ? process.env.TMPDIR : process.platform === "win32" ? os.tmpdir() : "/tmp";
-  return { os: process.platform, arch: process.arch, tmpdir: tmp.replace(/\/+$/, "") || "/", homedir: process.env.HOME || os.homedir(), uid: typeof process.getuid === "function" ? process.getuid() : null, osRelease: osRelease() };
+  return {
+    os: process.platform,
+    arch: process.arch,
+    tmpdir: tmp.replace(/\/+$/, "") || "/",
+    homedir: process.env.HOME || os.homedir(),
+    uid: typeof process.getuid === "function" ? process.getuid() : null,
+    osRelease: osRelease(),
+  };
 }
 
 function osRelease(): string {

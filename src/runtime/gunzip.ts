@@ -10,6 +10,9 @@ export function gunzip(bytes: Uint8Array, maxBytes: number): { ok: true; bytes: 
     return { ok: true, bytes: new Uint8Array(gunzipSync(bytes, { maxOutputLength: maxBytes })) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: /maxOutputLength|larger than|buffer/i.test(message) ? `inflates past ${maxBytes / (1024 * 1024)} MiB` : `not a gzip archive (${message})` };
+    return {
+      ok: false,
+      error: /maxOutputLength|larger than|buffer/i.test(message) ? `inflates past ${maxBytes / (1024 * 1024)} MiB` : `not a gzip archive (${message})`,
+    };
   }
 }

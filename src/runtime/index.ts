@@ -18,8 +18,7 @@ export function detectRuntime(): Runtime["name"] {
 }
 
 export function createRuntime(name: Runtime["name"] = detectRuntime()): Runtime {
-  const spawnOn: (request: SpawnRequest) => Promise<SpawnResult> =
-    name === "bun" ? spawnBun : name === "deno" ? spawnDeno : spawnNode;
+  const spawnOn: (request: SpawnRequest) => Promise<SpawnResult> = name === "bun" ? spawnBun : name === "deno" ? spawnDeno : spawnNode;
   // Once the agent is exiting (waiting for its output to drain) nothing new may start.
   const spawn = (request: SpawnRequest): Promise<SpawnResult> =>
     common.isExiting() ? Promise.resolve({ ok: false, code: "ESHUTDOWN", message: "the agent is exiting" }) : spawnOn(request);

@@ -212,7 +212,15 @@ function stopLatch(): { stopped: Promise<Stop>; stop: (stop: Stop) => void } {
 
 async function spawnInGroup(runtime: Pick<Runtime, "spawn">, req: GroupRunRequest): Promise<SpawnResult> {
   try {
-    return await runtime.spawn({ argv: req.argv, cwd: req.cwd, env: req.env, newGroup: true, stdin: req.stdin === null ? "ignore" : "pipe", stdout: "pipe", stderr: "pipe" });
+    return await runtime.spawn({
+      argv: req.argv,
+      cwd: req.cwd,
+      env: req.env,
+      newGroup: true,
+      stdin: req.stdin === null ? "ignore" : "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
   } catch (error) {
     // The contract says spawn never throws; an injected spy might.
     return { ok: false, code: errorCode(error), message: String(error) };
@@ -357,7 +365,15 @@ async function endAfterExit(run: SpawnedRun, exit: ExitStatus): Promise<GroupRun
 export async function runInGroup(runtime: Pick<Runtime, "spawn" | "now">, req: GroupRunRequest): Promise<GroupRunResult> {
   const started = runtime.now();
   const elapsed = (): number => Math.round(runtime.now() - started);
-  const bare = (stop: GroupStop, code: string, message: string): GroupRunResult => ({ stop, exit: null, code, message, overflow: null, pid: null, elapsedMs: elapsed() });
+  const bare = (stop: GroupStop, code: string, message: string): GroupRunResult => ({
+    stop,
+    exit: null,
+    code,
+    message,
+    overflow: null,
+    pid: null,
+    elapsedMs: elapsed(),
+  });
 
   if (req.signal?.aborted) return bare("cancelled", "cancelled", "");
   const spawned = await spawnInGroup(runtime, req);
@@ -378,6 +394,14 @@ export async function runInGroup(runtime: Pick<Runtime, "spawn" | "now">, req: G
 
   const first = await latch.stopped;
   disarm();
-  const run: SpawnedRun = { child, pumps, tracked, groups, killGraceMs: req.killGraceMs ?? DEFAULT_KILL_GRACE_MS, drainGraceMs: req.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS, elapsed };
+  const run: SpawnedRun = {
+    child,
+    pumps,
+    tracked,
+    groups,
+    killGraceMs: req.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+    drainGraceMs: req.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS,
+    elapsed,
+  };
   return first.kind === "exit" ? endAfterExit(run, first.exit) : endAfterStop(run, first);
 }

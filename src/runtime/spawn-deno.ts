@@ -38,7 +38,14 @@ interface DenoApi {
 }
 
 function isDenoApi(value: unknown): value is DenoApi {
-  return typeof value === "object" && value !== null && "Command" in value && typeof value.Command === "function" && "kill" in value && typeof value.kill === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "Command" in value &&
+    typeof value.Command === "function" &&
+    "kill" in value &&
+    typeof value.kill === "function"
+  );
 }
 
 function denoApi(): DenoApi | null {

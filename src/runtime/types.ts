@@ -56,9 +56,7 @@ export interface ChildHandle {
   kill(signal: Signal): void;
 }
 
-export type SpawnResult =
-  | { readonly ok: true; readonly child: ChildHandle }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type SpawnResult = { readonly ok: true; readonly child: ChildHandle } | { readonly ok: false; readonly code: string; readonly message: string };
 
 export interface FileStat {
   readonly kind: "file" | "dir" | "symlink" | "other";

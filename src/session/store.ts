@@ -263,8 +263,14 @@ export function resolveSession(runtime: SessionStoreRuntime, home: string, query
   const [only] = matches;
   if (matches.length === 1 && only !== undefined) return { ok: true, ...only };
   if (matches.length === 0) return { ok: false, message: `no session "${query}" in ${sessionsDir(home)}` };
-  const shown = matches.slice(0, AMBIGUOUS_SHOWN).map((entry) => entry.id).join(", ");
-  return { ok: false, message: `session prefix "${query}" is ambiguous: ${matches.length} sessions match (${shown}${matches.length > AMBIGUOUS_SHOWN ? ", …" : ""})` };
+  const shown = matches
+    .slice(0, AMBIGUOUS_SHOWN)
+    .map((entry) => entry.id)
+    .join(", ");
+  return {
+    ok: false,
+    message: `session prefix "${query}" is ambiguous: ${matches.length} sessions match (${shown}${matches.length > AMBIGUOUS_SHOWN ? ", …" : ""})`,
+  };
 }
 
 /** Path of session `id` (or a unique prefix of it): a main session first, else a child; undefined when absent. */

@@ -139,7 +139,13 @@ export class ClaudeTranscript {
         return;
       }
       case "compaction":
-        this.append(at, { type: "system", subtype: "compact_boundary", content: "Conversation compacted", level: "info", compactMetadata: { trigger: record.trigger } });
+        this.append(at, {
+          type: "system",
+          subtype: "compact_boundary",
+          content: "Conversation compacted",
+          level: "info",
+          compactMetadata: { trigger: record.trigger },
+        });
         this.append(at, { type: "user", isCompactSummary: true, message: { role: "user", content: record.summary } });
         return;
       default:

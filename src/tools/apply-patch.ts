@@ -118,7 +118,8 @@ function applyPatch(input: ApplyPatchInput, ctx: ToolContext): ToolResult {
   const written = commitChanges(fs, changes, (path) => displayPath(ctx.cwd, path));
   if (!written.ok) return failure(written.message);
   const { lines, files } = summary(ws, ctx);
-  const content = lines.length === 0 ? "The patch changed nothing (every file already had that content)." : ["Success. Updated the following files:", ...lines].join("\n");
+  const content =
+    lines.length === 0 ? "The patch changed nothing (every file already had that content)." : ["Success. Updated the following files:", ...lines].join("\n");
   const metadata = { files: files.map((file) => ({ path: file.movePath ?? file.path, kind: file.kind, ...(file.movePath ? { moved_from: file.path } : {}) })) };
   return { success: true, content, metadata, details: { tool: "apply_patch", files } };
 }

@@ -74,8 +74,7 @@ function replaceFirst(text: string, needle: string, replacement: string): string
 
 export const editTool = defineTool({
   name: "edit",
-  description:
-    "Replace an exact string in a file. old_string must match the file exactly (whitespace included) and occur once, unless replace_all is true.",
+  description: "Replace an exact string in a file. old_string must match the file exactly (whitespace included) and occur once, unless replace_all is true.",
   schema: editInputSchema,
   run: editFile,
 });

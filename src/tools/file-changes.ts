@@ -27,7 +27,11 @@ function apply(fs: FileSystem, path: string, content: string | null): void {
 }
 
 /** Writes `changes` in order; on a failure undoes what was written and names the file that failed. */
-export function commitChanges(fs: FileSystem, changes: readonly FileChange[], display: (path: string) => string): { ok: true } | { ok: false; message: string } {
+export function commitChanges(
+  fs: FileSystem,
+  changes: readonly FileChange[],
+  display: (path: string) => string,
+): { ok: true } | { ok: false; message: string } {
   const done: FileChange[] = [];
   for (const change of changes) {
     try {

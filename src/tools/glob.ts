@@ -33,8 +33,7 @@ async function findFiles(input: GlobInput, ctx: ToolContext): Promise<ToolResult
   });
   const base = input.path ?? ".";
   const { base: literal, rest } = splitGlobBase(input.pattern);
-  const start =
-    literal === "" ? base : literal.startsWith("/") || input.path === undefined ? literal : `${base.replace(/\/+$/, "") || "/"}/${literal}`;
+  const start = literal === "" ? base : literal.startsWith("/") || input.path === undefined ? literal : `${base.replace(/\/+$/, "") || "/"}/${literal}`;
   const resolved = resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.workspaceRoot, path: start });
   if (!resolved.ok) return failure(resolved.message);
   const root = resolved.path;
@@ -49,7 +48,8 @@ async function findFiles(input: GlobInput, ctx: ToolContext): Promise<ToolResult
   const { found, walk } = await listMatching(ctx, root, matches, pacer);
   if (walk.interrupted === "aborted") return failure("[glob cancelled]", { ...metadata(found.length), cancelled: true });
   found.sort();
-  if (found.length === 0 && walk.interrupted === undefined) return { success: true, content: "No files found", metadata: metadata(0), details: details([], walk.truncated) };
+  if (found.length === 0 && walk.interrupted === undefined)
+    return { success: true, content: "No files found", metadata: metadata(0), details: details([], walk.truncated) };
   const listed = found.slice(0, GLOB_MAX_RESULTS);
   const { text, shown } = joinCapped(listed);
   const notes: string[] = [];
@@ -57,11 +57,21 @@ async function findFiles(input: GlobInput, ctx: ToolContext): Promise<ToolResult
   if (walk.truncated) notes.push("[search stopped early: too many files; narrow the pattern or path]");
   if (walk.interrupted === "over-budget") notes.push(`[search stopped early: over ${GLOB_TIME_BUDGET_MS / 1000} s; narrow the pattern or path]`);
   const content = notes.length === 0 ? text : text === "" ? notes.join("\n") : `${text}\n${notes.join("\n")}`;
-  return { success: true, content, metadata: metadata(found.length), details: details(listed.slice(0, shown), shown < found.length || walk.truncated || walk.interrupted !== undefined) };
+  return {
+    success: true,
+    content,
+    metadata: metadata(found.length),
+    details: details(listed.slice(0, shown), shown < found.length || walk.truncated || walk.interrupted !== undefined),
+  };
 }
 
 /** Files under `root` whose path relative to it `matches`, as printed (relative to the cwd). */
-async function listMatching(ctx: ToolContext, root: string, matches: (relative: string) => boolean, pacer: Pacer): Promise<{ found: string[]; walk: WalkOutcome }> {
+async function listMatching(
+  ctx: ToolContext,
+  root: string,
+  matches: (relative: string) => boolean,
+  pacer: Pacer,
+): Promise<{ found: string[]; walk: WalkOutcome }> {
   const found: string[] = [];
   const rg = ripgrepFor(ctx, root);
   const listed = rg === null ? undefined : await rgList(ctx, rg, { root, timeoutMs: GLOB_TIME_BUDGET_MS });

@@ -98,7 +98,10 @@ function parseOp(lines: readonly string[], at: number): { op: PatchOp; used: num
   if (header.startsWith(DELETE)) return { op: { kind: "delete", path: headerPath(header, DELETE, lineNo) }, used: 1 };
   if (header.startsWith(UPDATE)) return parseUpdate(lines, at, headerPath(header, UPDATE, lineNo));
   if (header === " ") throw new PatchError("blank line where a file section ('*** Add File:', '*** Update File:' or '*** Delete File:') should start", lineNo);
-  throw new PatchError(`'${header.trim()}' is not a file section header; expected '*** Add File: <path>', '*** Update File: <path>' or '*** Delete File: <path>'`, lineNo);
+  throw new PatchError(
+    `'${header.trim()}' is not a file section header; expected '*** Add File: <path>', '*** Update File: <path>' or '*** Delete File: <path>'`,
+    lineNo,
+  );
 }
 
 function parseUpdate(lines: readonly string[], at: number, path: string): { op: PatchOp; used: number } {

@@ -33,9 +33,15 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolResult>
   const fs = ctx.runtime.fs;
   const inWorkspace = resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.workspaceRoot, path: input.file_path });
   // The session's large-output files (bash) are readable too: the preview points the model there.
-  const withOutputs = !inWorkspace.ok && ctx.outputDir !== undefined ? orElse(resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.outputDir, path: input.file_path }), inWorkspace) : inWorkspace;
+  const withOutputs =
+    !inWorkspace.ok && ctx.outputDir !== undefined
+      ? orElse(resolveInWorkspace(fs, { cwd: ctx.cwd, workspaceRoot: ctx.outputDir, path: input.file_path }), inWorkspace)
+      : inWorkspace;
   // A plugin's skill files are read where the plugin lives (ctx.readRoots), outside the workspace.
-  const root = withOutputs.ok || !isAbsolutePath(input.file_path) ? undefined : ctx.readRoots?.find((dir) => resolveInWorkspace(fs, { cwd: dir, workspaceRoot: dir, path: input.file_path }).ok);
+  const root =
+    withOutputs.ok || !isAbsolutePath(input.file_path)
+      ? undefined
+      : ctx.readRoots?.find((dir) => resolveInWorkspace(fs, { cwd: dir, workspaceRoot: dir, path: input.file_path }).ok);
   const resolved = root === undefined ? withOutputs : resolveInWorkspace(fs, { cwd: root, workspaceRoot: root, path: input.file_path });
   if (!resolved.ok) return failure(resolved.message);
   const path = resolved.path;
@@ -51,7 +57,10 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolResult>
   if (bytes === undefined) return failure(`no such file: ${input.file_path}`, { path });
   const media = mediaKind(bytes);
   if (media !== undefined) {
-    return failure(`${input.file_path} is a ${media} (${bytes.byteLength} bytes): read shows text files only, so images and PDFs cannot be read here`, { path, media });
+    return failure(`${input.file_path} is a ${media} (${bytes.byteLength} bytes): read shows text files only, so images and PDFs cannot be read here`, {
+      path,
+      media,
+    });
   }
   if (looksBinary(bytes)) return failure(`binary file, not shown: ${input.file_path} (${bytes.byteLength} bytes)`, { path });
 
@@ -61,7 +70,12 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolResult>
   const nothing: ToolDetails = { tool: "read", path, content: "", startLine: first, numLines: 0, totalLines: total };
   if (total === 0) return { success: true, content: "(empty file)", metadata: { path, total_lines: 0 }, details: nothing };
   if (first > total) {
-    return { success: true, content: `(offset ${first} is past the end of the file: ${total} lines)`, metadata: { path, total_lines: total }, details: nothing };
+    return {
+      success: true,
+      content: `(offset ${first} is past the end of the file: ${total} lines)`,
+      metadata: { path, total_lines: total },
+      details: nothing,
+    };
   }
   const limit = input.limit ?? READ_DEFAULT_LINES;
   const wanted = lines.slice(first - 1, first - 1 + limit).map((line, i) => numbered(first + i, line));

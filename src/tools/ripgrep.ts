@@ -49,7 +49,19 @@ export function ripgrepFor(ctx: ToolContext, root: string): RgPlan | null {
   return { binary, parents: false };
 }
 
-const COMMON_ARGS = ["--no-config", "--no-messages", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot", "--glob", "!.git", "--glob", "!node_modules", "--null"];
+const COMMON_ARGS = [
+  "--no-config",
+  "--no-messages",
+  "--hidden",
+  "--no-require-git",
+  "--no-ignore-global",
+  "--no-ignore-dot",
+  "--glob",
+  "!.git",
+  "--glob",
+  "!node_modules",
+  "--null",
+];
 
 /** Collects NUL-terminated paths; refuses (stopping rg) past WALK_MAX_ENTRIES. */
 class PathSink implements OutputSink {
@@ -105,7 +117,10 @@ export async function rgList(
   options: { root: string; timeoutMs: number; search?: { pattern: string; ignoreCase: boolean; maxFileBytes: number } },
 ): Promise<RgListing> {
   const search = options.search;
-  const args = search === undefined ? ["--files"] : ["--files-with-matches", "--max-filesize", String(search.maxFileBytes), ...(search.ignoreCase ? ["-i"] : []), "-e", search.pattern];
+  const args =
+    search === undefined
+      ? ["--files"]
+      : ["--files-with-matches", "--max-filesize", String(search.maxFileBytes), ...(search.ignoreCase ? ["-i"] : []), "-e", search.pattern];
   const stdout = new PathSink();
   const stderr = new StderrSink();
   const run = await runInGroup(ctx.runtime, {

@@ -60,9 +60,7 @@ export const grepInputSchema = v.strictObject({
   pattern: str("JavaScript regular expression to search for."),
   path: v.optional(str("File or directory to search (default: the cwd).")),
   glob: v.optional(str("Only search files matching this glob (e.g. `*.ts`, `src/**/*.{ts,tsx}`).")),
-  output_mode: v.optional(
-    v.pipe(v.picklist(GREP_OUTPUT_MODES), v.description("`content` (matching lines), `files_with_matches` (default) or `count`.")),
-  ),
+  output_mode: v.optional(v.pipe(v.picklist(GREP_OUTPUT_MODES), v.description("`content` (matching lines), `files_with_matches` (default) or `count`."))),
   "-i": v.optional(bool("Case-insensitive search.")),
   "-n": v.optional(bool("Show line numbers in content mode (default true).")),
   "-C": v.optional(int(0, "Lines of context around each match in content mode.")),
@@ -89,10 +87,10 @@ export const TODO_MAX_CHARS = 1000;
 const todoText = (description: string) => v.pipe(v.string(), v.minLength(1), v.maxLength(TODO_MAX_CHARS), v.description(description));
 
 export const todoItemSchema = v.strictObject({
-  content: todoText("What to do, in the imperative (\"Run the tests\")."),
+  content: todoText('What to do, in the imperative ("Run the tests").'),
   status: v.pipe(v.picklist(TODO_STATUSES), v.description("pending, in_progress (one item at a time) or completed.")),
   id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100), v.description("Stable id of the item (default: its position)."))),
-  activeForm: v.optional(todoText("The item in the present continuous (\"Running the tests\"), shown while in progress.")),
+  activeForm: v.optional(todoText('The item in the present continuous ("Running the tests"), shown while in progress.')),
   priority: v.optional(v.pipe(v.picklist(["high", "medium", "low"] as const), v.description("high, medium or low."))),
 });
 
@@ -116,7 +114,9 @@ export const multiEditInputSchema = v.strictObject({
 });
 
 export const applyPatchInputSchema = v.strictObject({
-  input: str("The patch: `*** Begin Patch`, then `*** Add File: <path>` / `*** Update File: <path>` (optionally `*** Move to: <path>`, then `@@` hunks of ` `, `-` and `+` lines) / `*** Delete File: <path>` sections, then `*** End Patch`."),
+  input: str(
+    "The patch: `*** Begin Patch`, then `*** Add File: <path>` / `*** Update File: <path>` (optionally `*** Move to: <path>`, then `@@` hunks of ` `, `-` and `+` lines) / `*** Delete File: <path>` sections, then `*** End Patch`.",
+  ),
 });
 
 export const webFetchInputSchema = v.strictObject({
@@ -158,9 +158,7 @@ export const TOOL_INPUT_SCHEMAS: Readonly<Record<ToolName, AnyObjectSchema>> = {
 
 const MCP_INPUT_SCHEMA = v.record(v.string(), v.unknown());
 
-export type ValidationResult =
-  | { ok: true; input: Record<string, unknown> }
-  | { ok: false; path: string; message: string };
+export type ValidationResult = { ok: true; input: Record<string, unknown> } | { ok: false; path: string; message: string };
 
 /** Path of the root object in a failure (the input itself is not an object). */
 export const ROOT_PATH = "(input)";

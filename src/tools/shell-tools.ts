@@ -22,13 +22,19 @@ function statusLine(report: ShellReport): string {
     case "killed":
       return "status: killed";
     default:
-      return report.signal !== null ? `status: ${report.status} (killed by signal ${report.signal})` : `status: ${report.status} (exit code ${report.exitCode ?? "unknown"})`;
+      return report.signal !== null
+        ? `status: ${report.status} (killed by signal ${report.signal})`
+        : `status: ${report.status} (exit code ${report.exitCode ?? "unknown"})`;
   }
 }
 
 function reportResult(report: ShellReport, filter: RegExp | null): ToolResult {
   let output = report.output;
-  if (filter !== null) output = output.split("\n").filter((line) => filter.test(line)).join("\n");
+  if (filter !== null)
+    output = output
+      .split("\n")
+      .filter((line) => filter.test(line))
+      .join("\n");
   const parts = [statusLine(report)];
   if (report.dropped > 0) parts.push(`[${report.dropped} earlier bytes were dropped: only the newest output is kept]`);
   parts.push(output.length > 0 ? output.replace(/\n$/, "") : "[no new output]");

@@ -62,4 +62,3 @@ export function todosOfMetadata(metadata: unknown): TodoItem[] | undefined {
   }
   return items;
 }
-

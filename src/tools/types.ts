@@ -60,7 +60,7 @@ export type ToolDetails =
       readonly numMatches: number;
       readonly appliedLimit?: number;
     }
-  | { readonly tool: "glob"; /** Absolute paths. */ readonly filenames: readonly string[]; readonly durationMs: number; readonly truncated: boolean }
+  | { readonly tool: "glob" /** Absolute paths. */; readonly filenames: readonly string[]; readonly durationMs: number; readonly truncated: boolean }
   | { readonly tool: "multi_edit"; readonly path: string; readonly originalFile: string; readonly updatedFile: string }
   | { readonly tool: "apply_patch"; readonly files: readonly PatchedFile[] }
   | { readonly tool: "todo_write"; readonly oldTodos: readonly TodoItem[]; readonly newTodos: readonly TodoItem[] }

@@ -50,7 +50,10 @@ function checkUrl(raw: string, settings: WebFetchSettings): Checked {
   if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, message: `only http and https URLs can be fetched, not ${url.protocol}` };
   if (url.username !== "" || url.password !== "") return { ok: false, message: "a URL with user info (user:password@host) is refused" };
   if (!hostAllowed(url, settings.allow)) {
-    return { ok: false, message: `${url.host} is not in tools.web_fetch.allow (${JSON.stringify(settings.allow)}); the user can add it in ~/.agent/config.toml` };
+    return {
+      ok: false,
+      message: `${url.host} is not in tools.web_fetch.allow (${JSON.stringify(settings.allow)}); the user can add it in ~/.agent/config.toml`,
+    };
   }
   return { ok: true, url };
 }
@@ -98,7 +101,11 @@ async function fetchAllowed(first: URL, settings: WebFetchSettings, signal: Abor
   const doFetch = settings.fetch ?? globalThis.fetch;
   let url = first;
   for (let hop = 0; ; hop++) {
-    const response = await doFetch(url.href, { redirect: "manual", signal, headers: { accept: "text/html, text/plain;q=0.9, */*;q=0.5", "user-agent": "agent-web-fetch" } });
+    const response = await doFetch(url.href, {
+      redirect: "manual",
+      signal,
+      headers: { accept: "text/html, text/plain;q=0.9, */*;q=0.5", "user-agent": "agent-web-fetch" },
+    });
     const location = response.headers.get("location");
     if (response.status < 300 || response.status > 399 || location === null) return { response, url };
     await response.body?.cancel().catch(() => undefined);
@@ -132,7 +139,10 @@ async function webFetch(input: WebFetchInput, ctx: ToolContext): Promise<ToolRes
   const type = response.headers.get("content-type") ?? "";
   const media = mediaKind(body.bytes);
   if (BINARY_TYPE.test(type) || media !== undefined || looksBinary(body.bytes)) {
-    return failure(`${url.href} is ${media ?? (type || "binary data")}, not text: web_fetch returns text pages only`, { url: url.href, status: response.status });
+    return failure(`${url.href} is ${media ?? (type || "binary data")}, not text: web_fetch returns text pages only`, {
+      url: url.href,
+      status: response.status,
+    });
   }
   const raw = decode(body.bytes, type);
   const text = /html|xml/i.test(type) || /^\s*<(!doctype html|html)/i.test(raw) ? htmlToText(raw) : raw;
@@ -140,7 +150,15 @@ async function webFetch(input: WebFetchInput, ctx: ToolContext): Promise<ToolRes
   const cut = body.truncated || lines < text.split("\n").length;
   const head = `URL: ${url.href}\nStatus: ${response.status} ${response.statusText}`.trimEnd();
   const content = `${head}\n\n${shown}${cut ? `\n[truncated: the page is longer than web_fetch returns]` : ""}`;
-  const details = { tool: "web_fetch" as const, url: url.href, code: response.status, codeText: response.statusText, bytes: body.bytes.byteLength, durationMs: Math.round(ctx.runtime.now() - started), result: shown };
+  const details = {
+    tool: "web_fetch" as const,
+    url: url.href,
+    code: response.status,
+    codeText: response.statusText,
+    bytes: body.bytes.byteLength,
+    durationMs: Math.round(ctx.runtime.now() - started),
+    result: shown,
+  };
   const metadata = { url: url.href, status: response.status, bytes: body.bytes.byteLength, truncated: cut };
   return { success: response.ok, content, metadata, details };
 }

@@ -31,8 +31,7 @@ function writeFile(input: WriteInput, ctx: ToolContext): ToolResult {
 
 export const writeTool = defineTool({
   name: "write",
-  description:
-    "Write a file in the workspace, replacing its whole content. Parent directories are created. Prefer edit for changing part of an existing file.",
+  description: "Write a file in the workspace, replacing its whole content. Parent directories are created. Prefer edit for changing part of an existing file.",
   schema: writeInputSchema,
   run: writeFile,
 });

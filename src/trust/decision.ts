@@ -31,5 +31,10 @@ export function trustDecision(runtime: Runtime, loaded: TrustSubject, options: {
   if (state.status === "error") return { ok: false, message: state.message, askable: false, material: shown };
   // With hooks off the material is partial (routing settings only): pinning it would drop the rest
   // of the pin, so the person is sent to `agent hooks trust`, which reviews everything.
-  return { ok: false, message: refusalMessage(state, loaded.projectRoot, trustListing(loaded.hooks, shown)), askable: loaded.hooksOff === null, material: shown };
+  return {
+    ok: false,
+    message: refusalMessage(state, loaded.projectRoot, trustListing(loaded.hooks, shown)),
+    askable: loaded.hooksOff === null,
+    material: shown,
+  };
 }

@@ -67,6 +67,8 @@ export function createTrustGuard(runtime: Pick<Runtime, "fs" | "sha256Hex">, bas
     if (scan.overBound !== undefined) problems.push(scan.overBound);
     if (problems.length === 0) return null;
     const shown = problems.slice(0, 3).join(", ") + (problems.length > 3 ? `, and ${problems.length - 3} more` : "");
-    return escapeControls(`trust: project files changed since the hooks were trusted (${shown}); the hook did not run. Review the change, run \`agent hooks trust\`, and start a new session`);
+    return escapeControls(
+      `trust: project files changed since the hooks were trusted (${shown}); the hook did not run. Review the change, run \`agent hooks trust\`, and start a new session`,
+    );
   };
 }

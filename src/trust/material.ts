@@ -270,7 +270,10 @@ export function buildTrustMaterial(options: {
     for (const path of outsideFiles(command, root, spec.cwd ?? cwd, fs)) addOutside(`mcp server ${spec.name}`, path);
   }
   const claudeDir = joinPath(root, ".claude");
-  const treeRoots = treeRootsOf(root, projectHooks.some((spec) => isInside(spec.source, claudeDir)));
+  const treeRoots = treeRootsOf(
+    root,
+    projectHooks.some((spec) => isInside(spec.source, claudeDir)),
+  );
   const tree = scanAgentTree(fs, treeRoots);
   const treeFiles = tree.files.filter((path) => !scripts.includes(path));
   const fileHashes: Record<string, string> = {};

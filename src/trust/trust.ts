@@ -15,7 +15,18 @@ import { commandText } from "../hooks/describe.ts";
 
 export type TrustMaterial = ProjectTrustMaterial;
 
-export const EMPTY_MATERIAL: TrustMaterial = { hooks: [], settings: {}, scripts: [], tree: [], treeRoots: [], fileHashes: {}, links: {}, outside: [], shadows: [], unpinnable: undefined };
+export const EMPTY_MATERIAL: TrustMaterial = {
+  hooks: [],
+  settings: {},
+  scripts: [],
+  tree: [],
+  treeRoots: [],
+  fileHashes: {},
+  links: {},
+  outside: [],
+  shadows: [],
+  unpinnable: undefined,
+};
 
 const TrustFileSchema = v.object({
   version: v.literal(1),
@@ -143,7 +154,13 @@ export type TrustState =
  * written. `subset` (hooks off, only the routing settings in the material): trusted when every item
  * is pinned unchanged, whatever else the pin holds.
  */
-export function checkTrust(runtime: Runtime, home: string, projectRoot: string, material: TrustMaterial | null, options: { once?: boolean; subset?: boolean } = {}): TrustState {
+export function checkTrust(
+  runtime: Runtime,
+  home: string,
+  projectRoot: string,
+  material: TrustMaterial | null,
+  options: { once?: boolean; subset?: boolean } = {},
+): TrustState {
   if (material === null) return { status: "not-needed" };
   if (material.unpinnable !== undefined) return { status: "error", message: unpinnableMessage(material.unpinnable) };
   const items = trustItems(runtime, material);
@@ -221,12 +238,18 @@ export function repinRuleAdditions(
     const before = list.slice(0, list.length - rules.length);
     const beforeHash = before.length === 0 ? undefined : settingDigest(runtime, before);
     if (tail.length !== rules.length || tail.some((rule, index) => rule !== rules[index]) || beforeHash !== pinnedItems[item]) {
-      return { ok: false, message: `permissions.${behavior} in .agent/settings.json no longer matches its trusted value; the new rule was not trusted (review, then run \`agent hooks trust\`)` };
+      return {
+        ok: false,
+        message: `permissions.${behavior} in .agent/settings.json no longer matches its trusted value; the new rule was not trusted (review, then run \`agent hooks trust\`)`,
+      };
     }
     pinnedItems[item] = settingDigest(runtime, list);
   }
   const digest = digestOf(runtime, pinnedItems);
-  writeTrustFile(runtime, options.home, { version: 1, projects: { ...read.file.projects, [key]: { digest, trusted_at: new Date().toISOString(), items: pinnedItems } } });
+  writeTrustFile(runtime, options.home, {
+    version: 1,
+    projects: { ...read.file.projects, [key]: { digest, trusted_at: new Date().toISOString(), items: pinnedItems } },
+  });
   return { ok: true };
 }
 

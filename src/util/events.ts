@@ -77,9 +77,4 @@ export function allEventNames(): string[] {
 }
 
 /** Events that concern one tool call (D24's "tool events"). */
-export const TOOL_EVENTS: ReadonlySet<CanonicalEvent> = new Set([
-  "pre_tool",
-  "post_tool",
-  "post_tool_failure",
-  "permission_request",
-]);
+export const TOOL_EVENTS: ReadonlySet<CanonicalEvent> = new Set(["pre_tool", "post_tool", "post_tool_failure", "permission_request"]);

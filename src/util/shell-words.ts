@@ -31,9 +31,7 @@ export interface WordPart {
   readonly raw: string;
 }
 
-export type ShellToken =
-  | { readonly kind: "word"; readonly parts: readonly WordPart[] }
-  | { readonly kind: "op"; readonly text: string };
+export type ShellToken = { readonly kind: "word"; readonly parts: readonly WordPart[] } | { readonly kind: "op"; readonly text: string };
 
 const OPERATORS = new Set([";", "&", "|", "(", ")", "<", ">"]);
 const WHITESPACE = /\s/;
@@ -51,8 +49,19 @@ export function wordRaw(parts: readonly WordPart[]): string {
 }
 
 const SIMPLE_ANSI: Readonly<Record<string, string>> = {
-  a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v",
-  "\\": "\\", "'": "'", '"': '"', "?": "?",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
 };
 
 /** Reads up to `max` digits of `radix` at `at`; returns the value and how many were read. */

@@ -28,14 +28,24 @@ async function stubbornServer(calls: number): Promise<{ url: string; summaries: 
         events = renderOpenAI({ toolCalls: [{ name: "bash", arguments: { command: "echo no summary" } }], usage: { input: 500, output: 5 } });
       } else {
         mains += 1;
-        events = mains <= calls ? renderOpenAI({ toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }], usage: { input: 500, output: 5 } }) : renderOpenAI({ text: "done" });
+        events =
+          mains <= calls
+            ? renderOpenAI({ toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }], usage: { input: 500, output: 5 } })
+            : renderOpenAI({ text: "done" });
       }
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.end(events.join(""));
     });
   });
   const listening = await listenLocal(server);
-  return { url: listening.url, summaries, get mains() { return mains; }, close: listening.close };
+  return {
+    url: listening.url,
+    summaries,
+    get mains() {
+      return mains;
+    },
+    close: listening.close,
+  };
 }
 
 describe("compaction backoff", () => {
@@ -43,7 +53,20 @@ describe("compaction backoff", () => {
     const w = makeWorld();
     const server = await stubbornServer(40);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--max-context-tokens",
+        "200",
+        "--output-format",
+        "json",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       expect(lastJson(r.stdout)).toMatchObject({ result: "done", stop_reason: "completed" });
       expect(server.mains).toBe(41);

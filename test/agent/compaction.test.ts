@@ -22,7 +22,12 @@ function mark(world: World, file: string, word: string): string {
 
 function marks(world: World, file: string): string[] {
   const path = join(world.root, file);
-  return existsSync(path) ? readFileSync(path, "utf8").trim().split("\n").filter((l) => l !== "") : [];
+  return existsSync(path)
+    ? readFileSync(path, "utf8")
+        .trim()
+        .split("\n")
+        .filter((l) => l !== "")
+    : [];
 }
 
 type Body = { messages: { role: string; content: string | null }[] };
@@ -71,7 +76,21 @@ describe("compaction", () => {
       { text: "done" },
     ]);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--trust", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--max-context-tokens",
+        "200",
+        "--trust",
+        "--output-format",
+        "json",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       expect(server.requests).toHaveLength(3);
       const compact = server.requests[1] as Body;
@@ -94,9 +113,26 @@ describe("compaction", () => {
   test("LOOP-37 LIFE-62 a pre_compact block (exit 2) skips the compaction, shows its reason, keeps the conversation", async () => {
     const w = makeWorld();
     settings(w, { hooks: { lifecycle: { pre_compact: [group(["cat >/dev/null; echo 'not now' >&2; exit 2"])] } } });
-    const server = await startFakeOpenAI([{ text: "first", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }], usage: { input: 500, output: 5 } }, { text: "done" }]);
+    const server = await startFakeOpenAI([
+      { text: "first", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }], usage: { input: 500, output: 5 } },
+      { text: "done" },
+    ]);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--trust", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--max-context-tokens",
+        "200",
+        "--trust",
+        "--output-format",
+        "json",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       expect(r.stderr).toContain("not now");
       expect(server.requests).toHaveLength(2);
@@ -110,9 +146,25 @@ describe("compaction", () => {
 
   test("LOOP-37 the provider's reported input tokens take precedence over the byte estimate", async () => {
     const w = makeWorld();
-    const server = await startFakeOpenAI([{ text: LONG, toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }], usage: { input: 50, output: 5 } }, { text: "done" }]);
+    const server = await startFakeOpenAI([
+      { text: LONG, toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }], usage: { input: 50, output: 5 } },
+      { text: "done" },
+    ]);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--max-context-tokens", "200", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--max-context-tokens",
+        "200",
+        "--output-format",
+        "json",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       expect(server.requests).toHaveLength(2);
       expect(ofType(recordsOf(w, r), "compaction")).toHaveLength(0);

@@ -14,7 +14,22 @@ import { lastJson, ofType, recordsOf } from "./support.ts";
 type Msg = { role: string; content: unknown; tool_calls?: unknown[] };
 
 async function run(w: World, provider: "openai" | "anthropic", server: FakeServer, extra: string[] = []): Promise<CliResult> {
-  const args = ["run", "--provider", provider, "--base-url", server.url, "--model", "fake-model", "--permission-mode", "bypass", "--trust", "--output-format", "json", ...extra, "go"];
+  const args = [
+    "run",
+    "--provider",
+    provider,
+    "--base-url",
+    server.url,
+    "--model",
+    "fake-model",
+    "--permission-mode",
+    "bypass",
+    "--trust",
+    "--output-format",
+    "json",
+    ...extra,
+    "go",
+  ];
   return runCliInProcess(w, args, { env: w.env({ ANTHROPIC_API_KEY: "test-key" }) });
 }
 
@@ -54,20 +69,23 @@ describe("truncated replies", () => {
   test("anthropic `max_tokens` twice in a row: no tool runs and the session ends truncated (exit 4)", async () => {
     const w = makeWorld();
     const cut: FakeReply = { text: "let me", toolCalls: [{ id: "b1", name: "bash", arguments: { command: "touch ran.txt" } }], finishReason: "max_tokens" };
-    await withServer(startFakeAnthropic([cut, { ...cut, toolCalls: [{ id: "b2", name: "bash", arguments: { command: "touch ran.txt" } }] }]), async (server) => {
-      const r = await run(w, "anthropic", server);
-      expect(r.code).toBe(4);
-      expect(lastJson(r.stdout)).toMatchObject({ stop_reason: "truncated", is_error: true, turns: 2, tool_calls: 0, result: "let me" });
-      expect(r.stderr).toContain("agent: session ended (truncated): 2 replies in a row were cut off at the output token limit (max_tokens)");
-      expect(existsSync(join(w.project, "ran.txt"))).toBe(false);
-      expect(server.requests).toHaveLength(2);
-      // The second request carries the first reply's text without its tool_use, then the note.
-      const messages = (server.requests[1] as { messages: { role: string; content: { type: string; text?: string }[] }[] }).messages;
-      const assistant = messages[messages.length - 2];
-      expect(assistant?.content.map((block) => block.type)).toEqual(["text"]);
-      expect(messages[messages.length - 1]?.content[0]?.text).toContain("none of its 1 tool call ran");
-      expect(ofType(recordsOf(w, r), "session_end")[0]).toMatchObject({ stop_reason: "truncated", is_error: true });
-    });
+    await withServer(
+      startFakeAnthropic([cut, { ...cut, toolCalls: [{ id: "b2", name: "bash", arguments: { command: "touch ran.txt" } }] }]),
+      async (server) => {
+        const r = await run(w, "anthropic", server);
+        expect(r.code).toBe(4);
+        expect(lastJson(r.stdout)).toMatchObject({ stop_reason: "truncated", is_error: true, turns: 2, tool_calls: 0, result: "let me" });
+        expect(r.stderr).toContain("agent: session ended (truncated): 2 replies in a row were cut off at the output token limit (max_tokens)");
+        expect(existsSync(join(w.project, "ran.txt"))).toBe(false);
+        expect(server.requests).toHaveLength(2);
+        // The second request carries the first reply's text without its tool_use, then the note.
+        const messages = (server.requests[1] as { messages: { role: string; content: { type: string; text?: string }[] }[] }).messages;
+        const assistant = messages[messages.length - 2];
+        expect(assistant?.content.map((block) => block.type)).toEqual(["text"]);
+        expect(messages[messages.length - 1]?.content[0]?.text).toContain("none of its 1 tool call ran");
+        expect(ofType(recordsOf(w, r), "session_end")[0]).toMatchObject({ stop_reason: "truncated", is_error: true });
+      },
+    );
   });
 });
 
@@ -147,7 +165,9 @@ describe("usage and cost", () => {
       expect(usage.cache_read_input_tokens).toBeGreaterThan(0);
       expect(usage.cache_creation_input_tokens).toBeGreaterThan(0);
       const replay = new FakePromptCache();
-      const expected = bodies.map((body) => replay.usage(body)).reduce((sum, u) => ({ read: sum.read + u.cacheRead, write: sum.write + u.cacheWrite, input: sum.input + u.input }), { read: 0, write: 0, input: 0 });
+      const expected = bodies
+        .map((body) => replay.usage(body))
+        .reduce((sum, u) => ({ read: sum.read + u.cacheRead, write: sum.write + u.cacheWrite, input: sum.input + u.input }), { read: 0, write: 0, input: 0 });
       expect([usage.cache_read_input_tokens, usage.cache_creation_input_tokens, usage.input_tokens]).toEqual([expected.read, expected.write, expected.input]);
     });
   });

@@ -18,13 +18,18 @@ function settings(world: World, value: Record<string, unknown>): void {
 type Body = { messages: { role: string; content: string | null; tool_calls?: unknown[] }[] };
 
 /** Spawns `agent run …` and lets the test signal it. */
-function spawnAgent(world: World, args: readonly string[]): { child: ReturnType<typeof spawn>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+function spawnAgent(
+  world: World,
+  args: readonly string[],
+): { child: ReturnType<typeof spawn>; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), ...args], { cwd: world.project, env: world.env() });
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (chunk) => (stdout += chunk.toString()));
   child.stderr?.on("data", (chunk) => (stderr += chunk.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("close", (code) => resolve({ code, stdout, stderr })),
+  );
   child.stdin?.end("");
   return { child, done };
 }
@@ -73,7 +78,19 @@ describe("session end and interrupts", () => {
         },
       },
     });
-    const { child, done } = spawnAgent(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"]);
+    const { child, done } = spawnAgent(w, [
+      "run",
+      "--provider",
+      "script",
+      "--script",
+      "script.json",
+      "--permission-mode",
+      "bypass",
+      "--trust",
+      "--output-format",
+      "json",
+      "go",
+    ]);
     const pgid = Number(await waitForText(join(w.root, "pid")));
     try {
       child.kill("SIGINT");
@@ -169,7 +186,10 @@ describe("hooks that end or steer the session", () => {
   test("TOOL-21 failing message-phase hooks: ignore and warn go on, fail ends the turn before the message's tool calls", async () => {
     const w = makeWorld();
     w.file("f.sh", "#!/bin/sh\ncat >/dev/null\nexit 1\n", { executable: true });
-    writeScript(w, [{ reasoning: "thinking", text: "calling", tool_calls: [{ name: "bash", arguments: { command: `touch '${join(w.root, "ran")}'` } }] }, { text: "done" }]);
+    writeScript(w, [
+      { reasoning: "thinking", text: "calling", tool_calls: [{ name: "bash", arguments: { command: `touch '${join(w.root, "ran")}'` } }] },
+      { text: "done" },
+    ]);
     for (const phase of ["after_assistant", "after_reasoning"]) {
       for (const policy of ["ignore", "warn"]) {
         settings(w, { hooks: { enabled: true, [phase]: [{ label: "m", command: "./f.sh", failure_policy: policy }] } });
@@ -192,7 +212,9 @@ describe("hooks that end or steer the session", () => {
   test("stop hook block: a visible notice says why the agent goes on", async () => {
     const w = makeWorld();
     writeScript(w, [{ text: "draft" }, { text: "final" }]);
-    w.file("stop.sh", `#!/bin/sh\ncase "$(cat)" in *'"stop_hook_active":false'*) echo '{"decision":"block","reason":"run the tests"}' ;; esac\n`, { executable: true });
+    w.file("stop.sh", `#!/bin/sh\ncase "$(cat)" in *'"stop_hook_active":false'*) echo '{"decision":"block","reason":"run the tests"}' ;; esac\n`, {
+      executable: true,
+    });
     settings(w, { hooks: { lifecycle: { stop: [group(["./stop.sh"])] } } });
     const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
@@ -203,7 +225,15 @@ describe("hooks that end or steer the session", () => {
 describe("post phase coverage", () => {
   test("LOOP-03 D10 hook dirs and lists get successes and failures; post_tool_use only successes, post_tool_use_failure only failures", async () => {
     const w = makeWorld();
-    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }, { name: "bash", arguments: { command: "exit 1" } }] }, { text: "ok" }]);
+    writeScript(w, [
+      {
+        tool_calls: [
+          { name: "bash", arguments: { command: "echo hi" } },
+          { name: "bash", arguments: { command: "exit 1" } },
+        ],
+      },
+      { text: "ok" },
+    ]);
     w.file(".agent/hooks/p/hook.json", JSON.stringify({ event: "post_tool", run: "./run.sh" }));
     w.file(".agent/hooks/p/run.sh", `#!/bin/sh\ncat >> "${w.root}/dir.log"\necho >> "${w.root}/dir.log"\n`, { executable: true });
     w.file("list.sh", `#!/bin/sh\ncat >> "${w.root}/list.log"\necho >> "${w.root}/list.log"\n`, { executable: true });
@@ -246,13 +276,33 @@ describe("message phases", () => {
         after_reasoning: [{ label: "r", command: "./log.sh reasoning" }],
       },
     });
-    const server = await startFakeOpenAI([{ reasoning: "let me think about it", text: "calling a tool", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] }, { text: "all done" }]);
+    const server = await startFakeOpenAI([
+      { reasoning: "let me think about it", text: "calling a tool", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] },
+      { text: "all done" },
+    ]);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--trust",
+        "--output-format",
+        "json",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       const assistant = readLog(w, "assistant.log");
       expect(assistant).toHaveLength(2);
-      expect(assistant[0]).toMatchObject({ phase: "after_assistant", tool: { name: "assistant", call_id: "assistant-turn-0" }, request: { text: "calling a tool" }, affected_paths: [] });
+      expect(assistant[0]).toMatchObject({
+        phase: "after_assistant",
+        tool: { name: "assistant", call_id: "assistant-turn-0" },
+        request: { text: "calling a tool" },
+        affected_paths: [],
+      });
       expect(assistant[0]?.result ?? null).toBeNull();
       expect(assistant[1]).toMatchObject({ request: { text: "all done" } });
       const reasoning = readLog(w, "reasoning.log");
@@ -273,7 +323,12 @@ describe("message phases", () => {
     const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const payloads = readLog(w, "assistant.log");
-    expect(payloads[0]).toMatchObject({ phase: "after_assistant", tool: { name: "assistant", call_id: "assistant-turn-0" }, request: { text: "short text" }, affected_paths: [] });
+    expect(payloads[0]).toMatchObject({
+      phase: "after_assistant",
+      tool: { name: "assistant", call_id: "assistant-turn-0" },
+      request: { text: "short text" },
+      affected_paths: [],
+    });
     expect(payloads[1]).toMatchObject({ request: { text: { redacted: true, kind: "truncated", bytes: big.length } } });
   });
 
@@ -287,9 +342,24 @@ describe("message phases", () => {
         after_reasoning: [{ label: "r", command: "./inject.sh r", provider_context_injection: true }],
       },
     });
-    const server = await startFakeOpenAI([{ reasoning: "hmm", text: "calling", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
+    const server = await startFakeOpenAI([
+      { reasoning: "hmm", text: "calling", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] },
+      { text: "done" },
+    ]);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--trust",
+        "--output-format",
+        "json",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       const records = recordsOf(w, r);
       const start = records.findIndex((rec) => rec.type === "reasoning");

@@ -47,7 +47,10 @@ describe("agent run", () => {
 
   test("DIR-12 LOOP-04 a guard hook denies a dangerous command and the model sees the reason", async () => {
     const w = makeWorld();
-    w.file(".agent/hooks/guard-bash/hook.json", JSON.stringify({ name: "guard-bash", event: "pre_tool", match: "bash", run: "./run.sh", timeout: "5s", fail_closed: true }));
+    w.file(
+      ".agent/hooks/guard-bash/hook.json",
+      JSON.stringify({ name: "guard-bash", event: "pre_tool", match: "bash", run: "./run.sh", timeout: "5s", fail_closed: true }),
+    );
     w.file(
       ".agent/hooks/guard-bash/run.sh",
       `#!/usr/bin/env bash\ninput=$(cat)\ncase "$input" in\n  *agent-deny*) echo '{"action":"deny","reason":"blocked by guard-bash (matched agent-deny)"}'; exit 2 ;;\nesac\necho '{"action":"allow"}'\n`,
@@ -55,7 +58,12 @@ describe("agent run", () => {
     );
     w.file("build/keep.txt", "x");
     writeScript(w, [
-      { tool_calls: [{ name: "bash", arguments: { command: "echo agent-deny && rm -rf build" } }, { name: "bash", arguments: { command: "echo hi" } }] },
+      {
+        tool_calls: [
+          { name: "bash", arguments: { command: "echo agent-deny && rm -rf build" } },
+          { name: "bash", arguments: { command: "echo hi" } },
+        ],
+      },
       { text: "ok" },
     ]);
     const r = await runCliInProcess(w, bypass.concat(["go"]));
@@ -94,14 +102,20 @@ describe("agent run", () => {
     const r = await runCliInProcess(w, bypass.concat(["go"]));
     expect(r.code).toBe(0);
     expect(json(r.stdout)).toMatchObject({ result: "final", stop_reason: "completed", turns: 2 });
-    const stops = readFileSync(join(w.root, "stops.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const stops = readFileSync(join(w.root, "stops.log"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(stops[0]).toMatchObject({ stop_hook_active: false, last_assistant_message: "draft" });
     expect(stops[1]).toMatchObject({ stop_hook_active: true, last_assistant_message: "final" });
   });
 
   test("LOOP-16 a stop hook that always blocks is overridden after hooks.stop_block_cap", async () => {
     const w = makeWorld();
-    w.file(".agent/config.toml", `[hooks]\nstop_block_cap = 2\n[[hooks.lifecycle.stop]]\nhooks = [{ command = "cat >/dev/null; echo x >> '${w.root}/n'; echo '{\\"decision\\":\\"block\\",\\"reason\\":\\"again\\"}'" }]\n`);
+    w.file(
+      ".agent/config.toml",
+      `[hooks]\nstop_block_cap = 2\n[[hooks.lifecycle.stop]]\nhooks = [{ command = "cat >/dev/null; echo x >> '${w.root}/n'; echo '{\\"decision\\":\\"block\\",\\"reason\\":\\"again\\"}'" }]\n`,
+    );
     writeScript(w, [{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }]);
     const r = await runCliInProcess(w, bypass.concat(["go"]));
     expect(r.code).toBe(0);
@@ -112,10 +126,23 @@ describe("agent run", () => {
 
   test("LOOP-17 a user_prompt_submit hook blocks the prompt: no provider request, exit 3", async () => {
     const w = makeWorld();
-    w.file(".agent/config.toml", `[[hooks.lifecycle.user_prompt_submit]]\nmatcher = ".*password.*"\nhooks = [{ command = "cat > '${w.root}/p.json'; echo 'no secrets in prompts' >&2; exit 2" }]\n`);
+    w.file(
+      ".agent/config.toml",
+      `[[hooks.lifecycle.user_prompt_submit]]\nmatcher = ".*password.*"\nhooks = [{ command = "cat > '${w.root}/p.json'; echo 'no secrets in prompts' >&2; exit 2" }]\n`,
+    );
     const server = await startFakeOpenAI([{ text: "never" }]);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--trust", "--output-format", "json", "line one\nmy password is x"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--trust",
+        "--output-format",
+        "json",
+        "line one\nmy password is x",
+      ]);
       expect(r.code).toBe(3);
       expect(server.requests.length).toBe(0);
       expect(r.stderr).toContain("no secrets in prompts");
@@ -164,7 +191,13 @@ describe("agent run", () => {
     w.file("a.sh", `#!/bin/sh\ncat >/dev/null\necho '{"context_items":[{"role":"user","content":"memory"}]}'\n`, { executable: true });
     w.file(
       ".agent/settings.json",
-      JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "b", command: "./b.sh" }], after_tool: [{ label: "a", command: "./a.sh", provider_context_injection: true }] } }),
+      JSON.stringify({
+        hooks: {
+          enabled: true,
+          before_tool: [{ label: "b", command: "./b.sh" }],
+          after_tool: [{ label: "a", command: "./a.sh", provider_context_injection: true }],
+        },
+      }),
     );
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
     const r = await runCliInProcess(w, bypass.concat(["go"]));
@@ -190,7 +223,16 @@ describe("agent run", () => {
     const w = makeWorld();
     w.file("f.sh", "#!/bin/sh\ncat >/dev/null\nexit 1\n", { executable: true });
     w.file("end.sh", `#!/bin/sh\ncat > "${w.root}/end.json"\n`, { executable: true });
-    w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "f", command: "./f.sh", failure_policy: "fail" }], lifecycle: { session_end: [{ hooks: [{ command: "./end.sh" }] }] } } }));
+    w.file(
+      ".agent/settings.json",
+      JSON.stringify({
+        hooks: {
+          enabled: true,
+          before_tool: [{ label: "f", command: "./f.sh", failure_policy: "fail" }],
+          lifecycle: { session_end: [{ hooks: [{ command: "./end.sh" }] }] },
+        },
+      }),
+    );
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `touch ${w.root}/ran` } }] }, { text: "never" }]);
     const r = await runCliInProcess(w, bypass.concat(["go"]));
     expect(r.code).toBe(3);
@@ -227,7 +269,10 @@ describe("agent run", () => {
 
   test("LOOP-39 --max-turns stops after N provider requests with exit 1", async () => {
     const w = makeWorld();
-    writeScript(w, [1, 2, 3, 4].map(() => ({ tool_calls: [{ name: "bash", arguments: { command: "true" } }] })));
+    writeScript(
+      w,
+      [1, 2, 3, 4].map(() => ({ tool_calls: [{ name: "bash", arguments: { command: "true" } }] })),
+    );
     const r = await runCliInProcess(w, bypass.concat(["--max-turns", "3", "go"]));
     expect(r.code).toBe(1);
     expect(json(r.stdout)).toMatchObject({ stop_reason: "max_turns", is_error: true, turns: 3, tool_calls: 3 });
@@ -236,7 +281,18 @@ describe("agent run", () => {
   test("LOOP-40 stream-json prints the session file's lines, text deltas where they happened, and one result line", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
-    const r = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "stream-json", "go"]);
+    const r = await runCliInProcess(w, [
+      "run",
+      "--provider",
+      "script",
+      "--script",
+      "script.json",
+      "--permission-mode",
+      "bypass",
+      "--output-format",
+      "stream-json",
+      "go",
+    ]);
     expect(r.code).toBe(0);
     const dir = join(w.agentHome, "sessions");
     const file = readdirSync(dir).find((f) => f.endsWith(".jsonl")) as string;
@@ -267,11 +323,20 @@ describe("agent run", () => {
 
   test("LOOP-42 script call ids and validation errors", async () => {
     const w = makeWorld();
-    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "ls" } }, { name: "read", arguments: '{"file_path":' }] }]);
+    writeScript(w, [
+      {
+        tool_calls: [
+          { name: "bash", arguments: { command: "ls" } },
+          { name: "read", arguments: '{"file_path":' },
+        ],
+      },
+    ]);
     const r = await runCliInProcess(w, bypass.concat(["go"]));
     expect(r.code).toBe(0);
     expect(json(r.stdout)).toMatchObject({ result: "", stop_reason: "completed" });
-    const calls = sessionRecords(w).filter((rec) => rec.type === "tool_call").map((rec) => rec.tool_call_id);
+    const calls = sessionRecords(w)
+      .filter((rec) => rec.type === "tool_call")
+      .map((rec) => rec.tool_call_id);
     expect(calls).toEqual(["call_1", "call_2"]);
     w.file("bad.json", JSON.stringify({ turns: [{ tool_calls: [{}] }] }));
     const bad = await runCliInProcess(w, ["run", "--provider", "script", "--script", "bad.json", "go"]);
@@ -281,7 +346,15 @@ describe("agent run", () => {
 
   test("LOOP-13 LOOP-44 default mode asks for bash and, with nobody to ask, denies with a how-to", async () => {
     const w = makeWorld();
-    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "rm -rf build" } }, { name: "glob", arguments: { pattern: "*" } }] }, { text: "ok" }]);
+    writeScript(w, [
+      {
+        tool_calls: [
+          { name: "bash", arguments: { command: "rm -rf build" } },
+          { name: "glob", arguments: { pattern: "*" } },
+        ],
+      },
+      { text: "ok" },
+    ]);
     w.file("build/x", "x");
     const r = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--output-format", "json", "go"]);
     expect(r.code).toBe(0);
@@ -295,7 +368,13 @@ describe("agent run", () => {
 
   test("LOOP-07 a configured deny rule beats a hook allow, even in bypass mode", async () => {
     const w = makeWorld();
-    w.file(".agent/settings.json", JSON.stringify({ permissions: { deny: ["bash(rm *)"] }, hooks: { lifecycle: { pre_tool_use: [{ hooks: [{ command: `cat >/dev/null; echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'` }] }] } } }));
+    w.file(
+      ".agent/settings.json",
+      JSON.stringify({
+        permissions: { deny: ["bash(rm *)"] },
+        hooks: { lifecycle: { pre_tool_use: [{ hooks: [{ command: `cat >/dev/null; echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'` }] }] } },
+      }),
+    );
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `rm -rf ${w.project}/x` } }] }, { text: "ok" }]);
     w.file("x/y", "y");
     const r = await runCliInProcess(w, bypass.concat(["go"]));
@@ -307,11 +386,27 @@ describe("agent run", () => {
   test("openai wire: streamed parallel tool calls run and results go back in call order", async () => {
     const w = makeWorld();
     const server = await startFakeOpenAI([
-      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo one" } }, { id: "c2", name: "bash", arguments: { command: "echo two" } }] },
+      {
+        toolCalls: [
+          { id: "c1", name: "bash", arguments: { command: "echo one" } },
+          { id: "c2", name: "bash", arguments: { command: "echo two" } },
+        ],
+      },
       { text: "both ran" },
     ]);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--output-format",
+        "json",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       expect(json(r.stdout)).toMatchObject({ result: "both ran", tool_calls: 2, turns: 2 });
       const second = server.requests[1] as { messages: { role: string; content: string; tool_call_id?: string }[] };
@@ -334,7 +429,11 @@ describe("agent run", () => {
     ]);
     try {
       const env = w.env({ ANTHROPIC_API_KEY: "sk-ant-canary-0123456789" });
-      const r = await runCliInProcess(w, ["run", "--provider", "anthropic", "--base-url", server.url, "--trust", "--permission-mode", "bypass", "--output-format", "json", "go"], { env });
+      const r = await runCliInProcess(
+        w,
+        ["run", "--provider", "anthropic", "--base-url", server.url, "--trust", "--permission-mode", "bypass", "--output-format", "json", "go"],
+        { env },
+      );
       expect(r.code).toBe(0);
       expect(json(r.stdout)).toMatchObject({ result: "listed them", tool_calls: 1, turns: 2 });
       expect(server.headers[0]?.["x-api-key"]).toBe("sk-ant-canary-0123456789");

@@ -15,7 +15,8 @@ interface Body {
 const systemOf = (body: unknown): string => String((body as Body).messages[0]?.content ?? "");
 
 function gitRepo(w: World): void {
-  const git = (...args: string[]): string => runSync(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args], w.project);
+  const git = (...args: string[]): string =>
+    runSync(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args], w.project);
   git("init", "-q");
   git("add", "-A");
   git("commit", "-q", "-m", "initial layout");
@@ -25,7 +26,22 @@ function gitRepo(w: World): void {
 async function runOpenAI(w: World, replies: FakeReply[], options: { cwd?: string; extra?: string[] } = {}): Promise<CliResult & { requests: unknown[] }> {
   const server = await startFakeOpenAI(replies);
   try {
-    const args = ["run", "--provider", "openai", "--base-url", server.url, "--model", "fake-model", "--permission-mode", "bypass", "--trust", "--output-format", "json", ...(options.extra ?? []), "go"];
+    const args = [
+      "run",
+      "--provider",
+      "openai",
+      "--base-url",
+      server.url,
+      "--model",
+      "fake-model",
+      "--permission-mode",
+      "bypass",
+      "--trust",
+      "--output-format",
+      "json",
+      ...(options.extra ?? []),
+      "go",
+    ];
     const r = await runCliInProcess(w, args, options.cwd ? { cwd: options.cwd } : {});
     return { requests: server.requests, ...r };
   } finally {
@@ -47,7 +63,9 @@ describe("model context", () => {
     gitRepo(w);
     w.file("scratch.txt", "untracked\n");
 
-    const r = await runOpenAI(w, [{ toolCalls: [{ id: "r1", name: "read", arguments: { file_path: "pkg/file.txt" } }] }, { text: "done" }], { cwd: join(w.project, "app") });
+    const r = await runOpenAI(w, [{ toolCalls: [{ id: "r1", name: "read", arguments: { file_path: "pkg/file.txt" } }] }, { text: "done" }], {
+      cwd: join(w.project, "app"),
+    });
     expect(r.code).toBe(0);
     expect(r.requests).toHaveLength(2);
     const system = systemOf(r.requests[0]);
@@ -98,7 +116,20 @@ describe("model context", () => {
     const read = (id: string, path: string): FakeReply => ({ toolCalls: [{ id, name: "read", arguments: { file_path: path } }] });
     const server = await startFakeOpenAI([read("r1", "pkg/a.txt"), { text: "first" }, read("r2", "pkg/b.txt"), { text: "second" }]);
     try {
-      const base = ["run", "--provider", "openai", "--base-url", server.url, "--model", "fake-model", "--permission-mode", "bypass", "--trust", "--output-format", "json"];
+      const base = [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--model",
+        "fake-model",
+        "--permission-mode",
+        "bypass",
+        "--trust",
+        "--output-format",
+        "json",
+      ];
       const first = await runCliInProcess(w, [...base, "go"]);
       expect(first.code).toBe(0);
       const id = String(lastJson(first.stdout).session_id);
@@ -113,7 +144,17 @@ describe("model context", () => {
 
   test("agent.context_files changes which files are read and their order; active hooks are listed without labels", async () => {
     const w = makeWorld();
-    w.file(join(w.agentHome, "config.toml"), ['[agent]', 'context_files = ["GEMINI.md", "AGENTS.md"]', "", "[[hooks.lifecycle.pre_tool]]", 'matcher = "bash"', 'hooks = [{ command = "cat > /dev/null", label = "secret-label" }]'].join("\n"));
+    w.file(
+      join(w.agentHome, "config.toml"),
+      [
+        "[agent]",
+        'context_files = ["GEMINI.md", "AGENTS.md"]',
+        "",
+        "[[hooks.lifecycle.pre_tool]]",
+        'matcher = "bash"',
+        'hooks = [{ command = "cat > /dev/null", label = "secret-label" }]',
+      ].join("\n"),
+    );
     w.file("AGENTS.md", "ROOT-AGENTS\n");
     w.file("CLAUDE.md", "ROOT-CLAUDE\n");
     w.file("GEMINI.md", "ROOT-GEMINI\n");

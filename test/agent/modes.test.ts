@@ -49,7 +49,7 @@ describe("permission modes in a session", () => {
     expect(delivered(w, r)).toEqual(["strict says no"]);
     for (const mode of ["default", "bypass"]) {
       w.file(join(w.root, "spawned"), "");
-      (await runScriptInProcess(w, mode));
+      await runScriptInProcess(w, mode);
       expect(spawned()).toEqual(["audit", "cblock", "cplain", "lblock", "lwarn", "strict"]);
     }
   });
@@ -75,7 +75,7 @@ describe("permission modes in a session", () => {
     expect(r.code).toBe(0);
     expect(spawned()).toEqual(["final", "gate", "note"]);
     w.file(join(w.root, "spawned"), "");
-    (await runScriptInProcess(w, "bypass"));
+    await runScriptInProcess(w, "bypass");
     expect(spawned()).toEqual(["audit", "final", "gate", "note"]);
   });
 
@@ -91,7 +91,10 @@ describe("permission modes in a session", () => {
       { name: "task", arguments: { description: "d", prompt: "p" } },
     ];
     writeScript(w, [{ tool_calls: calls }, { text: "ok" }]);
-    w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { permission_request: [group([{ command: logTo(w, "pr.log"), failure_policy: "block" }])] } } }));
+    w.file(
+      ".agent/settings.json",
+      JSON.stringify({ hooks: { lifecycle: { permission_request: [group([{ command: logTo(w, "pr.log"), failure_policy: "block" }])] } } }),
+    );
     const verdicts = async (mode: string): Promise<string[]> => {
       w.file("a.txt", "alpha\n");
       const r = await runScriptInProcess(w, mode);

@@ -43,7 +43,12 @@ describe("permission gate in a session", () => {
     // A configured ask rule beats the hook's allow: the gate asks, so permission_request fires.
     settings(w, {
       permissions: { ask: ["bash(echo*)"] },
-      hooks: { lifecycle: { pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "allow" } })])], permission_request: [group([logTo(w, "pr.log")])] } },
+      hooks: {
+        lifecycle: {
+          pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "allow" } })])],
+          permission_request: [group([logTo(w, "pr.log")])],
+        },
+      },
     });
     const asked = await runScriptInProcess(w, "default");
     expect(asked.code).toBe(0);
@@ -89,7 +94,10 @@ describe("permission gate in a session", () => {
     const w2 = makeWorld();
     w2.file("x", "x");
     bashOnce(w2, "rm x");
-    settings(w2, { permissions: { deny: ["bash(rm*)"] }, hooks: { lifecycle: { pre_tool_use: [group([replyWith(w2, { hookSpecificOutput: { permissionDecision: "allow" } })])] } } });
+    settings(w2, {
+      permissions: { deny: ["bash(rm*)"] },
+      hooks: { lifecycle: { pre_tool_use: [group([replyWith(w2, { hookSpecificOutput: { permissionDecision: "allow" } })])] } },
+    });
     const denied = await runScriptInProcess(w2, "default");
     expect(denied.code).toBe(0);
     expect(existsSync(join(w2.project, "x"))).toBe(true);
@@ -120,7 +128,12 @@ describe("permission gate in a session", () => {
     const w = makeWorld();
     bashOnce(w, "ls");
     settings(w, {
-      hooks: { lifecycle: { pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "ask" } })])], permission_request: [group([logTo(w, "pr.log")])] } },
+      hooks: {
+        lifecycle: {
+          pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "ask" } })])],
+          permission_request: [group([logTo(w, "pr.log")])],
+        },
+      },
     });
     const r = await runScriptInProcess(w, "default", ["--allow", "bash(ls*)"]);
     expect(r.code).toBe(0);
@@ -132,7 +145,12 @@ describe("permission gate in a session", () => {
 
     // permission_request hooks decide the ask.
     settings(w, {
-      hooks: { lifecycle: { pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "ask" } })])], permission_request: [group([replyWith(w, PR_ALLOW)])] } },
+      hooks: {
+        lifecycle: {
+          pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "ask" } })])],
+          permission_request: [group([replyWith(w, PR_ALLOW)])],
+        },
+      },
     });
     const allowed = await runScriptInProcess(w, "default", ["--allow", "bash(ls*)"]);
     expect(ofType(recordsOf(w, allowed), "tool_result")[0]?.success).toBe(true);
@@ -141,7 +159,12 @@ describe("permission gate in a session", () => {
     settings(w, {
       hooks: {
         lifecycle: {
-          pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "ask" } }), replyWith(w, { hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "later no" } })])],
+          pre_tool_use: [
+            group([
+              replyWith(w, { hookSpecificOutput: { permissionDecision: "ask" } }),
+              replyWith(w, { hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "later no" } }),
+            ]),
+          ],
           permission_request: [group([logTo(w, "pr2.log")])],
         },
       },
@@ -155,7 +178,13 @@ describe("permission gate in a session", () => {
     const w = makeWorld();
     bashOnce(w, "touch t");
     settings(w, {
-      hooks: { lifecycle: { pre_tool_use: [group([replyWith(w, { hookSpecificOutput: { permissionDecision: "ask", permissionDecisionReason: "deploys need the release manager" } })])] } },
+      hooks: {
+        lifecycle: {
+          pre_tool_use: [
+            group([replyWith(w, { hookSpecificOutput: { permissionDecision: "ask", permissionDecisionReason: "deploys need the release manager" } })]),
+          ],
+        },
+      },
     });
     const r = await runScriptInProcess(w, "default", ["--allow", "bash(touch*)"]);
     expect(r.code).toBe(0);
@@ -170,19 +199,19 @@ describe("permission gate in a session", () => {
     bashOnce(w, "touch t");
     const hooks = { lifecycle: { permission_request: [group([logTo(w, "pr.log")])] } };
     settings(w, { hooks });
-    (await runScriptInProcess(w, "default"));
+    await runScriptInProcess(w, "default");
     expect(readLog(w, "pr.log")).toHaveLength(1);
-    (await runScriptInProcess(w, "default", ["--allow", "bash(touch*)"]));
-    (await runScriptInProcess(w, "bypass"));
+    await runScriptInProcess(w, "default", ["--allow", "bash(touch*)"]);
+    await runScriptInProcess(w, "bypass");
     expect(readLog(w, "pr.log")).toHaveLength(1);
     // A read-only command is allowed without a question, so nobody is asked either.
     bashOnce(w, "ls");
-    (await runScriptInProcess(w, "default"));
+    await runScriptInProcess(w, "default");
     expect(readLog(w, "pr.log")).toHaveLength(1);
     bashOnce(w, "touch t");
 
     settings(w, { permissions: { deny: ["bash(touch*)"] }, hooks });
-    (await runScriptInProcess(w, "default"));
+    await runScriptInProcess(w, "default");
     expect(readLog(w, "pr.log")).toHaveLength(1);
 
     // A write in readonly mode is denied outright. (permission_request is a tool event: in readonly
@@ -223,7 +252,15 @@ describe("permission gate in a session", () => {
     expect(readLog(w, "second.log")).toHaveLength(1);
 
     for (const behavior of ["deny", "Deny"]) {
-      settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior, message: "nope" } } })])] } } });
+      settings(w, {
+        hooks: {
+          lifecycle: {
+            permission_request: [
+              group([replyWith(w, { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior, message: "nope" } } })]),
+            ],
+          },
+        },
+      });
       const denied = await runScriptInProcess(w, "default");
       expect(delivered(w, denied)).toEqual(["nope"]);
     }
@@ -245,11 +282,18 @@ describe("permission gate in a session", () => {
 
   test("LOOP-14 LIFE-57 updatedPermissions: a session rule, a project rule that re-pins trust, userSettings ignored", async () => {
     const w = makeWorld();
-    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git stash list" } }] }, { tool_calls: [{ name: "bash", arguments: { command: "git stash list -n 1" } }] }, { text: "ok" }]);
+    writeScript(w, [
+      { tool_calls: [{ name: "bash", arguments: { command: "git stash list" } }] },
+      { tool_calls: [{ name: "bash", arguments: { command: "git stash list -n 1" } }] },
+      { text: "ok" },
+    ]);
     const rule = (destination: string) => ({
       hookSpecificOutput: {
         hookEventName: "PermissionRequest",
-        decision: { behavior: "allow", updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git stash*" }], behavior: "allow", destination }] },
+        decision: {
+          behavior: "allow",
+          updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git stash*" }], behavior: "allow", destination }],
+        },
       },
     });
     settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, rule("session"), "pr.log")])] } } });
@@ -269,11 +313,33 @@ describe("permission gate in a session", () => {
     settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, rule("projectSettings"), "pr-project.log")])] } } });
     expect((await runCliInProcess(w, ["hooks", "trust"])).code).toBe(0);
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git stash list" } }] }, { text: "ok" }]);
-    const first = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--output-format", "json", "go"]);
+    const first = await runCliInProcess(w, [
+      "run",
+      "--provider",
+      "script",
+      "--script",
+      "script.json",
+      "--permission-mode",
+      "default",
+      "--output-format",
+      "json",
+      "go",
+    ]);
     expect(first.code).toBe(0);
     const saved = JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8"));
     expect(saved.permissions.allow).toEqual(["bash(git stash*)"]);
-    const second = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--output-format", "json", "go"]);
+    const second = await runCliInProcess(w, [
+      "run",
+      "--provider",
+      "script",
+      "--script",
+      "script.json",
+      "--permission-mode",
+      "default",
+      "--output-format",
+      "json",
+      "go",
+    ]);
     expect(second.code).toBe(0);
     expect(readLog(w, "pr-project.log")).toHaveLength(1);
     expect(delivered(w, second)[0]).not.toContain("needs approval");
@@ -283,7 +349,17 @@ describe("permission gate in a session", () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git stash list" } }] }, { text: "ok" }]);
     const update = { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git stash*" }], behavior: "allow", destination: "projectSettings" };
-    settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow", updatedPermissions: [update] } } })])] } } });
+    settings(w, {
+      hooks: {
+        lifecycle: {
+          permission_request: [
+            group([
+              replyWith(w, { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow", updatedPermissions: [update] } } }),
+            ]),
+          ],
+        },
+      },
+    });
     expect((await runScriptInProcess(w, "default")).code).toBe(0);
     expect(JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).permissions.allow).toEqual(["bash(git stash*)"]);
     const next = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "go"]);
@@ -294,7 +370,17 @@ describe("permission gate in a session", () => {
   test("LIFE-58 a permission_request deny with interrupt stops the session: exit 3", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `touch '${join(w.root, "ran")}'` } }] }, { text: "never" }]);
-    settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "halt", interrupt: true } } })])] } } });
+    settings(w, {
+      hooks: {
+        lifecycle: {
+          permission_request: [
+            group([
+              replyWith(w, { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "halt", interrupt: true } } }),
+            ]),
+          ],
+        },
+      },
+    });
     const r = await runScriptInProcess(w, "default");
     expect(r.code).toBe(3);
     expect(existsSync(join(w.root, "ran"))).toBe(false);
@@ -306,7 +392,9 @@ describe("permission gate in a session", () => {
     const w = makeWorld();
     bashOnce(w, `touch '${join(w.root, "ran")}'`);
     w.file(".agent/hooks/no/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
-    w.file(".agent/hooks/no/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"deny","reason":"not here","context":"ask the owner"}'\n`, { executable: true });
+    w.file(".agent/hooks/no/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"deny","reason":"not here","context":"ask the owner"}'\n`, {
+      executable: true,
+    });
     settings(w, { hooks: { lifecycle: { permission_request: [group([logTo(w, "pr.log")])] } } });
     const r = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--trust", "go"]);
     expect(r.code).toBe(0);
@@ -324,7 +412,19 @@ describe("permission gate in a session", () => {
     w.file(".agent/hooks/m/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     w.file(".agent/hooks/m/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"modify","input":{"command":"echo safe"}}'\n`, { executable: true });
     settings(w, { permissions: { deny: ["bash(rm*)"] } });
-    const r = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--allow", "bash(echo *)", "--trust", "go"]);
+    const r = await runCliInProcess(w, [
+      "run",
+      "--provider",
+      "script",
+      "--script",
+      "script.json",
+      "--permission-mode",
+      "default",
+      "--allow",
+      "bash(echo *)",
+      "--trust",
+      "go",
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("● bash: echo safe");
     expect(r.stderr).not.toContain("rm -rf x");

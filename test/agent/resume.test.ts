@@ -17,18 +17,25 @@ function settings(world: World, value: Record<string, unknown>): void {
 
 function marks(world: World, file: string): string[] {
   const path = join(world.root, file);
-  return existsSync(path) ? readFileSync(path, "utf8").trim().split("\n").filter((l) => l !== "") : [];
+  return existsSync(path)
+    ? readFileSync(path, "utf8")
+        .trim()
+        .split("\n")
+        .filter((l) => l !== "")
+    : [];
 }
 
 /** Hooks of every kind that leave provider-visible and local-only traces, each counting its runs. */
 function richSession(w: World): void {
-  w.file("inject.sh", `#!/bin/sh\ncat >/dev/null\necho x >> "${w.root}/inject.count"\necho '{"context_items":[{"role":"user","content":"injected memory"}]}'\n`, { executable: true });
-  w.file("broken.sh", `#!/bin/sh\ncat >/dev/null\necho x >> "${w.root}/broken.count"\necho 'diag-7f3a output' >&2\nexit 1\n`, { executable: true });
   w.file(
-    "start.sh",
-    `#!/bin/sh\ninput=$(cat)\ncase "$input" in *'"source":"resume"'*) echo 'ctx resume' ;; *) echo 'ctx startup' ;; esac\n`,
+    "inject.sh",
+    `#!/bin/sh\ncat >/dev/null\necho x >> "${w.root}/inject.count"\necho '{"context_items":[{"role":"user","content":"injected memory"}]}'\n`,
     { executable: true },
   );
+  w.file("broken.sh", `#!/bin/sh\ncat >/dev/null\necho x >> "${w.root}/broken.count"\necho 'diag-7f3a output' >&2\nexit 1\n`, { executable: true });
+  w.file("start.sh", `#!/bin/sh\ninput=$(cat)\ncase "$input" in *'"source":"resume"'*) echo 'ctx resume' ;; *) echo 'ctx startup' ;; esac\n`, {
+    executable: true,
+  });
   settings(w, {
     hooks: {
       enabled: true,
@@ -36,7 +43,11 @@ function richSession(w: World): void {
       after_tool: [{ label: "lbl-9c1e", command: "./inject.sh", provider_context_injection: true }],
       lifecycle: {
         session_start: [group(["./start.sh"])],
-        post_tool_use: [group([`cat >/dev/null; echo x >> '${join(w.root, "post.count")}'; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ctx note"}}'`])],
+        post_tool_use: [
+          group([
+            `cat >/dev/null; echo x >> '${join(w.root, "post.count")}'; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ctx note"}}'`,
+          ]),
+        ],
       },
     },
   });
@@ -46,16 +57,46 @@ describe("resume", () => {
   test("LOOP-28 TOOL-61 LOOP-19 a resumed request replays what the provider saw, and nothing local-only", async () => {
     const w = makeWorld();
     richSession(w);
-    const server = await startFakeOpenAI([{ text: "", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] }, { text: "first done" }, { text: "second" }]);
+    const server = await startFakeOpenAI([
+      { text: "", toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] },
+      { text: "first done" },
+      { text: "second" },
+    ]);
     try {
-      const first = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"]);
+      const first = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--trust",
+        "--output-format",
+        "json",
+        "go",
+      ]);
       expect(first.code).toBe(0);
       const id = String(lastJson(first.stdout).session_id);
       const local = JSON.stringify(sessionOf(w, id));
       expect(local).toContain("lbl-9c1e");
       expect(local).toContain("diag-7f3a");
 
-      const resumed = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--output-format", "json", "--resume", id, "next"]);
+      const resumed = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--trust",
+        "--output-format",
+        "json",
+        "--resume",
+        id,
+        "next",
+      ]);
       expect(resumed.code).toBe(0);
       expect(lastJson(resumed.stdout)).toMatchObject({ session_id: id, result: "second" });
       expect(server.requests).toHaveLength(3);

@@ -13,7 +13,19 @@ describe("session writes that fail", () => {
     const world = makeWorld();
     writeScript(world, [{ tool_calls: [{ id: "call_1", name: "read", arguments: { file_path: "script.json" } }] }, { text: "done" }]);
     const blocker = world.file(join(world.agentHome, "sessions"), "not a directory\n");
-    const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
+    const run = await runCliInProcess(world, [
+      "run",
+      "--provider",
+      "script",
+      "--script",
+      "script.json",
+      "--permission-mode",
+      "bypass",
+      "--output-format",
+      "json",
+      "--trust",
+      "go",
+    ]);
     const result = lastJson(run.stdout);
     expect([run.code, result.stop_reason, result.is_error, result.result]).toEqual([1, "error", true, "done"]);
     const notices = run.stderr.split("\n").filter((line) => line.startsWith("agent: session file not written:"));
@@ -37,7 +49,18 @@ describe("session writes that fail", () => {
     const world = makeWorld();
     writeScript(world, [{ text: "done" }]);
     world.file(join(world.agentHome, "sessions"), "not a directory\n");
-    const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--output-format", "json", "--no-session", "--trust", "go"]);
+    const run = await runCliInProcess(world, [
+      "run",
+      "--provider",
+      "script",
+      "--script",
+      "script.json",
+      "--output-format",
+      "json",
+      "--no-session",
+      "--trust",
+      "go",
+    ]);
     expect([run.code, lastJson(run.stdout).stop_reason]).toEqual([0, "completed"]);
     expect(run.stderr).not.toContain("session file not written");
   });

@@ -31,7 +31,9 @@ describe("subagent identity", () => {
     const w = makeWorld();
     w.file(".agent/agents/reviewer.md", "---\nname: reviewer\n---\nREVIEWER\n");
     const reply = JSON.stringify({ hookSpecificOutput: { hookEventName: "SubagentStart", updatedPrompt: "REWRITTEN PROMPT" } });
-    w.file("start.sh", `#!/bin/sh\ncat >> '${join(w.root, "start.log")}'\necho >> '${join(w.root, "start.log")}'\nprintf '%s\\n' '${reply}'\n`, { executable: true });
+    w.file("start.sh", `#!/bin/sh\ncat >> '${join(w.root, "start.log")}'\necho >> '${join(w.root, "start.log")}'\nprintf '%s\\n' '${reply}'\n`, {
+      executable: true,
+    });
     w.file("list-log.sh", `#!/bin/sh\ncat >> '${join(w.root, "list.log")}'\necho >> '${join(w.root, "list.log")}'\n`, { executable: true });
     w.file(
       ".agent/settings.json",
@@ -47,9 +49,13 @@ describe("subagent identity", () => {
         },
       }),
     );
-    script(w, [{ tool_calls: [{ id: "t1", name: "task", arguments: { description: "d", prompt: "ORIGINAL PROMPT", subagent_type: "reviewer" } }] }, { text: "end" }], {
-      reviewer: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "echo child" } }] }, { text: "rev done" }],
-    });
+    script(
+      w,
+      [{ tool_calls: [{ id: "t1", name: "task", arguments: { description: "d", prompt: "ORIGINAL PROMPT", subagent_type: "reviewer" } }] }, { text: "end" }],
+      {
+        reviewer: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "echo child" } }] }, { text: "rev done" }],
+      },
+    );
     const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const parentId = String(lastJson(r.stdout).session_id);
@@ -58,9 +64,22 @@ describe("subagent identity", () => {
     const kidTranscript = join(w.agentHome, "sessions", "subagents", "claude", basename(sessionFileOf(join(w.agentHome, "sessions", "subagents"), kid)));
 
     const [start] = readLog(w, "start.log");
-    expect(start).toMatchObject({ hook_event_name: "SubagentStart", agent_id: kid, agent_type: "reviewer", prompt: "ORIGINAL PROMPT", agent_transcript_path: kidTranscript, transcript_path: kidTranscript });
+    expect(start).toMatchObject({
+      hook_event_name: "SubagentStart",
+      agent_id: kid,
+      agent_type: "reviewer",
+      prompt: "ORIGINAL PROMPT",
+      agent_transcript_path: kidTranscript,
+      transcript_path: kidTranscript,
+    });
     const [stop] = readLog(w, "stop.log");
-    expect(stop).toMatchObject({ hook_event_name: "SubagentStop", agent_id: kid, agent_type: "reviewer", agent_transcript_path: kidTranscript, last_assistant_message: "rev done" });
+    expect(stop).toMatchObject({
+      hook_event_name: "SubagentStop",
+      agent_id: kid,
+      agent_type: "reviewer",
+      agent_transcript_path: kidTranscript,
+      last_assistant_message: "rev done",
+    });
 
     // The child got the rewritten prompt; the task input kept its other keys.
     expect(ofType(childRecords(w, kid), "user").map((u) => u.content)).toEqual(["REWRITTEN PROMPT"]);
@@ -85,7 +104,13 @@ describe("subagent identity", () => {
 
     // The child's Claude-shaped transcript is a sidechain of the parent's session.
     const entries = readJsonl(readFileSync(kidTranscript, "utf8"));
-    expect(entries[0]).toMatchObject({ type: "user", isSidechain: true, sessionId: parentId, agentId: kid, message: { role: "user", content: "REWRITTEN PROMPT" } });
+    expect(entries[0]).toMatchObject({
+      type: "user",
+      isSidechain: true,
+      sessionId: parentId,
+      agentId: kid,
+      message: { role: "user", content: "REWRITTEN PROMPT" },
+    });
     expect(entries.at(-1)).toMatchObject({ type: "assistant", message: { content: [{ type: "text", text: "rev done" }] } });
   });
 
@@ -93,7 +118,9 @@ describe("subagent identity", () => {
     const w = makeWorld();
     const reply = JSON.stringify({ hookSpecificOutput: { updatedPrompt: 7 } });
     w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { subagent_start: [group([`cat >/dev/null; printf '%s\\n' '${reply}'`])] } } }));
-    script(w, [{ tool_calls: [{ id: "t1", name: "task", arguments: { description: "d", prompt: "KEEP ME" } }] }, { text: "end" }], { general: [{ text: "ok" }] });
+    script(w, [{ tool_calls: [{ id: "t1", name: "task", arguments: { description: "d", prompt: "KEEP ME" } }] }, { text: "end" }], {
+      general: [{ text: "ok" }],
+    });
     const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("schema: hookSpecificOutput.updatedPrompt");
@@ -120,7 +147,9 @@ You review.
 
 describe("agent front-matter hooks", () => {
   function setUp(w: World): void {
-    const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "reviewer may not run bash" } });
+    const deny = JSON.stringify({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "reviewer may not run bash" },
+    });
     w.file("scripts/deny.sh", `#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' '${deny}'\n`, { executable: true });
     w.file(".agent/agents/reviewer.md", FRONT("$CLAUDE_PROJECT_DIR/scripts/deny.sh", join(w.root, "agent-stop.log")));
     w.file(".agent/agents/tester.md", "---\nname: tester\n---\nYou test.\n");

@@ -61,7 +61,19 @@ describe("subagents", () => {
       { text: "end" },
     ]);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--output-format",
+        "json",
+        "--trust",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       expect(lastJson(r.stdout)).toMatchObject({ result: "end", stop_reason: "completed" });
       expect(server.requests.length).toBe(6);
@@ -122,12 +134,29 @@ describe("subagents", () => {
     );
     const server = await startFakeOpenAI([
       { toolCalls: [{ id: "t1", name: "task", arguments: { description: "d", prompt: "p", cwd: "pkg" } }] },
-      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: "rm x" } }, { id: "c2", name: "bash", arguments: { command: "echo hi" } }] },
+      {
+        toolCalls: [
+          { id: "c1", name: "bash", arguments: { command: "rm x" } },
+          { id: "c2", name: "bash", arguments: { command: "echo hi" } },
+        ],
+      },
       { text: "child answer" },
       { text: "all done" },
     ]);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--output-format",
+        "json",
+        "--trust",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       expect(existsSync(join(pkg, "x"))).toBe(true);
       const parentId = String(lastJson(r.stdout).session_id);
@@ -196,7 +225,9 @@ describe("subagents", () => {
     for (const name of ["reviewer", "tester", "blocked"]) w.file(`.agent/agents/${name}.md`, `You are ${name}.\n`);
     w.file("block.sh", "#!/bin/sh\ncat >/dev/null\necho 'no children' >&2\nexit 2\n", { executable: true });
     w.file(".agent/hooks/pre/hook.json", JSON.stringify({ event: "pre_tool", match: "task", run: "./run.sh" }));
-    w.file(".agent/hooks/pre/run.sh", `#!/bin/sh\ncat >> '${w.root}/dirpre.log'\necho >> '${w.root}/dirpre.log'\necho '{"action":"allow"}'\n`, { executable: true });
+    w.file(".agent/hooks/pre/run.sh", `#!/bin/sh\ncat >> '${w.root}/dirpre.log'\necho >> '${w.root}/dirpre.log'\necho '{"action":"allow"}'\n`, {
+      executable: true,
+    });
     w.file(
       ".agent/settings.json",
       JSON.stringify({
@@ -245,7 +276,13 @@ describe("subagents", () => {
     expect(typeof starts[0]?.status).toBe("string");
     const stops = readLog(w, "stop.log");
     expect(stops.length).toBe(1);
-    expect(stops[0]).toMatchObject({ hook_event_name: "SubagentStop", agent_name: "reviewer", child_session_id: reviewer?.id, transcript_path: transcript, last_assistant_message: "rev done" });
+    expect(stops[0]).toMatchObject({
+      hook_event_name: "SubagentStop",
+      agent_name: "reviewer",
+      child_session_id: reviewer?.id,
+      transcript_path: transcript,
+      last_assistant_message: "rev done",
+    });
 
     const parent = sessionOf(w, parentId);
     const delivered = ofType(parent, "tool_result_delivered");
@@ -259,7 +296,13 @@ describe("subagents", () => {
   test("LIFE-64 subagent_start updatedInput replaces the task input and additionalContext reaches the child's first request", async () => {
     const w = makeWorld();
     w.file("pkg/keep", "");
-    const reply = { hookSpecificOutput: { hookEventName: "SubagentStart", updatedInput: { description: "d2", prompt: "NEW PROMPT", cwd: "pkg" }, additionalContext: "START CTX" } };
+    const reply = {
+      hookSpecificOutput: {
+        hookEventName: "SubagentStart",
+        updatedInput: { description: "d2", prompt: "NEW PROMPT", cwd: "pkg" },
+        additionalContext: "START CTX",
+      },
+    };
     w.file("start.sh", `#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' '${JSON.stringify(reply)}'\n`, { executable: true });
     w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { subagent_start: [group([`${w.project}/start.sh`])] } } }));
     script(w, [{ tool_calls: [task("t1", { prompt: "old prompt" })] }, { text: "end" }], { general: [{ text: "ok" }] });
@@ -308,7 +351,10 @@ describe("subagents", () => {
 
   test("LIFE-65 D11 an always-blocking subagent_stop is capped: the child stops and the parent goes on", async () => {
     const w = makeWorld();
-    w.file(".agent/config.toml", `[hooks]\nstop_block_cap = 2\n\n[[hooks.lifecycle.subagent_stop]]\nhooks = [{ command = "cat >/dev/null; echo '{\\"decision\\":\\"block\\",\\"reason\\":\\"again\\"}'" }]\n`);
+    w.file(
+      ".agent/config.toml",
+      `[hooks]\nstop_block_cap = 2\n\n[[hooks.lifecycle.subagent_stop]]\nhooks = [{ command = "cat >/dev/null; echo '{\\"decision\\":\\"block\\",\\"reason\\":\\"again\\"}'" }]\n`,
+    );
     script(w, [{ tool_calls: [task("t1", {})] }, { text: "end" }], { general: [{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }] });
     const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
@@ -345,7 +391,19 @@ describe("concurrent subagents", () => {
       { text: "end" },
     ]);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--output-format", "json", "--trust", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--permission-mode",
+        "bypass",
+        "--output-format",
+        "json",
+        "--trust",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       const lines = readFileSync(log, "utf8").trim().split("\n");
       expect(lines).toEqual(["start-c1", "end-c1", "start-child", "start-child", "end-child", "end-child", "start-c4", "end-c4"]);
@@ -361,11 +419,9 @@ describe("concurrent subagents", () => {
   test("MERGE-35 D13 six consecutive task calls run at most 4 at once", async () => {
     const w = makeWorld();
     const log = join(w.root, "six.log");
-    script(
-      w,
-      [{ tool_calls: Array.from({ length: 6 }, (_, i) => task(`t${i + 1}`, {})) }, { text: "end" }],
-      { general: [{ tool_calls: [bash(undefined, `echo start >> '${log}'; sleep 1; echo end >> '${log}'`)] }, { text: "ok" }] },
-    );
+    script(w, [{ tool_calls: Array.from({ length: 6 }, (_, i) => task(`t${i + 1}`, {})) }, { text: "end" }], {
+      general: [{ tool_calls: [bash(undefined, `echo start >> '${log}'; sleep 1; echo end >> '${log}'`)] }, { text: "ok" }],
+    });
     const r = await runScriptInProcess(w, "bypass");
     expect(r.code).toBe(0);
     const lines = readFileSync(log, "utf8").trim().split("\n");
@@ -387,9 +443,18 @@ describe("concurrent subagents", () => {
     const w = makeWorld();
     for (const dir of ["", "a/", "b/"]) w.file(`${dir}x`, "keep");
     w.file(".agent/hooks/guard/hook.json", JSON.stringify({ event: "pre_tool", match: "bash", run: "./run.sh" }));
-    w.file(".agent/hooks/guard/run.sh", `#!/bin/sh\ncase "$(cat)" in *'"rm '*) echo '{"action":"deny","reason":"rm denied"}'; exit 2 ;; esac\necho '{"action":"allow"}'\n`, { executable: true });
+    w.file(
+      ".agent/hooks/guard/run.sh",
+      `#!/bin/sh\ncase "$(cat)" in *'"rm '*) echo '{"action":"deny","reason":"rm denied"}'; exit 2 ;; esac\necho '{"action":"allow"}'\n`,
+      { executable: true },
+    );
     w.file("list.sh", `#!/bin/sh\nf='${w.root}/run51-'$$\npwd -P > "$f.pwd"\nprintf '%s' "$AGENT_CWD" > "$f.env"\ncat > "$f.json"\n`, { executable: true });
-    w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, payload: "full", before_tool: [{ label: "where", command: `${w.project}/list.sh`, include_tools: ["bash"] }] } }));
+    w.file(
+      ".agent/settings.json",
+      JSON.stringify({
+        hooks: { enabled: true, payload: "full", before_tool: [{ label: "where", command: `${w.project}/list.sh`, include_tools: ["bash"] }] },
+      }),
+    );
     for (const name of ["ga", "gb"]) w.file(`.agent/agents/${name}.md`, `agent ${name}\n`);
     const child = [{ tool_calls: [bash(undefined, "rm x"), bash(undefined, "sleep 1; pwd")] }, { text: "ok" }];
     script(

@@ -12,7 +12,13 @@ export function runScript(world: World, mode: string, extra: readonly string[] =
 }
 
 /** `runScript` without a process (support/in-process.ts): hooks and bash calls still run as real processes. */
-export function runScriptInProcess(world: World, mode: string, extra: readonly string[] = [], prompt = "go", options: { env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runScriptInProcess(
+  world: World,
+  mode: string,
+  extra: readonly string[] = [],
+  prompt = "go",
+  options: { env?: Record<string, string> } = {},
+): Promise<CliResult> {
   return runCliInProcess(world, scriptArgs(mode, extra, prompt), options);
 }
 
@@ -54,7 +60,6 @@ export function sessionOf(world: World, id?: string): Record<string, unknown>[] 
 export function recordsOf(world: World, result: CliResult): Record<string, unknown>[] {
   return sessionOf(world, String(lastJson(result.stdout).session_id));
 }
-
 
 /** `hooks.lifecycle.<event>` groups in settings.json form. */
 export function group(commands: readonly (string | Record<string, unknown>)[], matcher?: string): Record<string, unknown> {

@@ -115,7 +115,11 @@ describe("audit: continue:false on subagent events", () => {
 
   test("LIFE-65 D8 continue:false from subagent_stop keeps the child's reply and ends the parent's turn with exit 3", async () => {
     const world = makeWorld();
-    world.file(join(world.agentHome, "bin", "stop.sh"), `#!/bin/sh\ncat >/dev/null\necho x >> "${world.root}/stop-runs"\necho '{"continue":false,"stopReason":"child is enough"}'\n`, { executable: true });
+    world.file(
+      join(world.agentHome, "bin", "stop.sh"),
+      `#!/bin/sh\ncat >/dev/null\necho x >> "${world.root}/stop-runs"\necho '{"continue":false,"stopReason":"child is enough"}'\n`,
+      { executable: true },
+    );
     userConfig(world, `[[hooks.lifecycle.subagent_stop]]\nhooks = [{ command = "${world.agentHome}/bin/stop.sh" }]\n`);
     script(world);
     const r = await runCliInProcess(world, [...RUN, "go"]);

@@ -13,8 +13,14 @@ const AGENT = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO, "
 
 /** Each case is the words typed so far (the last one being completed); returns COMPREPLY per case. */
 function bashComplete(cwd: string, cases: string[][]): string[] {
-  const calls = cases.map((words) => `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _agent; echo "\${COMPREPLY[*]}"`);
-  const run = spawnSync("bash", ["-c", `source <(${AGENT} completion bash) && ${calls.join("; ")}`], { cwd, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
+  const calls = cases.map(
+    (words) => `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _agent; echo "\${COMPREPLY[*]}"`,
+  );
+  const run = spawnSync("bash", ["-c", `source <(${AGENT} completion bash) && ${calls.join("; ")}`], {
+    cwd,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+  });
   expect(run.stderr).toBe("");
   return run.stdout.split("\n").slice(0, cases.length);
 }
@@ -65,7 +71,9 @@ describe("agent completion", () => {
       for (const word of ["hooks", "validate", "permission-mode", "accept-edits", "completion"]) expect(r.stdout).toContain(word);
     }
     expect(runCli(w, ["completion", "zsh"]).stdout).toStartWith("#compdef agent\n");
-    expect(runCli(w, ["completion", "fish"]).stdout).toContain(`complete -c agent -n "__fish_seen_subcommand_from hooks" -a 'list validate test replay trust init import'`);
+    expect(runCli(w, ["completion", "fish"]).stdout).toContain(
+      `complete -c agent -n "__fish_seen_subcommand_from hooks" -a 'list validate test replay trust init import'`,
+    );
     expect(runCli(w, ["completion", "powershell"]).stdout).toContain("Register-ArgumentCompleter -Native -CommandName agent, agent.exe");
   });
 
@@ -77,7 +85,9 @@ describe("agent completion", () => {
   });
 
   test("the script follows the command table it is given", () => {
-    const script = completionScript("bash", [{ rawName: "deploy <action>", description: "Deploy: up | down", options: [{ rawName: "--stage <name>", description: "dev | prod" }] }]);
+    const script = completionScript("bash", [
+      { rawName: "deploy <action>", description: "Deploy: up | down", options: [{ rawName: "--stage <name>", description: "dev | prod" }] },
+    ]);
     expect(script).toContain(`compgen -W "deploy --help --version"`);
     expect(script).toContain(`actions="up down"`);
     expect(script).toContain(`--stage) COMPREPLY=( $(compgen -W "dev prod" -- "$cur") )`);

@@ -46,10 +46,26 @@ describe("Ctrl-C during a hook", () => {
     w.file(join(w.agentHome, "hooks", "slow", "run.sh"), `#!/bin/sh\ncat >/dev/null\ntouch '${started}'\nexec sleep 30\n`, { executable: true });
     writeScript(w, [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: `touch '${ran}'` } }] }, { text: "never" }]);
     for (const format of ["text", "json"]) {
-      const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), "run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", format, "go"], {
-        cwd: w.project,
-        env: w.env(),
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          join(REPO, "src", "main.ts"),
+          "run",
+          "--provider",
+          "script",
+          "--script",
+          "script.json",
+          "--permission-mode",
+          "bypass",
+          "--output-format",
+          format,
+          "go",
+        ],
+        {
+          cwd: w.project,
+          env: w.env(),
+        },
+      );
       let stderr = "";
       child.stderr.on("data", (chunk) => (stderr += chunk.toString()));
       const done = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
@@ -173,7 +189,9 @@ describe("a provider that accepts the connection and never answers", () => {
 
   test("a bad AGENT_PROVIDER_TIMEOUT is named with its bound before any request", async () => {
     const w = makeWorld();
-    const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", "http://127.0.0.1:9", "hi"], { env: w.env({ AGENT_PROVIDER_TIMEOUT: "soon" }) });
+    const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", "http://127.0.0.1:9", "hi"], {
+      env: w.env({ AGENT_PROVIDER_TIMEOUT: "soon" }),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('AGENT_PROVIDER_TIMEOUT: "soon" is not a number of seconds in 1..3600');
   });

@@ -15,7 +15,8 @@ function report(error: unknown, argv: readonly string[] = ["run"]): { code: numb
 describe("reportCommandError", () => {
   test("each AgentError code maps to its documented exit status", () => {
     const expected: Record<ErrorCode, number> = { usage: 2, config: 1, untrusted: 1, runtime: 1, hook_blocked: 3, interrupted: 130 };
-    for (const [code, status] of Object.entries(expected) as [ErrorCode, number][]) expect([code, report(new AgentError(code, "m")).code]).toEqual([code, status]);
+    for (const [code, status] of Object.entries(expected) as [ErrorCode, number][])
+      expect([code, report(new AgentError(code, "m")).code]).toEqual([code, status]);
   });
 
   test("a usage error of `agent hooks test` exits 1, since its 2 means deny/block", () => {
@@ -24,7 +25,10 @@ describe("reportCommandError", () => {
   });
 
   test("the stderr line is the rendered error; anything else is an internal error with exit 1", () => {
-    expect(report(new AgentError("config", "bad value", { file: "/p/settings.json", field: "model", fix: "use a string" }))).toEqual({ code: 1, stderr: "agent: /p/settings.json: model: bad value (use a string)\n" });
+    expect(report(new AgentError("config", "bad value", { file: "/p/settings.json", field: "model", fix: "use a string" }))).toEqual({
+      code: 1,
+      stderr: "agent: /p/settings.json: model: bad value (use a string)\n",
+    });
     const internal = report(new TypeError("boom"));
     expect(internal.code).toBe(1);
     expect(internal.stderr).toStartWith("agent: internal error: TypeError: boom\n");

@@ -15,7 +15,11 @@ const SCRIPT_RUN = ["run", "--provider", "script", "--script", "script.json", "-
 
 function sessionIds(world: World): string[] {
   const dir = join(world.agentHome, "sessions");
-  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".jsonl")).map(sessionIdOfName) : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name.endsWith(".jsonl"))
+        .map(sessionIdOfName)
+    : [];
 }
 
 function records(world: World, id: string): Record<string, unknown>[] {
@@ -87,7 +91,9 @@ describe("agent run -", () => {
     const run = runCli(w, [...SCRIPT_RUN, "-"], { input: "prompt from a pipe\n" });
     expect(run.code).toBe(0);
     const [id] = sessionIds(w);
-    const users = records(w, id ?? "").filter((r) => r.type === "user").map((r) => r.content);
+    const users = records(w, id ?? "")
+      .filter((r) => r.type === "user")
+      .map((r) => r.content);
     expect(users).toEqual(["prompt from a pipe"]);
     const empty = runCli(w, [...SCRIPT_RUN, "-"], { input: "" });
     expect(empty.code).toBe(2);
@@ -122,8 +128,16 @@ describe("--continue picks the newest session of this project", () => {
     const resumed = run(w.project, ["--continue"], "continue here");
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout).session_id).toBe(hereId);
-    expect(records(w, hereId).filter((r) => r.type === "user").map((r) => r.content)).toEqual(["first here", "continue here"]);
-    expect(records(w, elsewhereId).filter((r) => r.type === "user").map((r) => r.content)).toEqual(["newer, elsewhere"]);
+    expect(
+      records(w, hereId)
+        .filter((r) => r.type === "user")
+        .map((r) => r.content),
+    ).toEqual(["first here", "continue here"]);
+    expect(
+      records(w, elsewhereId)
+        .filter((r) => r.type === "user")
+        .map((r) => r.content),
+    ).toEqual(["newer, elsewhere"]);
 
     const none = run(empty, ["--continue"], "nothing to continue");
     expect(none.code).toBe(1);
@@ -174,7 +188,13 @@ describe("usage errors exit 2 everywhere", () => {
 
   test("CLI-07 CLI-08 CLI-18 agent hooks test keeps exit 1 for bad arguments (its 2 means deny), unknown values exit 1", () => {
     const w = makeWorld();
-    for (const args of [["hooks", "test"], ["hooks", "test", "pre_tools"], ["hooks", "test", "pre_tool", "--bogus"], ["hooks", "init", "nope"], ["sessions", "show", "nope"]]) {
+    for (const args of [
+      ["hooks", "test"],
+      ["hooks", "test", "pre_tools"],
+      ["hooks", "test", "pre_tool", "--bogus"],
+      ["hooks", "init", "nope"],
+      ["sessions", "show", "nope"],
+    ]) {
       const r = runCli(w, args);
       if (r.code !== 1) throw new Error(`agent ${args.join(" ")} exited ${r.code}:\n${r.stderr}`);
     }

@@ -15,13 +15,28 @@ function deniedWorld(): World {
   const w = makeWorld();
   w.file(join(w.agentHome, "config.toml"), ["[[hooks.lifecycle.pre_tool]]", 'matcher = "bash"', `hooks = [{ command = "${DENY_BASH}" }]`].join("\n"));
   writeScript(w, [
-    { tool_calls: [{ id: "w1", name: "write", arguments: { file_path: "a.txt", content: "x" } }, { id: "b1", name: "bash", arguments: { command: "echo hi" } }] },
+    {
+      tool_calls: [
+        { id: "w1", name: "write", arguments: { file_path: "a.txt", content: "x" } },
+        { id: "b1", name: "bash", arguments: { command: "echo hi" } },
+      ],
+    },
     { text: "all done" },
   ]);
   return w;
 }
 
-const runArgs = (format: string, prompt: string[] = ["go"]): string[] => ["run", "--provider", "script", "--script", "script.json", "--output-format", format, "--trust", ...prompt];
+const runArgs = (format: string, prompt: string[] = ["go"]): string[] => [
+  "run",
+  "--provider",
+  "script",
+  "--script",
+  "script.json",
+  "--output-format",
+  format,
+  "--trust",
+  ...prompt,
+];
 
 describe("--output-format json", () => {
   test("has the session's usage, cost, durations, turns and both kinds of denial next to the keys it always had", async () => {
@@ -47,7 +62,17 @@ describe("--output-format json", () => {
       "permission_denials",
       "hook_denials",
     ]);
-    expect(out).toMatchObject({ type: "result", result: "all done", turns: 2, tool_calls: 2, is_error: false, stop_reason: "completed", message: null, model: "script", cost_usd: null });
+    expect(out).toMatchObject({
+      type: "result",
+      result: "all done",
+      turns: 2,
+      tool_calls: 2,
+      is_error: false,
+      stop_reason: "completed",
+      message: null,
+      model: "script",
+      cost_usd: null,
+    });
     expect(out.usage).toEqual({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
     expect(out.permission_denials).toEqual([{ tool_name: "write", tool_use_id: "w1", reason: expect.stringContaining("write") }]);
     expect(out.hook_denials).toEqual([{ event: "pre_tool", decision: "deny", tool_name: "bash", tool_use_id: "b1", reason: "no bash here" }]);
@@ -64,7 +89,13 @@ describe("--output-format stream-json", () => {
     const types = lines.map((line) => line.type);
     expect(types.filter((type) => type === "result")).toHaveLength(1);
     expect(types[types.length - 1]).toBe("result");
-    expect(lines[lines.length - 1]).toMatchObject({ type: "result", result: "all done", stop_reason: "completed", hook_denials: [{ tool_use_id: "b1" }], permission_denials: [{ tool_use_id: "w1" }] });
+    expect(lines[lines.length - 1]).toMatchObject({
+      type: "result",
+      result: "all done",
+      stop_reason: "completed",
+      hook_denials: [{ tool_use_id: "b1" }],
+      permission_denials: [{ tool_use_id: "w1" }],
+    });
 
     // Tool calls and results are the session's own records, in order, with the hook's decision between them.
     const at = (predicate: (line: Record<string, unknown>) => boolean): number => lines.findIndex(predicate);
@@ -72,12 +103,26 @@ describe("--output-format stream-json", () => {
     const decision = at((line) => line.type === "hook_decision");
     const bashResult = at((line) => line.type === "tool_result" && line.tool_call_id === "b1");
     expect([bashCall < decision, decision < bashResult]).toEqual([true, true]);
-    expect(lines[decision]).toMatchObject({ type: "hook_decision", event: "pre_tool", decision: "deny", tool_call_id: "b1", reason: "no bash here", decided_by_scope: "user" });
-    expect(at((line) => line.type === "tool_result" && line.tool_call_id === "w1")).toBeGreaterThan(at((line) => line.type === "tool_call" && line.tool_call_id === "w1"));
+    expect(lines[decision]).toMatchObject({
+      type: "hook_decision",
+      event: "pre_tool",
+      decision: "deny",
+      tool_call_id: "b1",
+      reason: "no bash here",
+      decided_by_scope: "user",
+    });
+    expect(at((line) => line.type === "tool_result" && line.tool_call_id === "w1")).toBeGreaterThan(
+      at((line) => line.type === "tool_call" && line.tool_call_id === "w1"),
+    );
 
     // The final text streams as deltas before its assistant record.
     const delta = at((line) => line.type === "text_delta");
-    expect(lines.filter((line) => line.type === "text_delta").map((line) => line.text).join("")).toBe("all done");
+    expect(
+      lines
+        .filter((line) => line.type === "text_delta")
+        .map((line) => line.text)
+        .join(""),
+    ).toBe("all done");
     expect(delta).toBeLessThan(lines.findLastIndex((line) => line.type === "assistant"));
     // Every session record is there, unchanged.
     const sessionLines = lines.filter((line) => !["text_delta", "result"].includes(String(line.type)));

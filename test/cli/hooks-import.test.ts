@@ -21,8 +21,33 @@ const lifecycleOf = (w: World): Record<string, unknown> => (settingsOf(w).hooks 
 
 async function runRmAndLs(w: World, extra: string[] = []) {
   w.file("scratch/keep", "");
-  w.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "rm -rf scratch" } }, { id: "c2", name: "bash", arguments: { command: "ls" } }] }, { text: "done" }] }));
-  return await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", ...extra, "go"]);
+  w.file(
+    "script.json",
+    JSON.stringify({
+      turns: [
+        {
+          tool_calls: [
+            { id: "c1", name: "bash", arguments: { command: "rm -rf scratch" } },
+            { id: "c2", name: "bash", arguments: { command: "ls" } },
+          ],
+        },
+        { text: "done" },
+      ],
+    }),
+  );
+  return await runCliInProcess(w, [
+    "run",
+    "--provider",
+    "script",
+    "--script",
+    "script.json",
+    "--permission-mode",
+    "bypass",
+    "--output-format",
+    "json",
+    ...extra,
+    "go",
+  ]);
 }
 
 describe("agent hooks import", () => {
@@ -36,7 +61,13 @@ describe("agent hooks import", () => {
         permissions: { allow: ["Bash(ls:*)"] },
         hooks: {
           PreToolUse: [
-            { matcher: "Bash", hooks: [{ type: "command", command: "$CLAUDE_PROJECT_DIR/.claude/hooks/validate.sh", timeout: 5 }, { type: "agent", prompt: "is $ARGUMENTS safe?" }] },
+            {
+              matcher: "Bash",
+              hooks: [
+                { type: "command", command: "$CLAUDE_PROJECT_DIR/.claude/hooks/validate.sh", timeout: 5 },
+                { type: "agent", prompt: "is $ARGUMENTS safe?" },
+              ],
+            },
           ],
           TeammateIdle: [{ hooks: [{ type: "command", command: "true" }] }],
         },
@@ -50,7 +81,9 @@ describe("agent hooks import", () => {
     expect(r.stdout).toContain("agent hooks trust");
     // Existing settings are kept; the group lands under hooks.lifecycle with our key names.
     expect(settingsOf(w).permissions).toEqual({ deny: ["bash(curl *)"] });
-    expect(lifecycleOf(w)).toEqual({ PreToolUse: [{ matcher: "Bash", hooks: [{ command: "$CLAUDE_PROJECT_DIR/.claude/hooks/validate.sh", timeout_seconds: 5 }] }] });
+    expect(lifecycleOf(w)).toEqual({
+      PreToolUse: [{ matcher: "Bash", hooks: [{ command: "$CLAUDE_PROJECT_DIR/.claude/hooks/validate.sh", timeout_seconds: 5 }] }],
+    });
     expect((await runCliInProcess(w, ["hooks", "validate"])).code).toBe(0);
 
     // Untrusted until reviewed; then the imported validator blocks rm -rf and lets ls run.
@@ -58,7 +91,10 @@ describe("agent hooks import", () => {
     expect((await runCliInProcess(w, ["hooks", "trust"])).code).toBe(0);
     const run = await runRmAndLs(w);
     expect(run.code).toBe(0);
-    expect(ofType(recordsOf(w, run), "tool_result").map((t) => [t.tool_call_id, t.success])).toEqual([["c1", false], ["c2", true]]);
+    expect(ofType(recordsOf(w, run), "tool_result").map((t) => [t.tool_call_id, t.success])).toEqual([
+      ["c1", false],
+      ["c2", true],
+    ]);
     expect(existsSync(join(w.project, "scratch", "keep"))).toBe(true);
 
     // Importing again adds nothing.
@@ -74,7 +110,14 @@ describe("agent hooks import", () => {
       ".claude/settings.json",
       JSON.stringify({
         hooks: {
-          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: "https://hooks.example.com/pre", headers: { Authorization: "Bearer $TOKEN" }, allowedEnvVars: ["TOKEN"], timeout: 10 }] }],
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [
+                { type: "http", url: "https://hooks.example.com/pre", headers: { Authorization: "Bearer $TOKEN" }, allowedEnvVars: ["TOKEN"], timeout: 10 },
+              ],
+            },
+          ],
           Stop: [{ hooks: [{ type: "prompt", prompt: "Done? $ARGUMENTS", model: "small" }] }],
         },
       }),
@@ -85,7 +128,12 @@ describe("agent hooks import", () => {
     expect(r.stdout).toContain("hooks.PreToolUse[0].hooks[0].url: runs only if the URL matches hooks.http_allow");
     expect(r.stdout).toContain("hooks.PreToolUse[0].hooks[0].allowedEnvVars: dropped");
     expect(lifecycleOf(w)).toEqual({
-      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: "https://hooks.example.com/pre", headers: { Authorization: "Bearer ${TOKEN}" }, timeout_seconds: 10 }] }],
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [{ type: "http", url: "https://hooks.example.com/pre", headers: { Authorization: "Bearer ${TOKEN}" }, timeout_seconds: 10 }],
+        },
+      ],
       Stop: [{ hooks: [{ type: "prompt", prompt: "Done? $ARGUMENTS", model: "small" }] }],
     });
   });
@@ -97,7 +145,9 @@ describe("agent hooks import", () => {
       JSON.stringify({
         hooks: {
           enabled: true,
-          BeforeTool: [{ matcher: "run_shell_command|web_fetch", sequential: true, hooks: [{ name: "guard", type: "command", command: "./guard.sh", timeout: 5000 }] }],
+          BeforeTool: [
+            { matcher: "run_shell_command|web_fetch", sequential: true, hooks: [{ name: "guard", type: "command", command: "./guard.sh", timeout: 5000 }] },
+          ],
           AfterAgent: [{ hooks: [{ type: "command", command: "./done.sh" }] }],
           BeforeModel: [{ hooks: [{ type: "command", command: "./model.sh" }] }],
         },
@@ -124,7 +174,22 @@ describe("agent hooks import", () => {
     const w = makeWorld();
     w.file(
       ".codex/config.toml",
-      ['model = "o4"', 'notify = ["python3", "notify.py"]', "", "[[hooks.PreToolUse]]", 'matcher = "^Bash$"', "", "[[hooks.PreToolUse.hooks]]", 'type = "command"', 'command = "./check.sh"', "timeout = 30", "", "[hooks.Stop]", 'command = "flat"', ""].join("\n"),
+      [
+        'model = "o4"',
+        'notify = ["python3", "notify.py"]',
+        "",
+        "[[hooks.PreToolUse]]",
+        'matcher = "^Bash$"',
+        "",
+        "[[hooks.PreToolUse.hooks]]",
+        'type = "command"',
+        'command = "./check.sh"',
+        "timeout = 30",
+        "",
+        "[hooks.Stop]",
+        'command = "flat"',
+        "",
+      ].join("\n"),
     );
     const r = await runCliInProcess(w, ["hooks", "import", "--from", "codex"]);
     expect(r.code).toBe(0);

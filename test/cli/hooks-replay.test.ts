@@ -5,10 +5,42 @@ import { buildRecord, type SessionRecord } from "../../src/session/records.ts";
 
 const TS = "2026-12-05T10:00:00.000Z";
 const start = buildRecord("session_start", { session_id: "s", source: "startup", cwd: "/p", project_dir: "/p", provider: "script", model: "m" }, TS);
-const decision = (event: "user_prompt_submit" | "stop" | "pre_tool" | "post_tool", fields: { decision: "allow" | "deny" | "ask" | "block" | "none"; tool_call_id?: string; prompt?: string }): SessionRecord =>
-  buildRecord("hook_decision", { event, tool_call_id: fields.tool_call_id ?? null, decision: fields.decision, reason: null, decided_by: "h", decided_by_scope: "user", ...(fields.prompt !== undefined ? { prompt: fields.prompt } : {}) }, TS);
+const decision = (
+  event: "user_prompt_submit" | "stop" | "pre_tool" | "post_tool",
+  fields: { decision: "allow" | "deny" | "ask" | "block" | "none"; tool_call_id?: string; prompt?: string },
+): SessionRecord =>
+  buildRecord(
+    "hook_decision",
+    {
+      event,
+      tool_call_id: fields.tool_call_id ?? null,
+      decision: fields.decision,
+      reason: null,
+      decided_by: "h",
+      decided_by_scope: "user",
+      ...(fields.prompt !== undefined ? { prompt: fields.prompt } : {}),
+    },
+    TS,
+  );
 const lifecycle = (phase: "pre_tool", callId: string): SessionRecord =>
-  buildRecord("hook_lifecycle", { phase, label: "h", target_tool: "bash", status: "success", policy: "warn", category: null, target_ran: null, tool_call_id: callId, activity_id: callId, hook_index: 0, elapsed_ms: 1, message: null }, TS);
+  buildRecord(
+    "hook_lifecycle",
+    {
+      phase,
+      label: "h",
+      target_tool: "bash",
+      status: "success",
+      policy: "warn",
+      category: null,
+      target_ran: null,
+      tool_call_id: callId,
+      activity_id: callId,
+      hook_index: 0,
+      elapsed_ms: 1,
+      message: null,
+    },
+    TS,
+  );
 
 describe("replay items", () => {
   test("prompts: from decisions (a context item between is fine), stop continuations skipped, a later hook-less prompt kept", () => {
@@ -36,7 +68,11 @@ describe("replay items", () => {
       start,
       buildRecord("tool_call", { tool_call_id: "c1", tool_name: "bash", input: { command: "rm -rf /" } }, TS),
       decision("pre_tool", { decision: "deny", tool_call_id: "c1" }),
-      buildRecord("tool_result", { tool_call_id: "c1", tool_name: "bash", input: { command: "rm -rf /" }, success: false, content: "denied", metadata: {} }, TS),
+      buildRecord(
+        "tool_result",
+        { tool_call_id: "c1", tool_name: "bash", input: { command: "rm -rf /" }, success: false, content: "denied", metadata: {} },
+        TS,
+      ),
       buildRecord("tool_call", { tool_call_id: "c2", tool_name: "bash", input: { command: "ls" } }, TS),
       lifecycle("pre_tool", "c2"),
       buildRecord("tool_result", { tool_call_id: "c2", tool_name: "bash", input: { command: "ls" }, success: true, content: "a", metadata: {} }, TS),

@@ -20,11 +20,33 @@ describe("agent hooks test", () => {
     hookDir(world, "project", "guard", { event: "pre_tool", match: "bash" }, DENY_RM);
     const r = await hooksTestInProcess(world, ["pre_tool", "--tool", "bash", "--input", '{"command":"rm -rf /"}']);
     expect(r.code).toBe(2);
-    expect(Object.keys(r.json)).toEqual(["event", "tool", "decision", "reason", "input", "prompt", "context", "output", "context_items", "system_messages", "hooks", "decided_by"]);
+    expect(Object.keys(r.json)).toEqual([
+      "event",
+      "tool",
+      "decision",
+      "reason",
+      "input",
+      "prompt",
+      "context",
+      "output",
+      "context_items",
+      "system_messages",
+      "hooks",
+      "decided_by",
+    ]);
     const { hooks, ...rest } = r.json;
     expect(rest).toEqual({
-      event: "pre_tool", tool: "bash", decision: "deny", reason: "no rm", input: { command: "rm -rf /" }, prompt: null,
-      context: "", output: null, context_items: [], system_messages: [], decided_by: "guard",
+      event: "pre_tool",
+      tool: "bash",
+      decision: "deny",
+      reason: "no rm",
+      input: { command: "rm -rf /" },
+      prompt: null,
+      context: "",
+      output: null,
+      context_items: [],
+      system_messages: [],
+      decided_by: "guard",
     });
     const rawRows: unknown[] = Array.isArray(hooks) ? hooks : [];
     expect(rawRows.length).toBe(1);
@@ -57,7 +79,7 @@ describe("agent hooks test", () => {
     expect([r.code, r.json.decision, r.json.output, r.json.context, r.json.reason]).toEqual([0, "continue", "Y", "note", null]);
     expect(JSON.parse(readFileSync(join(dir, "stdin.json"), "utf8"))).toMatchObject({ hook_event: "post_tool", output: "ok", error: "" });
 
-    (await hooksTestInProcess(world, ["post_tool", "--tool", "bash"]));
+    await hooksTestInProcess(world, ["post_tool", "--tool", "bash"]);
     const stdin = JSON.parse(readFileSync(join(dir, "stdin.json"), "utf8"));
     expect(stdin.error).toBe("");
     expect("output" in stdin).toBe(false);
@@ -108,10 +130,20 @@ describe("agent hooks test", () => {
   test("CLI-09 PLUS-08 every canonical event completes offline with no provider or key", async () => {
     const world = makeWorld();
     const events = [
-      ["pre_tool", "--tool", "bash", "--input", '{"command":"ls"}'], ["post_tool", "--tool", "bash"], ["post_tool_failure", "--tool", "read"],
-      ["after_assistant"], ["after_reasoning"], ["user_prompt_submit", "--prompt", "hi"], ["session_start"], ["session_end"],
-      ["permission_request", "--tool", "bash", "--input", '{"command":"ls"}'], ["stop"], ["pre_compact"], ["notification"],
-      ["subagent_start"], ["subagent_stop"],
+      ["pre_tool", "--tool", "bash", "--input", '{"command":"ls"}'],
+      ["post_tool", "--tool", "bash"],
+      ["post_tool_failure", "--tool", "read"],
+      ["after_assistant"],
+      ["after_reasoning"],
+      ["user_prompt_submit", "--prompt", "hi"],
+      ["session_start"],
+      ["session_end"],
+      ["permission_request", "--tool", "bash", "--input", '{"command":"ls"}'],
+      ["stop"],
+      ["pre_compact"],
+      ["notification"],
+      ["subagent_start"],
+      ["subagent_stop"],
     ];
     // An unroutable proxy and base URL: any attempt to reach the network would fail loudly, not hang.
     const env = { HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", OPENAI_BASE_URL: "http://127.0.0.1:9" };
@@ -139,7 +171,9 @@ describe("agent hooks test", () => {
     expect(warned.code).toBe(0);
     expect(warned.json.decision).toBe("allow");
     expect(warned.hooks.map((h) => [h.label, h.status, h.category])).toEqual([
-      ["slow", "failed", "timeout"], ["loud", "failed", "output-limit"], ["pre", "failed", "runner"],
+      ["slow", "failed", "timeout"],
+      ["loud", "failed", "output-limit"],
+      ["pre", "failed", "runner"],
     ]);
     expect(warned.stderr).toContain("agent: hook slow (pre_tool) failed: timeout");
     expect(warned.stderr).toContain("agent: hook pre (pre_tool) failed: runner: preflight:");
@@ -156,7 +190,10 @@ describe("agent hooks test", () => {
     const other = join(world.root, "other");
     mkdirSync(join(other, ".git"), { recursive: true });
     mkdirSync(join(other, "src"), { recursive: true });
-    world.file(join(other, ".agent", "config.toml"), `[[hooks.lifecycle.session_start]]\nhooks = [{ command = "echo repo: acme; pwd > \\"$AGENT_PROJECT_DIR/cwd.txt\\"" }]\n`);
+    world.file(
+      join(other, ".agent", "config.toml"),
+      `[[hooks.lifecycle.session_start]]\nhooks = [{ command = "echo repo: acme; pwd > \\"$AGENT_PROJECT_DIR/cwd.txt\\"" }]\n`,
+    );
     const r = await hooksTestInProcess(world, ["session_start", "--cwd", join(other, "src")]);
     expect([r.code, r.json.decision, r.json.context]).toEqual([0, "continue", "repo: acme"]);
     expect(readFileSync(join(other, "cwd.txt"), "utf8").trim()).toBe(join(other, "src"));
@@ -198,10 +235,14 @@ describe("agent hooks test", () => {
   test("CLI-25 --field sets event fields; defaults apply; bad --field exits 1", async () => {
     const world = makeWorld();
     const log = join(world.root, "log");
-    toml(world, "user", [
-      `[[hooks.lifecycle.session_start]]\nmatcher = "resume"\nhooks = [{ command = "cat >> '${log}.start'" }]`,
-      `[[hooks.lifecycle.stop]]\nhooks = [{ command = "cat > '${log}.stop'" }]`,
-    ].join("\n"));
+    toml(
+      world,
+      "user",
+      [
+        `[[hooks.lifecycle.session_start]]\nmatcher = "resume"\nhooks = [{ command = "cat >> '${log}.start'" }]`,
+        `[[hooks.lifecycle.stop]]\nhooks = [{ command = "cat > '${log}.stop'" }]`,
+      ].join("\n"),
+    );
     script(world, "scripts/msg.sh", `cat > '${log}.msg'`);
     listHooks(world, "user", { payload: "full", after_assistant: [{ command: "./scripts/msg.sh" }] });
 
@@ -212,10 +253,10 @@ describe("agent hooks test", () => {
     expect(resumed.hooks.map((h) => h.status)).toEqual(["success"]);
     expect(JSON.parse(readFileSync(`${log}.start`, "utf8")).source).toBe("resume");
 
-    (await hooksTestInProcess(world, ["stop", "--field", "stop_hook_active=true", "--field", 'last_assistant_message="draft"']));
+    await hooksTestInProcess(world, ["stop", "--field", "stop_hook_active=true", "--field", 'last_assistant_message="draft"']);
     expect(JSON.parse(readFileSync(`${log}.stop`, "utf8"))).toMatchObject({ stop_hook_active: true, last_assistant_message: "draft" });
 
-    (await hooksTestInProcess(world, ["after_assistant", "--field", 'text="hello"']));
+    await hooksTestInProcess(world, ["after_assistant", "--field", 'text="hello"']);
     expect(JSON.parse(readFileSync(`${log}.msg`, "utf8")).request.text).toBe("hello");
 
     const nope = await hooksTestInProcess(world, ["session_start", "--field", "nope=1"]);
@@ -230,10 +271,14 @@ describe("agent hooks test", () => {
     const world = makeWorld();
     const log = join(world.root, "log");
     const dir = hookDir(world, "user", "post", { event: "post_tool" }, `cat > stdin.json; echo dir >> '${log}'`);
-    toml(world, "user", [
-      `[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = "echo ok-group >> '${log}'" }]`,
-      `[[hooks.lifecycle.post_tool_use_failure]]\nhooks = [{ command = "echo fail-group >> '${log}'" }]`,
-    ].join("\n"));
+    toml(
+      world,
+      "user",
+      [
+        `[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = "echo ok-group >> '${log}'" }]`,
+        `[[hooks.lifecycle.post_tool_use_failure]]\nhooks = [{ command = "echo fail-group >> '${log}'" }]`,
+      ].join("\n"),
+    );
     script(world, "scripts/list.sh", `echo list >> '${log}'`);
     listHooks(world, "user", { after_tool: [{ command: "./scripts/list.sh" }] });
     const ok = await hooksTestInProcess(world, ["post_tool", "--tool", "bash", "--result", '{"success":true,"content":"hi"}']);
@@ -283,7 +328,13 @@ describe("agent hooks test", () => {
     const stopped = await hooksTestInProcess(lifecycle("session_start", `echo '{"continue":false,"stopReason":"x"}'`), ["session_start"]);
     expect([stopped.json.decision, stopped.json.reason, stopped.code]).toEqual(["block", "x", 2]);
 
-    const lint = await hooksTestInProcess(lifecycle("post_tool_use", "echo 'lint failed' >&2; exit 2"), ["post_tool", "--tool", "bash", "--result", '{"success":true,"content":"ok"}']);
+    const lint = await hooksTestInProcess(lifecycle("post_tool_use", "echo 'lint failed' >&2; exit 2"), [
+      "post_tool",
+      "--tool",
+      "bash",
+      "--result",
+      '{"success":true,"content":"ok"}',
+    ]);
     expect([lint.json.decision, lint.json.context, lint.code]).toEqual(["continue", "lint failed", 0]);
   });
 
@@ -305,7 +356,13 @@ describe("agent hooks test", () => {
   test("MERGE-28 an async hook is waited for at most 2 s and never changes the outcome", async () => {
     const world = makeWorld();
     const pidFile = join(world.root, "pid");
-    hookDir(world, "user", "a-slow", { event: "post_tool", async: true, timeout: "30s" }, `echo $$ > '${pidFile}'; echo '{"stop":true,"context":"late","output":"Z"}'; exec sleep 60`);
+    hookDir(
+      world,
+      "user",
+      "a-slow",
+      { event: "post_tool", async: true, timeout: "30s" },
+      `echo $$ > '${pidFile}'; echo '{"stop":true,"context":"late","output":"Z"}'; exec sleep 60`,
+    );
     hookDir(world, "user", "a-fast", { event: "post_tool", async: true }, `echo '{"stop":true,"context":"A","output":"Z"}'`);
     hookDir(world, "user", "sync", { event: "post_tool" }, `echo '{"context":"S"}'`);
     const r = await hooksTestInProcess(world, ["post_tool", "--tool", "bash", "--result", '{"success":true,"content":"ok"}']);
@@ -321,10 +378,18 @@ describe("agent hooks test", () => {
     const canary = join(world.root, "canary");
     script(world, "scripts/b.sh", "exit 1");
     script(world, "scripts/c.sh", `touch '${canary}'`);
-    listHooks(world, "user", { before_tool: [{ label: "b", command: "./scripts/b.sh", failure_policy: "block" }, { label: "c", command: "./scripts/c.sh" }] });
+    listHooks(world, "user", {
+      before_tool: [
+        { label: "b", command: "./scripts/b.sh", failure_policy: "block" },
+        { label: "c", command: "./scripts/c.sh" },
+      ],
+    });
     const r = await hooksTestInProcess(world, ["pre_tool", "--tool", "bash", "--input", '{"command":"ls"}']);
     expect([r.code, r.json.decision, r.json.reason]).toEqual([2, "deny", "hook b failed: exit"]);
-    expect(r.hooks.map((h) => [h.label, h.status, h.category])).toEqual([["b", "failed", "exit"], ["c", "skipped", null]]);
+    expect(r.hooks.map((h) => [h.label, h.status, h.category])).toEqual([
+      ["b", "failed", "exit"],
+      ["c", "skipped", null],
+    ]);
     expect(r.stderr).toContain("agent: hook b (pre_tool) failed: exit: exited 1 — tool blocked");
     expect(existsSync(canary)).toBe(false);
   });

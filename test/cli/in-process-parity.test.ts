@@ -29,7 +29,10 @@ describe("runCliInProcess matches the real process", () => {
 
   test("stdin is the given input: `agent run -` reads its prompt from it", async () => {
     const w = makeWorld();
-    w.file(`${w.agentHome}/config.toml`, `[[hooks.lifecycle.user_prompt_submit]]\nhooks = [{ command = "cat >> '${w.root}/prompts.log'; echo >> '${w.root}/prompts.log'" }]\n`);
+    w.file(
+      `${w.agentHome}/config.toml`,
+      `[[hooks.lifecycle.user_prompt_submit]]\nhooks = [{ command = "cat >> '${w.root}/prompts.log'; echo >> '${w.root}/prompts.log'" }]\n`,
+    );
     writeScript(w, [{ text: "done" }]);
     const args = ["run", "--provider", "script", "--script", "script.json", "--no-session", "-"];
     const real = runCli(w, args, { input: "from stdin\n" });

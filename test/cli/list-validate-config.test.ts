@@ -11,8 +11,14 @@ function cli01(): Sandbox {
   const s = sandbox();
   s.write(join(s.agentHome, "hooks/guard/hook.json"), JSON.stringify({ event: "pre_tool", run: "./run.sh", fail_closed: true }));
   s.write(join(s.agentHome, "hooks/guard/run.sh"), SCRIPT, 0o755);
-  s.write(join(s.agentHome, "config.toml"), `[hooks]\nenabled = true\n[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "./check.sh" }]\n`);
-  s.write(join(s.project, ".agent/settings.json"), JSON.stringify({ hooks: { before_tool: [{ label: "audit", command: "./scripts/audit.sh", include_tools: ["bash", "write"] }] } }));
+  s.write(
+    join(s.agentHome, "config.toml"),
+    `[hooks]\nenabled = true\n[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "./check.sh" }]\n`,
+  );
+  s.write(
+    join(s.project, ".agent/settings.json"),
+    JSON.stringify({ hooks: { before_tool: [{ label: "audit", command: "./scripts/audit.sh", include_tools: ["bash", "write"] }] } }),
+  );
   s.write(join(s.project, "scripts/audit.sh"), SCRIPT, 0o755);
   s.write(join(s.project, "check.sh"), SCRIPT, 0o755);
   return s;
@@ -53,11 +59,33 @@ describe("agent hooks list", () => {
     expect(parsed.enabled).toBe(true);
     expect(parsed.hooks.map((h: { label: string }) => h.label)).toEqual(["bad", "guard", "pre_tool_use[0].hooks[0]", "audit"]);
     expect(parsed.hooks[1]).toEqual({
-      label: "guard", scope: "user", form: "dir", dialect: "action", event: "pre_tool", matcher: "*", policy: "fail_closed", async: false,
-      timeout_ms: 5000, source: join(s.agentHome, "hooks/guard/hook.json"), field: "", command: join(s.agentHome, "hooks/guard/run.sh"), type: "command", trusted: true, disabled: false,
+      label: "guard",
+      scope: "user",
+      form: "dir",
+      dialect: "action",
+      event: "pre_tool",
+      matcher: "*",
+      policy: "fail_closed",
+      async: false,
+      timeout_ms: 5000,
+      source: join(s.agentHome, "hooks/guard/hook.json"),
+      field: "",
+      command: join(s.agentHome, "hooks/guard/run.sh"),
+      type: "command",
+      trusted: true,
+      disabled: false,
     });
-    expect(parsed.hooks[3]).toMatchObject({ scope: "project", form: "list", policy: "warn", command: "./scripts/audit.sh", trusted: true, field: "hooks.before_tool[0]" });
-    expect(parsed.warnings).toEqual([{ severity: "error", file: join(s.agentHome, "hooks/bad/hook.json"), field: "fail_close", message: expect.stringContaining("unknown key") }]);
+    expect(parsed.hooks[3]).toMatchObject({
+      scope: "project",
+      form: "list",
+      policy: "warn",
+      command: "./scripts/audit.sh",
+      trusted: true,
+      field: "hooks.before_tool[0]",
+    });
+    expect(parsed.warnings).toEqual([
+      { severity: "error", file: join(s.agentHome, "hooks/bad/hook.json"), field: "fail_close", message: expect.stringContaining("unknown key") },
+    ]);
     const untrusted = JSON.parse((await run((io) => runHooksList(s.runtime, io, { cwd: s.project, json: true, isTrusted: () => false }))).out);
     expect(untrusted.hooks.map((h: { trusted: boolean }) => h.trusted)).toEqual([true, true, true, false]);
   });
@@ -97,7 +125,20 @@ describe("agent hooks validate", () => {
 
   test("CLI-13 PLUS-10 out-of-range values: one line each naming file, field and bound; exit 1", async () => {
     const s = sandbox();
-    s.write(join(s.project, ".agent/settings.json"), JSON.stringify({ hooks: { enabled: true, before_tool: [{ command: "./a.sh" }, { command: "./b.sh", timeout_seconds: 61 }, { command: "c", stdout_max_bytes: 65537 }, { command: "d", provider_context_max_bytes: 16385 }] } }));
+    s.write(
+      join(s.project, ".agent/settings.json"),
+      JSON.stringify({
+        hooks: {
+          enabled: true,
+          before_tool: [
+            { command: "./a.sh" },
+            { command: "./b.sh", timeout_seconds: 61 },
+            { command: "c", stdout_max_bytes: 65537 },
+            { command: "d", provider_context_max_bytes: 16385 },
+          ],
+        },
+      }),
+    );
     s.write(join(s.project, ".agent/hooks/slow/hook.json"), JSON.stringify({ event: "pre_tool", run: "./r", timeout: "61s" }));
     s.write(join(s.project, ".agent/config.toml"), `[[hooks.lifecycle.stop]]\nhooks = [{ command = "true", timeout_seconds = 0 }]\n`);
     s.write(join(s.project, "a.sh"), SCRIPT, 0o755);
@@ -119,7 +160,10 @@ describe("agent hooks validate", () => {
     s.write(join(p, ".agent/hooks/plain/hook.json"), JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     s.write(join(p, ".agent/hooks/plain/run.sh"), SCRIPT, 0o644);
     s.write(join(p, "scripts/a.py"), "print(1)\n");
-    s.write(join(p, ".agent/settings.json"), JSON.stringify({ hooks: { enabled: true, before_tool: [{ command: "python9 scripts/a.py" }, { command: "python3 scripts/missing.py" }] } }));
+    s.write(
+      join(p, ".agent/settings.json"),
+      JSON.stringify({ hooks: { enabled: true, before_tool: [{ command: "python9 scripts/a.py" }, { command: "python3 scripts/missing.py" }] } }),
+    );
     s.write(join(p, ".agent/config.toml"), `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "$AGENT_PROJECT_DIR/.agent/hooks/missing.sh" }]\n`);
     const { code, out } = await run((io) => runHooksValidate(s.runtime, io, { cwd: p }));
     expect(code).toBe(1);
@@ -133,7 +177,10 @@ describe("agent hooks validate", () => {
   test("CLI-15 syntax error, bad matcher, unknown event key, async pre_tool: errors; duplicate name: warning", async () => {
     const s = sandbox();
     s.write(join(s.agentHome, "config.toml"), `[hooks\nenabled = true\n`);
-    s.write(join(s.project, ".agent/config.toml"), `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "["\nhooks = [{ command = "true" }]\n[[hooks.lifecycle.on_save]]\nhooks = [{ command = "true" }]\n`);
+    s.write(
+      join(s.project, ".agent/config.toml"),
+      `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "["\nhooks = [{ command = "true" }]\n[[hooks.lifecycle.on_save]]\nhooks = [{ command = "true" }]\n`,
+    );
     s.write(join(s.agentHome, "hooks/x/hook.json"), JSON.stringify({ event: "pre_tool", run: "./run.sh", async: true }));
     for (const dir of ["a", "b"]) {
       s.write(join(s.agentHome, `hooks/${dir}/hook.json`), JSON.stringify({ name: "dup", event: "post_tool", run: "./run.sh" }));
@@ -165,7 +212,10 @@ describe("agent hooks validate", () => {
     s.write(join(p, ".agent/hooks/x/hook.json"), JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     s.write(join(p, ".agent/hooks/x/run.sh"), touch, 0o755);
     s.write(join(p, "scripts/h.sh"), touch, 0o755);
-    s.write(join(p, ".agent/settings.json"), JSON.stringify({ hooks: { enabled: true, before_tool: [{ command: "./scripts/h.sh" }, { command: "cd scripts && ./h.sh" }] } }));
+    s.write(
+      join(p, ".agent/settings.json"),
+      JSON.stringify({ hooks: { enabled: true, before_tool: [{ command: "./scripts/h.sh" }, { command: "cd scripts && ./h.sh" }] } }),
+    );
     s.write(join(p, ".agent/config.toml"), `[[hooks.lifecycle.session_start]]\nhooks = [{ command = "./scripts/h.sh" }]\n`);
     const { code, out } = await run((io) => runHooksValidate(s.runtime, io, { cwd: p }));
     expect(code).toBe(1);
@@ -178,7 +228,10 @@ describe("agent hooks validate", () => {
 describe("agent config show | schema", () => {
   test("CLI-20 TOOL-01 show prints merged settings with defaults and secrets redacted", async () => {
     const s = sandbox();
-    s.write(join(s.agentHome, "config.toml"), `provider = "openai"\n[providers.openai]\nbase_url = "http://127.0.0.1:1"\napi_key = "sk-live-0123456789"\napi_key_env = "OPENAI_API_KEY"\n`);
+    s.write(
+      join(s.agentHome, "config.toml"),
+      `provider = "openai"\n[providers.openai]\nbase_url = "http://127.0.0.1:1"\napi_key = "sk-live-0123456789"\napi_key_env = "OPENAI_API_KEY"\n`,
+    );
     s.write(join(s.agentHome, "settings.json"), JSON.stringify({ hooks: { after_tool: [{ command: "./scripts/h.sh" }] } }));
     const { code, out } = await run((io) => runConfigShow(s.runtime, io, { cwd: s.project }));
     expect(code).toBe(0);
@@ -187,9 +240,20 @@ describe("agent config show | schema", () => {
     expect(shown.providers.openai).toEqual({ base_url: "http://127.0.0.1:1", model: null, api_key: "[REDACTED]", api_key_env: "OPENAI_API_KEY" });
     expect(shown.provider).toBe("openai");
     expect(shown.hooks).toMatchObject({
-      enabled: false, show_in_tui: false, injected_content: { show_in_transcript: false, show_in_activity_tree: false, style: "content" },
-      payload: "redacted", timeout_seconds: 5, stdout_max_bytes: 8192, stderr_max_bytes: 8192, provider_context_injection: false,
-      provider_context_max_bytes: 4096, failure_policy: "warn", stop_block_cap: 8, before_tool: [], after_assistant: [], after_reasoning: [],
+      enabled: false,
+      show_in_tui: false,
+      injected_content: { show_in_transcript: false, show_in_activity_tree: false, style: "content" },
+      payload: "redacted",
+      timeout_seconds: 5,
+      stdout_max_bytes: 8192,
+      stderr_max_bytes: 8192,
+      provider_context_injection: false,
+      provider_context_max_bytes: 4096,
+      failure_policy: "warn",
+      stop_block_cap: 8,
+      before_tool: [],
+      after_assistant: [],
+      after_reasoning: [],
     });
     expect(shown.hooks.after_tool).toEqual([{ command: "./scripts/h.sh" }]);
     expect(shown.tools.bash.absolute_paths).toBe(true);
@@ -203,11 +267,23 @@ describe("agent config show | schema", () => {
     expect(schema.$schema).toContain("json-schema.org");
     const example = {
       hooks: {
-        enabled: true, show_in_tui: true, injected_content: { show_in_transcript: false, show_in_activity_tree: false, style: "content" },
-        payload: "redacted", timeout_seconds: 5, stdout_max_bytes: 8192, stderr_max_bytes: 8192, failure_policy: "warn",
+        enabled: true,
+        show_in_tui: true,
+        injected_content: { show_in_transcript: false, show_in_activity_tree: false, style: "content" },
+        payload: "redacted",
+        timeout_seconds: 5,
+        stdout_max_bytes: 8192,
+        stderr_max_bytes: 8192,
+        failure_policy: "warn",
         before_tool: [
           { label: "audit-before", command: "./scripts/agent-hooks/audit-jsonl.sh", include_tools: ["bash", "write", "hash_edit"] },
-          { label: "block-dangerous-bash", command: "./scripts/agent-hooks/block-dangerous-bash.sh", payload: "full", failure_policy: "block", include_tools: ["bash"] },
+          {
+            label: "block-dangerous-bash",
+            command: "./scripts/agent-hooks/block-dangerous-bash.sh",
+            payload: "full",
+            failure_policy: "block",
+            include_tools: ["bash"],
+          },
         ],
         after_tool: [{ label: "after-log", command: "./scripts/agent-hooks/after-log.sh", failure_policy: "ignore", exclude_tools: ["read", "ffgrep"] }],
         lifecycle: { pre_tool_use: [{ matcher: "Bash", hooks: [{ command: "x", timeout_seconds: 30 }] }] },
@@ -225,7 +301,10 @@ type Schema = Record<string, unknown>;
 /** A small draft-07 validator for the keywords the generated schema uses. Returns error paths. */
 function validate(schema: Schema, value: unknown, root: Schema, path = "$"): string[] {
   if (typeof schema.$ref === "string") {
-    const target = schema.$ref.replace(/^#\//, "").split("/").reduce<unknown>((node, key) => (node as Schema)[key], root);
+    const target = schema.$ref
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce<unknown>((node, key) => (node as Schema)[key], root);
     return validate(target as Schema, value, root, path);
   }
   const errors: string[] = [];
@@ -234,14 +313,21 @@ function validate(schema: Schema, value: unknown, root: Schema, path = "$"): str
   if ("const" in schema && schema.const !== value) errors.push(`${path}: const`);
   const type = schema.type;
   const typeOk = (t: unknown): boolean =>
-    t === "object" ? typeof value === "object" && value !== null && !Array.isArray(value)
-    : t === "array" ? Array.isArray(value)
-    : t === "integer" ? Number.isInteger(value)
-    : t === "number" ? typeof value === "number"
-    : t === "string" ? typeof value === "string"
-    : t === "boolean" ? typeof value === "boolean"
-    : t === "null" ? value === null
-    : true;
+    t === "object"
+      ? typeof value === "object" && value !== null && !Array.isArray(value)
+      : t === "array"
+        ? Array.isArray(value)
+        : t === "integer"
+          ? Number.isInteger(value)
+          : t === "number"
+            ? typeof value === "number"
+            : t === "string"
+              ? typeof value === "string"
+              : t === "boolean"
+                ? typeof value === "boolean"
+                : t === "null"
+                  ? value === null
+                  : true;
   if (type !== undefined && !(Array.isArray(type) ? type.some(typeOk) : typeOk(type))) return [...errors, `${path}: type ${String(type)}`];
   if (typeof value === "number") {
     if (typeof schema.minimum === "number" && value < schema.minimum) errors.push(`${path}: minimum`);

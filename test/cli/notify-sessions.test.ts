@@ -52,7 +52,13 @@ describe("agent notify", () => {
     expect(suppressed.code).toBe(0);
     expect(suppressed.stderr).toBe("");
 
-    lifecycle(w, [{ hooks: [{ command: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"Notification","updatedNotification":{"title":"U","message":"m"}}}'` }] }]);
+    lifecycle(w, [
+      {
+        hooks: [
+          { command: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"Notification","updatedNotification":{"title":"U","message":"m"}}}'` },
+        ],
+      },
+    ]);
     await trust(w);
     const rewritten = await runCliInProcess(w, ["notify", "--title", "T", "hello"]);
     expect(rewritten.code).toBe(0);
@@ -79,8 +85,25 @@ describe("agent sessions", () => {
   test("CLI-28 list shows main sessions newest first; show prints the conversation; an unknown id exits 1", async () => {
     const w = makeWorld();
     // The first session runs a child agent (sessions/subagents/<child>.jsonl), which is never listed.
-    w.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ name: "task", arguments: { description: "d", prompt: "p" } }] }, { text: "first reply" }], agents: { general: { turns: [{ text: "child done" }] } } }));
-    const one = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", "first prompt"]);
+    w.file(
+      "script.json",
+      JSON.stringify({
+        turns: [{ tool_calls: [{ name: "task", arguments: { description: "d", prompt: "p" } }] }, { text: "first reply" }],
+        agents: { general: { turns: [{ text: "child done" }] } },
+      }),
+    );
+    const one = await runCliInProcess(w, [
+      "run",
+      "--provider",
+      "script",
+      "--script",
+      "script.json",
+      "--permission-mode",
+      "bypass",
+      "--output-format",
+      "json",
+      "first prompt",
+    ]);
     expect(one.code).toBe(0);
     const children = readdirSync(join(w.agentHome, "sessions", "subagents")).filter((name) => name.endsWith(".jsonl"));
     expect(children).toHaveLength(1);
@@ -89,7 +112,18 @@ describe("agent sessions", () => {
     w.file(".agent/hooks/audit/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     w.file(".agent/hooks/audit/run.sh", `#!/bin/sh\ncat >/dev/null\necho x >> '${join(w.root, "audit.count")}'\n`, { executable: true });
     await trust(w);
-    const two = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", "second prompt"]);
+    const two = await runCliInProcess(w, [
+      "run",
+      "--provider",
+      "script",
+      "--script",
+      "script.json",
+      "--permission-mode",
+      "bypass",
+      "--output-format",
+      "json",
+      "second prompt",
+    ]);
     const idOne = String(JSON.parse(one.stdout.trim()).session_id);
     const idTwo = String(JSON.parse(two.stdout.trim()).session_id);
 

@@ -28,13 +28,21 @@ function setUp(w: World): void {
       hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "$CLAUDE_PROJECT_DIR/.claude/hooks/bash-validator.sh", timeout: 5 }] }] },
     }),
   );
-  w.file(".claude/settings.local.json", JSON.stringify({ hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: logTo(w, "post.log") }] }] } }));
+  w.file(
+    ".claude/settings.local.json",
+    JSON.stringify({ hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: logTo(w, "post.log") }] }] } }),
+  );
   w.file(join(w.home, ".claude/settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: logTo(w, "stop.log") }] }] } }));
   w.file(
     "script.json",
     JSON.stringify({
       turns: [
-        { tool_calls: [{ id: "c1", name: "bash", arguments: { command: "rm -rf scratch" } }, { id: "c2", name: "bash", arguments: { command: "ls" } }] },
+        {
+          tool_calls: [
+            { id: "c1", name: "bash", arguments: { command: "rm -rf scratch" } },
+            { id: "c2", name: "bash", arguments: { command: "ls" } },
+          ],
+        },
         { text: "done" },
       ],
     }),
@@ -51,7 +59,10 @@ describe("Claude Code settings files", () => {
     const r = await runCliInProcess(w, [...RUN, "--trust", "go"]);
     expect(r.code).toBe(0);
     const results = ofType(recordsOf(w, r), "tool_result");
-    expect(results.map((t) => [t.tool_call_id, t.success])).toEqual([["c1", false], ["c2", true]]);
+    expect(results.map((t) => [t.tool_call_id, t.success])).toEqual([
+      ["c1", false],
+      ["c2", true],
+    ]);
     expect(String(results[0]?.content)).toContain("Blocked: rm -rf");
     expect(existsSync(join(w.project, "scratch", "keep"))).toBe(true);
     expect(readLog(w, "post.log").map((p) => p.tool_input)).toEqual([{ command: "ls" }]);

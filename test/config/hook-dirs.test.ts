@@ -34,7 +34,14 @@ describe("hook directories (seed 000, D4)", () => {
     const loaded = loadConfig(s.runtime, { cwd: s.project });
     expect(loaded.warnings).toEqual([]);
     const [audit, guard] = dirs(loaded.hooks);
-    expect([audit?.label, audit?.scope, audit?.dialect, audit?.event, audit?.match, audit?.source]).toEqual(["audit", "user", "action", "pre_tool", "*", auditFile]);
+    expect([audit?.label, audit?.scope, audit?.dialect, audit?.event, audit?.match, audit?.source]).toEqual([
+      "audit",
+      "user",
+      "action",
+      "pre_tool",
+      "*",
+      auditFile,
+    ]);
     expect([guard?.label, guard?.scope, guard?.dialect, guard?.match, guard?.source]).toEqual(["guard", "project", "action", "bash", guardFile]);
     expect(guard?.run).toBe(join(s.project, ".agent/hooks/guard/run.sh"));
     expect(Object.isFrozen(loaded.hooks)).toBe(true);
@@ -47,7 +54,10 @@ describe("hook directories (seed 000, D4)", () => {
     projectHook(s, "b", { name: "guard", event: "pre_tool", run: "./run.sh" });
     const loaded = loadConfig(s.runtime, { cwd: s.project });
     const specs = dirs(loaded.hooks);
-    expect(specs.map((h) => [h.name, h.scope])).toEqual([["notify", "user"], ["guard", "project"]]);
+    expect(specs.map((h) => [h.name, h.scope])).toEqual([
+      ["notify", "user"],
+      ["guard", "project"],
+    ]);
     const guard = specs[1];
     expect(guard?.match).toBe("*");
     expect(guard?.failClosed).toBe(false);
@@ -106,7 +116,14 @@ describe("hook directories (seed 000, D4)", () => {
       expect(warnings[0]?.message).toContain("invalid event");
       expect(warnings[0]?.message).toContain("pre_tool, pre_tool_use");
     }
-    for (const [event, canonical] of [["PreToolUse", "pre_tool"], ["pre_tool_use", "pre_tool"], ["before_tool", "pre_tool"], ["PostToolUse", "post_tool"], ["post_tool_use", "post_tool"], ["after_tool", "post_tool"]]) {
+    for (const [event, canonical] of [
+      ["PreToolUse", "pre_tool"],
+      ["pre_tool_use", "pre_tool"],
+      ["before_tool", "pre_tool"],
+      ["PostToolUse", "post_tool"],
+      ["post_tool_use", "post_tool"],
+      ["after_tool", "post_tool"],
+    ]) {
       expect(loadOne({ event, run: "./run.sh" }).spec?.event).toBe(canonical as "pre_tool" | "post_tool");
     }
   });
@@ -125,7 +142,13 @@ describe("hook directories (seed 000, D4)", () => {
     for (const timeout of [undefined, 0, "0s", "", null]) {
       expect(loadOne({ event: "pre_tool", run: "./run.sh", timeout }).spec?.timeoutMs).toBe(5000);
     }
-    const cases: [unknown, number][] = [[10, 10000], [2.5, 2500], ["500ms", 500], ["1.5s", 1500], ["1m", 60000]];
+    const cases: [unknown, number][] = [
+      [10, 10000],
+      [2.5, 2500],
+      ["500ms", 500],
+      ["1.5s", 1500],
+      ["1m", 60000],
+    ];
     for (const [timeout, ms] of cases) expect(loadOne({ event: "pre_tool", run: "./run.sh", timeout }).spec?.timeoutMs).toBe(ms);
   });
 
@@ -145,7 +168,11 @@ describe("hook directories (seed 000, D4)", () => {
   });
 
   test("DIR-24 booleans must be booleans; absent means false", () => {
-    for (const [key, value] of [["fail_closed", "yes"], ["async", 1], ["disabled", "no"]] as const) {
+    for (const [key, value] of [
+      ["fail_closed", "yes"],
+      ["async", 1],
+      ["disabled", "no"],
+    ] as const) {
       const { spec, warnings } = loadOne({ event: "post_tool", run: "./run.sh", [key]: value });
       expect(spec).toBeUndefined();
       expect(warnings[0]?.field).toBe(key);

@@ -31,7 +31,9 @@ describe("Claude Code command-hook keys on lifecycle commands", () => {
   test("LIFE-06 timeout has timeout_seconds' bound 1..600; timeout_seconds wins over a different timeout, with an error naming both", () => {
     const bad = loadJson(group({ command: "x", timeout: 601 }));
     expect(bad.specs).toEqual([]);
-    expect(bad.loaded.warnings.map((w) => [w.field, w.message])).toEqual([["hooks.lifecycle.PostToolUse[0].hooks[0].timeout", "601 is out of range 1..600; skipped"]]);
+    expect(bad.loaded.warnings.map((w) => [w.field, w.message])).toEqual([
+      ["hooks.lifecycle.PostToolUse[0].hooks[0].timeout", "601 is out of range 1..600; skipped"],
+    ]);
     const both = loadJson(group({ command: "x", timeout: 5, timeout_seconds: 7 }));
     expect(both.specs[0]?.timeoutMs).toBe(7000);
     expect(both.loaded.warnings.map((w) => [w.severity, w.field])).toEqual([["error", "hooks.lifecycle.PostToolUse[0].hooks[0].timeout"]]);
@@ -41,13 +43,20 @@ describe("Claude Code command-hook keys on lifecycle commands", () => {
   });
 
   test("LIFE-06 wrong types of async, once and statusMessage skip the command; async with a blocking policy warns", () => {
-    for (const [key, value] of [["async", "yes"], ["once", 1], ["statusMessage", 3]] as const) {
+    for (const [key, value] of [
+      ["async", "yes"],
+      ["once", 1],
+      ["statusMessage", 3],
+    ] as const) {
       const { specs, loaded } = loadJson(group({ command: "x", [key]: value }));
       expect(specs).toEqual([]);
       expect(loaded.warnings.map((w) => w.field)).toEqual([`hooks.lifecycle.PostToolUse[0].hooks[0].${key}`]);
     }
     const s = sandbox();
-    s.write(join(s.project, ".agent", "config.toml"), `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "x", async = true, failure_policy = "block" }]\n`);
+    s.write(
+      join(s.project, ".agent", "config.toml"),
+      `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "x", async = true, failure_policy = "block" }]\n`,
+    );
     const loaded = loadConfig(s.runtime, { cwd: s.project });
     expect(lifecycle(loaded.hooks)).toHaveLength(1);
     expect(loaded.warnings.map((w) => [w.severity, w.field])).toEqual([["warning", "hooks.lifecycle.pre_tool_use[0].hooks[0].failure_policy"]]);

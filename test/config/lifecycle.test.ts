@@ -17,26 +17,64 @@ function load(text: string, options: { json?: boolean } = {}) {
 }
 
 const SEED_KEYS = [
-  "pre_tool_use", "post_tool_use", "post_tool_use_failure", "user_prompt_submit", "session_start", "session_end",
-  "permission_request", "stop", "pre_compact", "notification", "subagent_start", "subagent_stop",
+  "pre_tool_use",
+  "post_tool_use",
+  "post_tool_use_failure",
+  "user_prompt_submit",
+  "session_start",
+  "session_end",
+  "permission_request",
+  "stop",
+  "pre_compact",
+  "notification",
+  "subagent_start",
+  "subagent_stop",
 ];
 const CANONICAL = [
-  "pre_tool", "post_tool", "post_tool_failure", "user_prompt_submit", "session_start", "session_end",
-  "permission_request", "stop", "pre_compact", "notification", "subagent_start", "subagent_stop",
+  "pre_tool",
+  "post_tool",
+  "post_tool_failure",
+  "user_prompt_submit",
+  "session_start",
+  "session_end",
+  "permission_request",
+  "stop",
+  "pre_compact",
+  "notification",
+  "subagent_start",
+  "subagent_stop",
 ];
 const CLAUDE_KEYS = [
-  "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart", "SessionEnd",
-  "PermissionRequest", "Stop", "PreCompact", "Notification", "SubagentStart", "SubagentStop",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "UserPromptSubmit",
+  "SessionStart",
+  "SessionEnd",
+  "PermissionRequest",
+  "Stop",
+  "PreCompact",
+  "Notification",
+  "SubagentStart",
+  "SubagentStop",
 ];
 
 describe("lifecycle groups (seed 002, D5, D23)", () => {
   test("LIFE-01 a TOML group loads as a claude pre_tool hook with its matcher and file", () => {
-    const { specs, file, loaded } = load(`[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "$AGENT_PROJECT_DIR/.agent/hooks/bash-validator.sh", timeout_seconds = 30 }]\n`);
+    const { specs, file, loaded } = load(
+      `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "$AGENT_PROJECT_DIR/.agent/hooks/bash-validator.sh", timeout_seconds = 30 }]\n`,
+    );
     expect(loaded.warnings).toEqual([]);
     expect(specs.length).toBe(1);
     const spec = specs[0];
     expect([spec?.event, spec?.matcher, spec?.dialect, spec?.scope, spec?.source, spec?.timeoutMs, spec?.label]).toEqual([
-      "pre_tool", "Bash", "claude", "project", file, 30000, "pre_tool_use[0].hooks[0]",
+      "pre_tool",
+      "Bash",
+      "claude",
+      "project",
+      file,
+      30000,
+      "pre_tool_use[0].hooks[0]",
     ]);
     expect(spec?.command).toBe("$AGENT_PROJECT_DIR/.agent/hooks/bash-validator.sh");
     expect(spec?.field).toBe("hooks.lifecycle.pre_tool_use[0].hooks[0]");
@@ -70,7 +108,11 @@ describe("lifecycle groups (seed 002, D5, D23)", () => {
 
   test("LIFE-05 stop, task_completion and task_completed load as stop in order", () => {
     const { specs } = load(["stop", "task_completion", "task_completed"].map((k, i) => `[[hooks.lifecycle.${k}]]\nhooks = [{ command = "c${i}" }]\n`).join(""));
-    expect(specs.map((s) => [s.event, s.command])).toEqual([["stop", "c0"], ["stop", "c1"], ["stop", "c2"]]);
+    expect(specs.map((s) => [s.event, s.command])).toEqual([
+      ["stop", "c0"],
+      ["stop", "c1"],
+      ["stop", "c2"],
+    ]);
   });
 
   test("LIFE-06 bad groups and commands are skipped with a warning naming the bound", () => {
@@ -78,7 +120,11 @@ describe("lifecycle groups (seed 002, D5, D23)", () => {
       [`hooks = []`, "hooks.lifecycle.stop[0].hooks", "non-empty"],
       [`hooks = [{ command = "  " }]`, "hooks.lifecycle.stop[0].hooks[0].command", "blank"],
       [`hooks = [{ command = "x", type = "agent" }]`, "hooks.lifecycle.stop[0].hooks[0].type", "command, http, prompt"],
-      ...["0", "601", "-1", "1.5", `"30"`].map((t): [string, string, string] => [`hooks = [{ command = "x", timeout_seconds = ${t} }]`, "hooks.lifecycle.stop[0].hooks[0].timeout_seconds", "1..600"]),
+      ...["0", "601", "-1", "1.5", `"30"`].map((t): [string, string, string] => [
+        `hooks = [{ command = "x", timeout_seconds = ${t} }]`,
+        "hooks.lifecycle.stop[0].hooks[0].timeout_seconds",
+        "1..600",
+      ]),
     ];
     for (const [body, field, words] of bad) {
       const { specs, loaded } = load(`[[hooks.lifecycle.stop]]\n${body}\n[[hooks.lifecycle.stop]]\nhooks = [{ command = "ok" }]\n`);
@@ -95,7 +141,9 @@ describe("lifecycle groups (seed 002, D5, D23)", () => {
   });
 
   test("LIFE-07 the Claude Code layout warns that groups belong under hooks.lifecycle", () => {
-    const { specs, loaded } = load(JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "x" }] }] } }), { json: true });
+    const { specs, loaded } = load(JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "x" }] }] } }), {
+      json: true,
+    });
     expect(specs).toEqual([]);
     expect(loaded.hooks).toEqual([]);
     expect(loaded.warnings.length).toBe(1);
@@ -117,7 +165,9 @@ describe("lifecycle groups (seed 002, D5, D23)", () => {
   });
 
   test("LIFE-14 CLI-15 a matcher that does not compile skips its group with the regex error", () => {
-    const { specs, loaded, file } = load(`[[hooks.lifecycle.pre_tool_use]]\nmatcher = "("\nhooks = [{ command = "a" }]\n[[hooks.lifecycle.pre_tool_use]]\nmatcher = "["\nhooks = [{ command = "b" }]\n[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "c" }]\n`);
+    const { specs, loaded, file } = load(
+      `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "("\nhooks = [{ command = "a" }]\n[[hooks.lifecycle.pre_tool_use]]\nmatcher = "["\nhooks = [{ command = "b" }]\n[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "c" }]\n`,
+    );
     expect(specs.map((s) => s.command)).toEqual(["c"]);
     expect(loaded.warnings.map((w) => [w.file, w.field])).toEqual([
       [file, "hooks.lifecycle.pre_tool_use[0].matcher"],
@@ -127,7 +177,9 @@ describe("lifecycle groups (seed 002, D5, D23)", () => {
   });
 
   test("LIFE-15 user_prompt_submit matchers compile with dotAll", () => {
-    const { specs } = load(`[[hooks.lifecycle.user_prompt_submit]]\nmatcher = ".*security.*"\nhooks = [{ command = "x" }]\n[[hooks.lifecycle.pre_tool_use]]\nmatcher = "B.*"\nhooks = [{ command = "y" }]\n`);
+    const { specs } = load(
+      `[[hooks.lifecycle.user_prompt_submit]]\nmatcher = ".*security.*"\nhooks = [{ command = "x" }]\n[[hooks.lifecycle.pre_tool_use]]\nmatcher = "B.*"\nhooks = [{ command = "y" }]\n`,
+    );
     expect(specs[0]?.matcherRegex?.flags).toBe("s");
     expect(specs[0]?.matcherRegex?.source).toBe("^(?:.*security.*)$");
     expect(specs[1]?.matcherRegex?.flags).toBe("");
@@ -173,7 +225,10 @@ describe("lifecycle groups (seed 002, D5, D23)", () => {
   test("PLUS-09 a disabled lifecycle command stays listed as disabled without warning", () => {
     const { specs, loaded } = load(`[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "./x.sh", disabled = true }, { command = "./y.sh" }]\n`);
     expect(loaded.warnings).toEqual([]);
-    expect(specs.map((s) => [s.command, s.disabled])).toEqual([["./x.sh", true], ["./y.sh", false]]);
+    expect(specs.map((s) => [s.command, s.disabled])).toEqual([
+      ["./x.sh", true],
+      ["./y.sh", false],
+    ]);
   });
 
   test("PLUS-10 lifecycle timeout_seconds = 601 names the file, field and bound", () => {

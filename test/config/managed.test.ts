@@ -63,8 +63,15 @@ describe("managed files", () => {
     chmodSync(file, 0o644);
     const home = join(dir, "home");
     mkdirSync(join(home, ".agent"), { recursive: true });
-    writeFileSync(join(home, ".agent", "config.toml"), `[permissions]\ndeny = ["bash(sudo *)"]\nallow = ["bash(rm *)"]\n\n[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "true # user" }]\n`);
-    const runtimeWith = (env: Record<string, string>, fs: FileSystem = real.fs): Runtime => ({ ...real, fs, env: () => ({ HOME: home, AGENT_HOME: join(home, ".agent"), AGENT_MANAGED_FILE: file, ...env }) });
+    writeFileSync(
+      join(home, ".agent", "config.toml"),
+      `[permissions]\ndeny = ["bash(sudo *)"]\nallow = ["bash(rm *)"]\n\n[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "true # user" }]\n`,
+    );
+    const runtimeWith = (env: Record<string, string>, fs: FileSystem = real.fs): Runtime => ({
+      ...real,
+      fs,
+      env: () => ({ HOME: home, AGENT_HOME: join(home, ".agent"), AGENT_MANAGED_FILE: file, ...env }),
+    });
     const on = loadConfig(runtimeWith({}), { cwd: home });
     expect(on.hooks.map((h) => h.scope)).toEqual(["managed", "user"]);
     expect(on.settings.permissions.deny).toEqual(["bash(rm *)", "bash(sudo *)"]);
@@ -76,7 +83,9 @@ describe("managed files", () => {
     const refused = loadConfig(runtimeWith({}, refusedFs), { cwd: home });
     expect(refused.hooks.map((h) => h.scope)).toEqual(["user"]);
     expect(refused.settings.permissions.deny).toEqual(["bash(sudo *)"]);
-    expect(refused.warnings.filter((w) => w.file === file).map((w) => w.message)).toEqual([expect.stringContaining("managed policy refused: the file is writable by everyone (mode 0666)")]);
+    expect(refused.warnings.filter((w) => w.file === file).map((w) => w.message)).toEqual([
+      expect.stringContaining("managed policy refused: the file is writable by everyone (mode 0666)"),
+    ]);
   });
 });
 
@@ -91,7 +100,21 @@ describe("managed switches in the loader", () => {
     mkdirSync(join(home, ".agent"), { recursive: true });
     writeFileSync(
       join(home, ".agent", "settings.json"),
-      JSON.stringify({ mcp_servers: { mine: { command: "my-mcp" } }, hooks: { lifecycle: { Stop: [{ hooks: [{ type: "prompt", prompt: "ok? $ARGUMENTS", model: "huge-1" }, { type: "prompt", prompt: "fine? $ARGUMENTS", model: "small-2" }] }] } } }),
+      JSON.stringify({
+        mcp_servers: { mine: { command: "my-mcp" } },
+        hooks: {
+          lifecycle: {
+            Stop: [
+              {
+                hooks: [
+                  { type: "prompt", prompt: "ok? $ARGUMENTS", model: "huge-1" },
+                  { type: "prompt", prompt: "fine? $ARGUMENTS", model: "small-2" },
+                ],
+              },
+            ],
+          },
+        },
+      }),
     );
     const runtime: Runtime = { ...real, env: () => ({ HOME: home, AGENT_HOME: join(home, ".agent"), AGENT_MANAGED_FILE: file }) };
     const loaded = loadConfig(runtime, { cwd: home });
@@ -123,7 +146,9 @@ describe("managed switches and restrictions", () => {
     );
     expect(policy.allowedBaseUrls).toEqual(["https://llm.corp/*"]);
     expect(providerRefusal(policy, { id: "openai", baseUrl: "https://llm.corp/v1/", model: "gpt-4o" })).toBeNull();
-    expect(providerRefusal(policy, { id: "openai", baseUrl: "http://127.0.0.1:11434", model: "local" })).toContain("base URL http://127.0.0.1:11434 is not allowed");
+    expect(providerRefusal(policy, { id: "openai", baseUrl: "http://127.0.0.1:11434", model: "local" })).toContain(
+      "base URL http://127.0.0.1:11434 is not allowed",
+    );
     expect(providerRefusal(policy, { id: "openai", baseUrl: "https://llm.corp/v1", model: "o3" })).toContain("model o3 is not allowed");
     expect(providerRefusal(policy, { id: "script", baseUrl: null, model: "script" })).toBeNull();
     const bad = new WarningSink();

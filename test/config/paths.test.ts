@@ -63,7 +63,10 @@ describe("project root and scopes (D26)", () => {
     s.write(join(s.project, ".agent/hooks/guard/hook.json"), JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
     s.write(join(s.project, ".agent/hooks/broken/hook.json"), `{"event":`);
     s.write(join(s.project, ".agent/config.toml"), `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "x" }]\n[[hooks.before_tool]]\ncommand = "y"\n`);
-    s.write(join(s.project, ".agent/settings.json"), JSON.stringify({ hooks: { enabled: true, after_tool: [{ command: "z" }] }, permissions: { allow: ["bash"] }, model: "m1" }));
+    s.write(
+      join(s.project, ".agent/settings.json"),
+      JSON.stringify({ hooks: { enabled: true, after_tool: [{ command: "z" }] }, permissions: { allow: ["bash"] }, model: "m1" }),
+    );
     const loaded = loadConfig(s.withEnv({ AGENT_HOOKS: "OFF" }), { cwd: s.project });
     expect(loaded.hooks).toEqual([]);
     expect(loaded.warnings).toEqual([]);

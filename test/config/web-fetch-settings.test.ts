@@ -13,8 +13,16 @@ describe("tools.web_fetch settings", () => {
     expect(loaded.settings.tools.webFetch.allow).toEqual(["docs.example.com", "*.python.org"]);
     const problems = loaded.warnings.filter((item) => item.field.startsWith("tools.web_fetch")).map((item) => [item.field, item.severity, item.message]);
     expect(problems).toEqual([
-      ["tools.web_fetch.allow[1]", "error", '"https://bad.example.com" is not a host (write it like "docs.example.com", "*.example.com" or "127.0.0.1:8080", without scheme or path); ignored'],
-      ["tools.web_fetch.allow[2]", "error", '"a.example.com/path" is not a host (write it like "docs.example.com", "*.example.com" or "127.0.0.1:8080", without scheme or path); ignored'],
+      [
+        "tools.web_fetch.allow[1]",
+        "error",
+        '"https://bad.example.com" is not a host (write it like "docs.example.com", "*.example.com" or "127.0.0.1:8080", without scheme or path); ignored',
+      ],
+      [
+        "tools.web_fetch.allow[2]",
+        "error",
+        '"a.example.com/path" is not a host (write it like "docs.example.com", "*.example.com" or "127.0.0.1:8080", without scheme or path); ignored',
+      ],
       ["tools.web_fetch.allow[3]", "error", "5 is not a string; ignored"],
       ["tools.web_fetch", "error", "is read from user config only (ignored here); set it in ~/.agent/config.toml ($AGENT_HOME) instead"],
     ]);

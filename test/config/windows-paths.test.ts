@@ -101,7 +101,15 @@ describe("tool paths on Windows", () => {
   });
 
   test("paths outside are refused: another folder, another drive, a share, a rooted path", () => {
-    for (const path of ["..\\Windows\\System32\\drivers\\etc\\hosts", "C:\\Windows\\System32", "D:\\other\\x", "\\\\nas\\share\\x", "\\Windows", "/etc/passwd", "C:\\workshop\\x"]) {
+    for (const path of [
+      "..\\Windows\\System32\\drivers\\etc\\hosts",
+      "C:\\Windows\\System32",
+      "D:\\other\\x",
+      "\\\\nas\\share\\x",
+      "\\Windows",
+      "/etc/passwd",
+      "C:\\workshop\\x",
+    ]) {
       expect(at(path)).toEqual({ ok: false, message: `path outside the workspace: ${path}` });
     }
   });

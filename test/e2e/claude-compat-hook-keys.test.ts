@@ -36,7 +36,9 @@ describe("Claude Code hook keys end to end", () => {
       `#!/bin/sh\ncat >/dev/null\nwhile [ ! -e '${go}' ]; do sleep 0.05; done\necho saw-go > '${marker}'\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"async says no"}}'\n`,
       { executable: true },
     );
-    settings(w, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "$CLAUDE_PROJECT_DIR/slow.sh", async: true, once: true, timeout: 20 }] }] });
+    settings(w, {
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "$CLAUDE_PROJECT_DIR/slow.sh", async: true, once: true, timeout: 20 }] }],
+    });
     w.file("script.json", JSON.stringify({ turns: bashTurns(["echo first"], [`touch '${go}'; echo second`]) }));
     const r = runCli(w, RUN.concat(["go"]));
     expect(r.code).toBe(0);

@@ -35,7 +35,10 @@ describe("Claude Code compatibility", () => {
       ].join("\n"),
       { executable: true },
     );
-    w.file(".agent/config.toml", `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "$CLAUDE_PROJECT_DIR/.agent/hooks/bash-validator.sh" }]\n`);
+    w.file(
+      ".agent/config.toml",
+      `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "$CLAUDE_PROJECT_DIR/.agent/hooks/bash-validator.sh" }]\n`,
+    );
     w.file("marker.txt", "listed");
     bashCalls(w, ["rm -rf /", "ls"]);
     const r = runCli(w, DEFAULT_RUN.concat(["--allow", "bash(ls*)", "go"]));
@@ -80,12 +83,17 @@ describe("Claude Code compatibility", () => {
       ].join("\n"),
     );
     w.file("pkg/keep.txt", "");
-    const turns: unknown[] = ["echo A", "echo B", "echo C", "echo D", "echo E"].map((command, i) => ({ tool_calls: [{ id: `call_${i + 1}`, name: "bash", arguments: { command } }] }));
+    const turns: unknown[] = ["echo A", "echo B", "echo C", "echo D", "echo E"].map((command, i) => ({
+      tool_calls: [{ id: `call_${i + 1}`, name: "bash", arguments: { command } }],
+    }));
     turns.push({ tool_calls: [{ id: "t1", name: "task", arguments: { description: "d", prompt: "p", cwd: "pkg" } }] });
     turns.push({ text: "done" });
     w.file(
       "script.json",
-      JSON.stringify({ turns, agents: { general: { turns: [{ tool_calls: [{ id: "k1", name: "bash", arguments: { command: "echo C" } }] }, { text: "child done" }] } } }),
+      JSON.stringify({
+        turns,
+        agents: { general: { turns: [{ tool_calls: [{ id: "k1", name: "bash", arguments: { command: "echo C" } }] }, { text: "child done" }] } },
+      }),
     );
     // Only C and D are gate-allowed outside the hooks: A and B must be denied by the hook alone;
     // E is allowed by rule so that its failure visibly lets the tool run.
@@ -153,7 +161,15 @@ describe("hooks are not preflighted and payload modes", () => {
     w.file(".agent/config.toml", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "./life.sh" }]\n`);
     w.file(
       ".agent/settings.json",
-      JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "r", command: "./redacted.sh" }, { label: "f", command: "./full.sh", payload: "full" }] } }),
+      JSON.stringify({
+        hooks: {
+          enabled: true,
+          before_tool: [
+            { label: "r", command: "./redacted.sh" },
+            { label: "f", command: "./full.sh", payload: "full" },
+          ],
+        },
+      }),
     );
     bashCalls(w, ["rm -rf build"]);
     const r = runCli(w, RUN.concat(["go"]));

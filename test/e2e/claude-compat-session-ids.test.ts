@@ -39,7 +39,12 @@ describe("session ids", () => {
 
     const list = runCli(w, ["sessions", "list"]);
     expect(list.code).toBe(0);
-    expect(list.stdout.split("\n").filter((line) => line !== "").map((line) => line.split("  ")[0])).toEqual([secondId, firstId]);
+    expect(
+      list.stdout
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => line.split("  ")[0]),
+    ).toEqual([secondId, firstId]);
 
     const shown = runCli(w, ["sessions", "show", firstId.slice(0, 8)]);
     expect(shown.code).toBe(0);

@@ -45,9 +45,19 @@ function setUp(w: World): { log: string } {
     ].join("\n"),
     { executable: true },
   );
-  w.file("pre.sh", ["#!/bin/bash", "cat > /dev/null", `echo "pre foo=\${FOO-unset} file=\${CLAUDE_ENV_FILE-unset} agentfile=\${AGENT_ENV_FILE-unset}" >> '${log}'`, "exit 0", ""].join("\n"), {
-    executable: true,
-  });
+  w.file(
+    "pre.sh",
+    [
+      "#!/bin/bash",
+      "cat > /dev/null",
+      `echo "pre foo=\${FOO-unset} file=\${CLAUDE_ENV_FILE-unset} agentfile=\${AGENT_ENV_FILE-unset}" >> '${log}'`,
+      "exit 0",
+      "",
+    ].join("\n"),
+    {
+      executable: true,
+    },
+  );
   w.file(
     ".agent/config.toml",
     [
@@ -61,7 +71,11 @@ function setUp(w: World): { log: string } {
   );
   // A claude-protocol hook dir: CLAUDE_PLUGIN_ROOT is its own directory.
   w.file(".agent/hooks/plug/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh", protocol: "claude" }));
-  w.file(".agent/hooks/plug/run.sh", ["#!/bin/bash", "cat > /dev/null", `echo "dir foo=\${FOO-unset} root=\${CLAUDE_PLUGIN_ROOT-unset}" >> '${log}'`, "exit 0", ""].join("\n"), { executable: true });
+  w.file(
+    ".agent/hooks/plug/run.sh",
+    ["#!/bin/bash", "cat > /dev/null", `echo "dir foo=\${FOO-unset} root=\${CLAUDE_PLUGIN_ROOT-unset}" >> '${log}'`, "exit 0", ""].join("\n"),
+    { executable: true },
+  );
   w.file(join(w.home, "envbin", "hello-from-path"), "#!/bin/sh\necho found-on-path\n", { executable: true });
   return { log };
 }
@@ -70,13 +84,16 @@ describe("CLAUDE_ENV_FILE", () => {
   test("a session_start hook's exports reach later bash calls, hooks and a subagent, and survive --resume", () => {
     const w = makeWorld();
     const { log } = setUp(w);
-    const probe = 'echo "FOO=$FOO GREETING=$GREETING SINGLE=$SINGLE KEY=${OPENAI_API_KEY-unset} AGENT_SESSION_ID=${AGENT_SESSION_ID-unset} BASH_ENV=${BASH_ENV-unset} CMD=${CMD-unset}"; hello-from-path';
+    const probe =
+      'echo "FOO=$FOO GREETING=$GREETING SINGLE=$SINGLE KEY=${OPENAI_API_KEY-unset} AGENT_SESSION_ID=${AGENT_SESSION_ID-unset} BASH_ENV=${BASH_ENV-unset} CMD=${CMD-unset}"; hello-from-path';
     const turns = [
       { tool_calls: [{ id: "call_1", name: "bash", arguments: { command: probe } }] },
       { tool_calls: [{ id: "call_2", name: "task", arguments: { description: "child", prompt: "p" } }] },
       { text: "done" },
     ];
-    const agents = { general: { turns: [{ tool_calls: [{ id: "k1", name: "bash", arguments: { command: 'echo "child FOO=$FOO"' } }] }, { text: "child done" }] } };
+    const agents = {
+      general: { turns: [{ tool_calls: [{ id: "k1", name: "bash", arguments: { command: 'echo "child FOO=$FOO"' } }] }, { text: "child done" }] },
+    };
     w.file("script.json", JSON.stringify({ turns, agents }));
     const env = w.env({ OPENAI_API_KEY: "sk-parent-secret" });
     const r = runCli(w, RUN.concat(["go"]), { env });
@@ -127,7 +144,10 @@ describe("CLAUDE_ENV_FILE", () => {
     expect(first.slice(4)).toEqual([dirLine, preLine, dirLine, dirLine, preLine]);
 
     // --resume: the recorded variables are back without the hook writing them again.
-    w.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ id: "call_9", name: "bash", arguments: { command: 'echo "resumed FOO=$FOO"' } }] }, { text: "done" }] }));
+    w.file(
+      "script.json",
+      JSON.stringify({ turns: [{ tool_calls: [{ id: "call_9", name: "bash", arguments: { command: 'echo "resumed FOO=$FOO"' } }] }, { text: "done" }] }),
+    );
     const resumed = runCli(w, RUN.concat(["--resume", sessionId, "again"]), { env });
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).not.toContain("CLAUDE_ENV_FILE:");
@@ -172,9 +192,9 @@ describe("env file grammar", () => {
         "E=a'b c'\"d\"",
         "F=x # trailing comment",
         "G=two words",
-        "H=\"$(id)\"",
+        'H="$(id)"',
         "I=`id`",
-        "J=\"unterminated",
+        'J="unterminated',
         "MY_PROVIDER_VAR=x",
         "URL=postgres://u:pw@h/db",
         "1BAD=x",

@@ -56,7 +56,7 @@ describe("hook dirs", () => {
     const w = makeWorld();
     w.file(".agent/hooks/gone/hook.json", JSON.stringify({ event: "pre_tool", run: "./missing.sh" }));
     w.file(".agent/hooks/plain/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
-    const plainRun = w.file(".agent/hooks/plain/run.sh", "#!/bin/sh\necho '{\"action\":\"allow\"}'\n");
+    const plainRun = w.file(".agent/hooks/plain/run.sh", '#!/bin/sh\necho \'{"action":"allow"}\'\n');
     const missingRun = join(w.project, ".agent/hooks/gone/missing.sh");
 
     const list = runCli(w, ["hooks", "list", "--json", "--trust"]);
@@ -107,7 +107,9 @@ describe("hook dirs", () => {
     const w = makeWorld();
     const dir = join(w.project, ".agent/hooks/where");
     w.file(join(dir, "hook.json"), JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
-    w.file(join(dir, "run.sh"), `#!/bin/sh\npwd > where.txt\ncat > '${w.root}/stdin.json'\nprintf '%s' "$AGENT_CWD" > '${w.root}/cwd.txt'\n`, { executable: true });
+    w.file(join(dir, "run.sh"), `#!/bin/sh\npwd > where.txt\ncat > '${w.root}/stdin.json'\nprintf '%s' "$AGENT_CWD" > '${w.root}/cwd.txt'\n`, {
+      executable: true,
+    });
     const work = join(w.project, "sub");
     w.file("sub/keep.txt", "");
     writeScript(w, bashTurns(["true"]));
@@ -235,7 +237,10 @@ describe("lifecycle groups", () => {
     const w = makeWorld();
     const work = join(w.project, "pkg");
     w.file("pkg/keep.txt", "");
-    w.file(".agent/config.toml", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = 'echo "$PWD" | tee w.txt && cat >/dev/null' }, { command = 'cat >/dev/null; echo "$0" > "${w.root}/shell.txt"' }]\n`);
+    w.file(
+      ".agent/config.toml",
+      `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = 'echo "$PWD" | tee w.txt && cat >/dev/null' }, { command = 'cat >/dev/null; echo "$0" > "${w.root}/shell.txt"' }]\n`,
+    );
     writeScript(w, bashTurns(["true"]));
     const r = runCli(w, RUN.concat(["--script", join(w.project, "script.json"), "--cwd", work, "go"]));
     expect(r.code).toBe(0);
@@ -248,7 +253,8 @@ describe("lifecycle groups", () => {
   test("LIFE-73 list globals do not apply to lifecycle commands; a failing command warns, or stops with failure_policy fail", () => {
     const w = makeWorld();
     const command = `cat >/dev/null; sleep 2; echo slept >> '${w.root}/slept'; exit 1`;
-    const config = (extra: string): string => `[hooks]\ntimeout_seconds = 1\nfailure_policy = "block"\n[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = "${command}"${extra} }]\n`;
+    const config = (extra: string): string =>
+      `[hooks]\ntimeout_seconds = 1\nfailure_policy = "block"\n[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = "${command}"${extra} }]\n`;
     w.file(".agent/config.toml", config(""));
     writeScript(w, bashTurns(["echo raw"], ["echo second"]));
     const validate = runCli(w, ["hooks", "validate", "--trust"]);

@@ -14,7 +14,12 @@ const LABEL = "settings.json:PreToolUse[0].hooks[0]";
 
 function promptHook(w: World, event = "PreToolUse", extra: Record<string, unknown> = {}): void {
   const group = event === "PreToolUse" ? { matcher: "Bash" } : {};
-  w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { [event]: [{ ...group, hooks: [{ type: "prompt", prompt: "Refuse anything that writes files. Event: $ARGUMENTS", ...extra }] }] } } }));
+  w.file(
+    ".agent/settings.json",
+    JSON.stringify({
+      hooks: { lifecycle: { [event]: [{ ...group, hooks: [{ type: "prompt", prompt: "Refuse anything that writes files. Event: $ARGUMENTS", ...extra }] }] } },
+    }),
+  );
 }
 
 function script(w: World, turns: unknown[], hooks: Record<string, unknown>): void {
@@ -42,7 +47,7 @@ describe("prompt hooks under agent run --provider script", () => {
     expect(existsSync(join(w.project, "out.txt"))).toBe(true);
   });
 
-  test("a reply that is not {\"ok\": …} is a failure of category exit; failure_policy block then denies", () => {
+  test('a reply that is not {"ok": …} is a failure of category exit; failure_policy block then denies', () => {
     const w = makeWorld();
     promptHook(w, "PreToolUse", { failure_policy: "block" });
     script(w, bashTurns(["echo hi > out.txt"]), { [LABEL]: "Sure, looks fine to me!" });
@@ -58,7 +63,21 @@ describe("prompt hooks under agent hooks test", () => {
     const w = makeWorld();
     promptHook(w);
     script(w, [], { [LABEL]: { ok: false, reason: "no rm" } });
-    const r = runCli(w, ["hooks", "test", "pre_tool", "--tool", "bash", "--input", '{"command":"rm -rf x"}', "--trust", "--json", "--provider", "script", "--script", "script.json"]);
+    const r = runCli(w, [
+      "hooks",
+      "test",
+      "pre_tool",
+      "--tool",
+      "bash",
+      "--input",
+      '{"command":"rm -rf x"}',
+      "--trust",
+      "--json",
+      "--provider",
+      "script",
+      "--script",
+      "script.json",
+    ]);
     expect(r.code).toBe(2);
     const out = JSON.parse(r.stdout);
     expect(out.decision).toBe("deny");
@@ -91,7 +110,21 @@ describe("prompt hooks under agent hooks test", () => {
     try {
       const w = makeWorld();
       promptHook(w, "PreToolUse", { model: "judge-1" });
-      const r = await runCliAsync(w, ["hooks", "test", "pre_tool", "--tool", "bash", "--input", '{"command":"rm -rf build"}', "--trust", "--json", "--provider", "openai", "--base-url", server.url]);
+      const r = await runCliAsync(w, [
+        "hooks",
+        "test",
+        "pre_tool",
+        "--tool",
+        "bash",
+        "--input",
+        '{"command":"rm -rf build"}',
+        "--trust",
+        "--json",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+      ]);
       expect(r.code).toBe(2);
       expect(JSON.parse(r.stdout).reason).toContain("remote model says no");
       expect(server.requests.length).toBe(1);

@@ -32,7 +32,9 @@ export function delivered(records: readonly Rec[]): string[] {
 
 /** Non-empty lines of a text file. */
 export function lines(path: string): string[] {
-  return readFileSync(path, "utf8").split("\n").filter((l) => l !== "");
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
 }
 
 /** `{ turns: [...] }` script: one turn per call list, then a final text. */

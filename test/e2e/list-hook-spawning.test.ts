@@ -52,7 +52,10 @@ describe("spawning list hooks", () => {
     const body = `#!/bin/sh\ncat >/dev/null\nprintf '%s %s\\n' "$LOGIN_PROFILE_MARK" "$(pwd)" >> "${w.root}/audit.log"\n`;
     w.file("scripts/agent-hooks/audit-jsonl.sh", body, { executable: true });
     w.file("sub/scripts/agent-hooks/audit-jsonl.sh", body, { executable: true });
-    w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "audit", command: "./scripts/agent-hooks/audit-jsonl.sh" }] } }));
+    w.file(
+      ".agent/settings.json",
+      JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "audit", command: "./scripts/agent-hooks/audit-jsonl.sh" }] } }),
+    );
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "true" } }] }, { text: "done" }]);
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "true" } }] }, { text: "done" }], "sub/script.json");
     expect(runScript(w, "bypass").code).toBe(0);
@@ -65,9 +68,15 @@ describe("spawning list hooks", () => {
   test("TOOL-31 a hook that runs git status writes no tool_call record and fires no hook", () => {
     const w = makeWorld({ git: false });
     runSync(["git", "init", "-q"], w.project);
-    w.file("git-hook.sh", `#!/bin/sh\ncat >/dev/null\ngit status > "${w.root}/git-status.txt" 2>&1\necho "exit $?" >> "${w.root}/git-status.txt"\n`, { executable: true });
+    w.file("git-hook.sh", `#!/bin/sh\ncat >/dev/null\ngit status > "${w.root}/git-status.txt" 2>&1\necho "exit $?" >> "${w.root}/git-status.txt"\n`, {
+      executable: true,
+    });
     w.file(".agent/hooks/d/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
-    w.file(".agent/hooks/d/run.sh", `#!/bin/sh\ncat >> "${w.root}/dir.log"\necho >> "${w.root}/dir.log"\ngit status >/dev/null 2>&1\necho '{"action":"allow"}'\n`, { executable: true });
+    w.file(
+      ".agent/hooks/d/run.sh",
+      `#!/bin/sh\ncat >> "${w.root}/dir.log"\necho >> "${w.root}/dir.log"\ngit status >/dev/null 2>&1\necho '{"action":"allow"}'\n`,
+      { executable: true },
+    );
     w.file(
       ".agent/settings.json",
       JSON.stringify({
@@ -75,7 +84,10 @@ describe("spawning list hooks", () => {
           enabled: true,
           before_tool: [{ label: "git", command: "./git-hook.sh" }],
           after_tool: [{ label: "git-after", command: "./git-hook.sh" }],
-          lifecycle: { pre_tool_use: [{ hooks: [{ command: logTo(w, "life-pre.log") }] }], post_tool_use: [{ hooks: [{ command: logTo(w, "life-post.log") }] }] },
+          lifecycle: {
+            pre_tool_use: [{ hooks: [{ command: logTo(w, "life-pre.log") }] }],
+            post_tool_use: [{ hooks: [{ command: logTo(w, "life-post.log") }] }],
+          },
         },
       }),
     );
@@ -87,7 +99,9 @@ describe("spawning list hooks", () => {
     for (const log of ["dir.log", "life-pre.log", "life-post.log"]) {
       const lines = readLog(w, log);
       expect(lines.length).toBe(1);
-      expect(lines[0]).toMatchObject(log === "dir.log" ? { tool: "bash", input: { command: "echo hi" } } : { tool_name: "Bash", tool_input: { command: "echo hi" } });
+      expect(lines[0]).toMatchObject(
+        log === "dir.log" ? { tool: "bash", input: { command: "echo hi" } } : { tool_name: "Bash", tool_input: { command: "echo hi" } },
+      );
     }
     const records = recordsOf(w, r);
     expect(ofType(records, "tool_call").map((rec) => rec.input)).toEqual([{ command: "echo hi" }]);
@@ -97,8 +111,15 @@ describe("spawning list hooks", () => {
 
   test("TOOL-38 a script whose body uses $HOME, cd and .. runs normally: preflight checks only the command string", () => {
     const w = makeWorld();
-    w.file("scripts/agent-hooks/x.sh", `#!/bin/sh\ncat >/dev/null\ncd "$HOME" && cd .. && pwd > "${w.root}/x.out"\ncd ../../.. && echo "$HOME" >> "${w.root}/x.out"\n`, { executable: true });
-    w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "x", command: "./scripts/agent-hooks/x.sh", failure_policy: "block" }] } }));
+    w.file(
+      "scripts/agent-hooks/x.sh",
+      `#!/bin/sh\ncat >/dev/null\ncd "$HOME" && cd .. && pwd > "${w.root}/x.out"\ncd ../../.. && echo "$HOME" >> "${w.root}/x.out"\n`,
+      { executable: true },
+    );
+    w.file(
+      ".agent/settings.json",
+      JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "x", command: "./scripts/agent-hooks/x.sh", failure_policy: "block" }] } }),
+    );
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `touch '${w.root}/ran'` } }] }, { text: "done" }]);
     const validate = runCli(w, ["hooks", "validate"]);
     expect(validate.stdout + validate.stderr).not.toContain("preflight");
@@ -120,7 +141,16 @@ describe("injected items on the wire", () => {
     w.file("B.sh", injector(["b1"]), { executable: true });
     w.file(
       ".agent/settings.json",
-      JSON.stringify({ hooks: { enabled: true, provider_context_injection: true, after_tool: [{ label: "A", command: "./A.sh" }, { label: "B", command: "./B.sh" }] } }),
+      JSON.stringify({
+        hooks: {
+          enabled: true,
+          provider_context_injection: true,
+          after_tool: [
+            { label: "A", command: "./A.sh" },
+            { label: "B", command: "./B.sh" },
+          ],
+        },
+      }),
     );
     const { code, server } = await runOpenAI(w, [{ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
     expect(code).toBe(0);
@@ -132,7 +162,9 @@ describe("injected items on the wire", () => {
     w.file("M.sh", injector(["m1"]), { executable: true });
     w.file("R.sh", injector(["r1"]), { executable: true });
     // A stop hook that sends the agent back once, so a second request shows where the items went.
-    w.file("stop.sh", `#!/bin/sh\ninput=$(cat)\ncase "$input" in *'"stop_hook_active":false'*) echo '{"decision":"block","reason":"again"}' ;; esac\n`, { executable: true });
+    w.file("stop.sh", `#!/bin/sh\ninput=$(cat)\ncase "$input" in *'"stop_hook_active":false'*) echo '{"decision":"block","reason":"again"}' ;; esac\n`, {
+      executable: true,
+    });
     w.file(
       ".agent/settings.json",
       JSON.stringify({
@@ -218,13 +250,19 @@ describe("protocols on list hooks", () => {
   test("TOOL-66 D22 with protocol action the action reply rules apply instead", () => {
     const w = makeWorld();
     w.file("a.sh", `#!/bin/sh\ncat > "${w.root}/action.json"\necho '{"action":"deny","reason":"r"}'\n`, { executable: true });
-    w.file("c.sh", `#!/bin/sh\ncat >/dev/null\necho '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}'\n`, { executable: true });
+    w.file("c.sh", `#!/bin/sh\ncat >/dev/null\necho '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}'\n`, {
+      executable: true,
+    });
     settings(w, [{ label: "a", command: "./a.sh", protocol: "action" }]);
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "echo one" } }] }, { text: "done" }]);
     const denied = runScript(w, "bypass");
     expect(denied.code).toBe(0);
     expect(ofType(recordsOf(w, denied), "tool_result_delivered")[0]?.content).toBe("r");
-    expect(JSON.parse(readFileSync(join(w.root, "action.json"), "utf8"))).toMatchObject({ hook_event: "pre_tool", tool: "bash", input: { command: "echo one" } });
+    expect(JSON.parse(readFileSync(join(w.root, "action.json"), "utf8"))).toMatchObject({
+      hook_event: "pre_tool",
+      tool: "bash",
+      input: { command: "echo one" },
+    });
     // A claude-shaped reply means nothing to an action hook: no `action` is allow.
     settings(w, [{ label: "c", command: "./c.sh", protocol: "action" }]);
     const allowed = runScript(w, "bypass");
@@ -253,7 +291,14 @@ describe("affected paths", () => {
       }),
     );
     writeScript(w, [
-      { reasoning: "I will copy src/a.ts to out.txt", text: "Copying src/a.ts into out.txt.", tool_calls: [{ name: "bash", arguments: { command: "cat src/a.ts > out.txt" } }, { name: "bash", arguments: { command: "cat out.txt" } }] },
+      {
+        reasoning: "I will copy src/a.ts to out.txt",
+        text: "Copying src/a.ts into out.txt.",
+        tool_calls: [
+          { name: "bash", arguments: { command: "cat src/a.ts > out.txt" } },
+          { name: "bash", arguments: { command: "cat out.txt" } },
+        ],
+      },
       { text: "Wrote out.txt from src/a.ts" },
     ]);
     const r = runScript(w, "bypass");

@@ -39,7 +39,11 @@ function failureLines(stderr: string): string[] {
 /** A list-hook script that appends `<label> start|end` to `<root>/order.log` around a short sleep. */
 function orderedHook(world: World, name: string): void {
   const log = join(world.root, "order.log");
-  world.file(`${name}.sh`, `#!/bin/sh\ncat > "${world.root}/stdin-${name}.json"\necho "${name} start" >> "${log}"\nsleep 0.2\necho "${name} end" >> "${log}"\n`, { executable: true });
+  world.file(
+    `${name}.sh`,
+    `#!/bin/sh\ncat > "${world.root}/stdin-${name}.json"\necho "${name} start" >> "${log}"\nsleep 0.2\necho "${name} end" >> "${log}"\n`,
+    { executable: true },
+  );
 }
 
 describe("loop", () => {
@@ -48,9 +52,17 @@ describe("loop", () => {
     w.file(".agent/hooks/post/hook.json", JSON.stringify({ event: "post_tool", run: "./run.sh" }));
     w.file(".agent/hooks/post/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"context":"note","output":"REWRITTEN"}'\n`, { executable: true });
     w.file("blk.sh", `#!/bin/sh\ninput=$(cat)\ncase "$input" in *rm\\ -rf*) exit 1 ;; esac\n`, { executable: true });
-    w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, payload: "full", before_tool: [{ label: "blk", command: "./blk.sh", failure_policy: "block" }] } }));
+    w.file(
+      ".agent/settings.json",
+      JSON.stringify({ hooks: { enabled: true, payload: "full", before_tool: [{ label: "blk", command: "./blk.sh", failure_policy: "block" }] } }),
+    );
     const { r, server } = await runOpenAI(w, [
-      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo raw" } }, { id: "c2", name: "bash", arguments: { command: "rm -rf gone" } }] },
+      {
+        toolCalls: [
+          { id: "c1", name: "bash", arguments: { command: "echo raw" } },
+          { id: "c2", name: "bash", arguments: { command: "rm -rf gone" } },
+        ],
+      },
       { text: "done" },
     ]);
     expect(r.code).toBe(0);
@@ -74,7 +86,10 @@ describe("loop", () => {
   test("LOOP-29 a warn-policy hook failure is recorded and printed but never reaches the provider", async () => {
     const w = makeWorld();
     w.file("fail.sh", `#!/bin/sh\ncat >/dev/null\necho 'warn-out-5f2a'\necho 'warn-err-5f2a' >&2\nexit 1\n`, { executable: true });
-    w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "lbl-warn-5f2a", command: "./fail.sh", failure_policy: "warn" }] } }));
+    w.file(
+      ".agent/settings.json",
+      JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "lbl-warn-5f2a", command: "./fail.sh", failure_policy: "warn" }] } }),
+    );
     const { r, server } = await runOpenAI(w, [{ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo ran" } }] }, { text: "done" }]);
     expect(r.code).toBe(0);
     expect(failureLines(r.stderr)).toEqual(["agent: hook lbl-warn-5f2a (pre_tool) failed: exit: exited 1 — tool ran anyway"]);
@@ -96,7 +111,12 @@ describe("loop", () => {
       { executable: true },
     );
     const { r, server } = await runOpenAI(w, [
-      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: "rm x" } }, { id: "c2", name: "bash", arguments: { command: "ls" } }] },
+      {
+        toolCalls: [
+          { id: "c1", name: "bash", arguments: { command: "rm x" } },
+          { id: "c2", name: "bash", arguments: { command: "ls" } },
+        ],
+      },
       { text: "done" },
     ]);
     expect(r.code).toBe(0);
@@ -122,14 +142,18 @@ describe("loop", () => {
     w.file(".agent/hooks/d/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"allow"}'\n`, { executable: true });
     // A hook dir whose stdout passes 1 MiB (D3: truncated, not a failure) and one that fails loudly.
     w.file(".agent/hooks/e-big/hook.json", JSON.stringify({ name: "e-big", event: "pre_tool", run: "./run.sh" }));
-    w.file(".agent/hooks/e-big/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"allow"}'\nhead -c 1200000 /dev/zero | tr '\\0' 'y'\n`, { executable: true });
+    w.file(".agent/hooks/e-big/run.sh", `#!/bin/sh\ncat >/dev/null\necho '{"action":"allow"}'\nhead -c 1200000 /dev/zero | tr '\\0' 'y'\n`, {
+      executable: true,
+    });
     w.file(".agent/hooks/f-bad/hook.json", JSON.stringify({ name: "f-bad", event: "pre_tool", run: "./run.sh" }));
     w.file(".agent/hooks/f-bad/run.sh", `#!/bin/sh\ncat >/dev/null\necho 'out-9d3e'\necho 'err-9d3e' >&2\nexit 1\n`, { executable: true });
     w.file("stop.sh", "#!/bin/sh\ncat >/dev/null\n", { executable: true });
     w.file("l.sh", "#!/bin/sh\ncat >/dev/null\n", { executable: true });
     w.file(
       ".agent/settings.json",
-      JSON.stringify({ hooks: { enabled: true, after_tool: [{ label: "l", command: "./l.sh" }], lifecycle: { stop: [{ hooks: [{ command: "./stop.sh" }] }] } } }),
+      JSON.stringify({
+        hooks: { enabled: true, after_tool: [{ label: "l", command: "./l.sh" }], lifecycle: { stop: [{ hooks: [{ command: "./stop.sh" }] }] } },
+      }),
     );
     const { r } = await runOpenAI(w, [{ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
     expect(r.code).toBe(0);
@@ -147,7 +171,9 @@ describe("loop", () => {
     for (const rec of lRecs) expect(rec).toMatchObject({ target_tool: "bash", tool_call_id: "c1" });
 
     const diagnostics = ofType(records, "hook_diagnostic");
-    expect(diagnostics.filter((rec) => rec.label === "e-big")).toEqual([expect.objectContaining({ phase: "pre_tool", policy: "fail_open", tool_call_id: "c1", message: "stdout exceeded 1 MiB; extra bytes discarded" })]);
+    expect(diagnostics.filter((rec) => rec.label === "e-big")).toEqual([
+      expect.objectContaining({ phase: "pre_tool", policy: "fail_open", tool_call_id: "c1", message: "stdout exceeded 1 MiB; extra bytes discarded" }),
+    ]);
     expect(of("pre_tool", "e-big").map((rec) => rec.status)).toEqual(["started", "success"]);
     const bad = diagnostics.filter((rec) => rec.label === "f-bad");
     expect(bad).toEqual([expect.objectContaining({ phase: "pre_tool", category: "exit", policy: "fail_open" })]);
@@ -176,12 +202,28 @@ describe("tool-call lists, order and failure policies", () => {
     const { r } = await runOpenAI(w, [{ toolCalls: [{ id: "c1", name: "bash", arguments: { command: `echo tool >> '${log}'` } }] }, { text: "done" }]);
     expect(r.code).toBe(0);
     expect(readFileSync(log, "utf8").trim().split("\n")).toEqual([
-      "a start", "a end", "b start", "b end", "c start", "c end", "tool", "x start", "x end", "y start", "y end",
+      "a start",
+      "a end",
+      "b start",
+      "b end",
+      "c start",
+      "c end",
+      "tool",
+      "x start",
+      "x end",
+      "y start",
+      "y end",
     ]);
     const index = (name: string) => (JSON.parse(readFileSync(join(w.root, `stdin-${name}.json`), "utf8")) as { hook: { index: number; label: string } }).hook;
-    expect(["a", "b", "c", "x", "y"].map(index)).toEqual([
-      { label: "a", index: 0 }, { label: "b", index: 1 }, { label: "c", index: 2 }, { label: "x", index: 0 }, { label: "y", index: 1 },
-    ].map((h) => expect.objectContaining(h)));
+    expect(["a", "b", "c", "x", "y"].map(index)).toEqual(
+      [
+        { label: "a", index: 0 },
+        { label: "b", index: 1 },
+        { label: "c", index: 2 },
+        { label: "x", index: 0 },
+        { label: "y", index: 1 },
+      ].map((h) => expect.objectContaining(h)),
+    );
   });
 
   test("TOOL-15 a failing hook's stdout and stderr reach no provider request, failure line, record or UI row", async () => {
@@ -189,13 +231,17 @@ describe("tool-call lists, order and failure policies", () => {
     w.file("m.sh", `#!/bin/sh\ncat >/dev/null\necho MARKER-123\necho MARKER-123 >&2\nexit 1\n`, { executable: true });
     w.file(
       ".agent/settings.json",
-      JSON.stringify({ hooks: { enabled: true, show_in_tui: true, before_tool: [{ label: "mb", command: "./m.sh" }], after_tool: [{ label: "ma", command: "./m.sh" }] } }),
+      JSON.stringify({
+        hooks: { enabled: true, show_in_tui: true, before_tool: [{ label: "mb", command: "./m.sh" }], after_tool: [{ label: "ma", command: "./m.sh" }] },
+      }),
     );
     const server = await startFakeOpenAI([{ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "echo plain" } }] }, { text: "done" }]);
     let r: CliResult;
     try {
       // Text output: stdout is the UI rendering of the run.
-      r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "go"], { env: w.env({ OPENAI_API_KEY: "sk-test-not-a-secret" }) });
+      r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "go"], {
+        env: w.env({ OPENAI_API_KEY: "sk-test-not-a-secret" }),
+      });
     } finally {
       await server.close();
     }
@@ -219,7 +265,10 @@ describe("tool-call lists, order and failure policies", () => {
   test("TOOL-16 a before_tool hook under ignore that exits 1: tool runs, no line, no diagnostic, lifecycle says failed", async () => {
     const w = makeWorld();
     w.file("f.sh", "#!/bin/sh\ncat >/dev/null\nexit 1\n", { executable: true });
-    w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "quiet", command: "./f.sh", failure_policy: "ignore" }] } }));
+    w.file(
+      ".agent/settings.json",
+      JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "quiet", command: "./f.sh", failure_policy: "ignore" }] } }),
+    );
     const { r, server } = await runOpenAI(w, [{ toolCalls: [{ id: "c1", name: "bash", arguments: { command: `touch '${w.root}/ran'` } }] }, { text: "done" }]);
     expect(r.code).toBe(0);
     expect(existsSync(join(w.root, "ran"))).toBe(true);
@@ -235,7 +284,10 @@ describe("tool-call lists, order and failure policies", () => {
     const w = makeWorld();
     w.file("f.sh", "#!/bin/sh\ncat >/dev/null\nexit 1\n", { executable: true });
     w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "noisy-7b", command: "./f.sh" }] } }));
-    const { r, server } = await runOpenAI(w, [{ toolCalls: [{ id: "c1", name: "bash", arguments: { command: `touch '${w.root}/ran'; echo ok` } }] }, { text: "done" }]);
+    const { r, server } = await runOpenAI(w, [
+      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: `touch '${w.root}/ran'; echo ok` } }] },
+      { text: "done" },
+    ]);
     expect(r.code).toBe(0);
     expect(existsSync(join(w.root, "ran"))).toBe(true);
     const lines = failureLines(r.stderr);

@@ -27,9 +27,27 @@ interface Logs {
 /** The three hook forms, each logging its stdin as one JSON line. */
 function withHooks(w: World): () => Logs {
   const logs = join(w.root, "logs");
-  hookDir(w, "user", "log-all", { event: "pre_tool", match: "*" }, `mkdir -p ${logs}; cat >> ${logs}/dir.jsonl; echo >> ${logs}/dir.jsonl; echo '{"action":"allow"}'`);
+  hookDir(
+    w,
+    "user",
+    "log-all",
+    { event: "pre_tool", match: "*" },
+    `mkdir -p ${logs}; cat >> ${logs}/dir.jsonl; echo >> ${logs}/dir.jsonl; echo '{"action":"allow"}'`,
+  );
   w.file("log.sh", `#!/bin/sh\nmkdir -p ${logs}\ncat >> ${logs}/$1.jsonl\necho >> ${logs}/$1.jsonl\n`, { executable: true });
-  toml(w, "user", ["[hooks]", "enabled = true", "[[hooks.before_tool]]", 'label = "log-list"', 'command = "./log.sh list"', "[[hooks.lifecycle.post_tool_use]]", `hooks = [{ command = "$CLAUDE_PROJECT_DIR/log.sh claude" }]`].join("\n"));
+  toml(
+    w,
+    "user",
+    [
+      "[hooks]",
+      "enabled = true",
+      "[[hooks.before_tool]]",
+      'label = "log-list"',
+      'command = "./log.sh list"',
+      "[[hooks.lifecycle.post_tool_use]]",
+      `hooks = [{ command = "$CLAUDE_PROJECT_DIR/log.sh claude" }]`,
+    ].join("\n"),
+  );
   const read = (name: string): Rec[] => (existsSync(join(logs, `${name}.jsonl`)) ? readJsonl(readFileSync(join(logs, `${name}.jsonl`), "utf8")) : []);
   return () => ({ dir: read("dir"), claude: read("claude"), list: read("list") });
 }
@@ -38,7 +56,11 @@ async function run(w: World, calls: [string, Rec][], mode = "bypass", env: Recor
   const turns: unknown[] = calls.map(([name, args], i) => ({ tool_calls: [{ id: `call_${i + 1}`, name, arguments: args }] }));
   turns.push({ text: "done" });
   w.file("script.json", JSON.stringify({ turns }));
-  const result = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", mode, "--output-format", "json", "--trust", ...extra, "go"], { env: w.env(env) });
+  const result = await runCliInProcess(
+    w,
+    ["run", "--provider", "script", "--script", "script.json", "--permission-mode", mode, "--output-format", "json", "--trust", ...extra, "go"],
+    { env: w.env(env) },
+  );
   return { result, records: sessionRecords(w) };
 }
 
@@ -58,7 +80,18 @@ describe("new tools through agent run, the three hook forms, the gate and the se
     expect(result.code).toBe(0);
     const { dir, claude, list } = logs();
     expect(dir[0]).toMatchObject({ tool: "todo_write", input: { todos } });
-    expect(claude[0]).toMatchObject({ tool_name: "TodoWrite", tool_input: { todos }, tool_response: { oldTodos: [], newTodos: [{ id: "1", status: "in_progress" }, { id: "2", content: "Write tests" }], success: true } });
+    expect(claude[0]).toMatchObject({
+      tool_name: "TodoWrite",
+      tool_input: { todos },
+      tool_response: {
+        oldTodos: [],
+        newTodos: [
+          { id: "1", status: "in_progress" },
+          { id: "2", content: "Write tests" },
+        ],
+        success: true,
+      },
+    });
     expect(JSON.stringify(list[0])).toContain("todo_write");
     expect(JSON.stringify(list[0])).not.toContain("AKIAABCDEFGHIJKLMNOP");
     expect(list[0]?.affected_paths).toEqual([]);
@@ -69,7 +102,15 @@ describe("new tools through agent run, the three hook forms, the gate and the se
     // A resumed session starts from the plan the last todo_write left.
     const resumed = await run(w, [["todo_write", { todos: [{ content: "Write tests", status: "completed", id: "2" }] }]], "bypass", {}, ["--continue"]);
     expect(resumed.result.code).toBe(0);
-    expect(logs().claude.at(-1)).toMatchObject({ tool_response: { oldTodos: [{ id: "1", status: "in_progress" }, { id: "2", status: "pending" }], newTodos: [{ id: "2", status: "completed" }] } });
+    expect(logs().claude.at(-1)).toMatchObject({
+      tool_response: {
+        oldTodos: [
+          { id: "1", status: "in_progress" },
+          { id: "2", status: "pending" },
+        ],
+        newTodos: [{ id: "2", status: "completed" }],
+      },
+    });
   });
 
   test("multi_edit (MultiEdit): all edits or none; accept-edits allows it; affected_paths and structuredPatch", async () => {
@@ -80,7 +121,23 @@ describe("new tools through agent run, the three hook forms, the gate and the se
       { old_string: "const a = 1", new_string: "const a = 10" },
       { old_string: "const b = 2", new_string: "const b = 20" },
     ];
-    const { result, records } = await run(w, [["MultiEdit", { file_path: "src/a.ts", edits }], ["multi_edit", { file_path: "src/a.ts", edits: [{ old_string: "10", new_string: "11" }, { old_string: "missing", new_string: "x" }] }]], "accept-edits");
+    const { result, records } = await run(
+      w,
+      [
+        ["MultiEdit", { file_path: "src/a.ts", edits }],
+        [
+          "multi_edit",
+          {
+            file_path: "src/a.ts",
+            edits: [
+              { old_string: "10", new_string: "11" },
+              { old_string: "missing", new_string: "x" },
+            ],
+          },
+        ],
+      ],
+      "accept-edits",
+    );
     expect(result.code).toBe(0);
     expect(readFileSync(join(w.project, "src/a.ts"), "utf8")).toBe("const a = 10;\nconst b = 20;\n");
     const { dir, claude, list } = logs();
@@ -91,7 +148,9 @@ describe("new tools through agent run, the three hook forms, the gate and the se
         filePath: join(w.project, "src/a.ts"),
         edits,
         originalFileContents: "const a = 1;\nconst b = 2;\n",
-        structuredPatch: [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: ["-const a = 1;", "-const b = 2;", "+const a = 10;", "+const b = 20;"] }],
+        structuredPatch: [
+          { oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: ["-const a = 1;", "-const b = 2;", "+const a = 10;", "+const b = 20;"] },
+        ],
         userModified: false,
         success: true,
       },
@@ -106,7 +165,17 @@ describe("new tools through agent run, the three hook forms, the gate and the se
     const w = makeWorld();
     const logs = withHooks(w);
     w.file("src/app.py", "def greet():\n    print('Hi')\n");
-    const patch = ["*** Begin Patch", "*** Add File: docs/new.md", "+# New", "*** Update File: src/app.py", "*** Move to: src/main.py", "@@ def greet():", "-    print('Hi')", "+    print('Hello')", "*** End Patch"].join("\n");
+    const patch = [
+      "*** Begin Patch",
+      "*** Add File: docs/new.md",
+      "+# New",
+      "*** Update File: src/app.py",
+      "*** Move to: src/main.py",
+      "@@ def greet():",
+      "-    print('Hi')",
+      "+    print('Hello')",
+      "*** End Patch",
+    ].join("\n");
     const { result, records } = await run(w, [["apply_patch", { input: patch }]]);
     expect(result.code).toBe(0);
     expect(readFileSync(join(w.project, "docs/new.md"), "utf8")).toBe("# New\n");
@@ -123,7 +192,12 @@ describe("new tools through agent run, the three hook forms, the gate and the se
       tool_response: {
         files: [
           { type: "create", filePath: join(w.project, "docs/new.md"), originalFile: null },
-          { type: "update", filePath: join(w.project, "src/app.py"), movePath: join(w.project, "src/main.py"), originalFile: "def greet():\n    print('Hi')\n" },
+          {
+            type: "update",
+            filePath: join(w.project, "src/app.py"),
+            movePath: join(w.project, "src/main.py"),
+            originalFile: "def greet():\n    print('Hi')\n",
+          },
         ],
         success: true,
       },
@@ -183,10 +257,17 @@ describe("new tools through agent run, the three hook forms, the gate and the se
       toml(w, "user", '[tools.web_fetch]\nallow = ["127.0.0.1"]');
       const on = await run(makeWorldLike(w), [["web_fetch", { url, prompt: "find the answer" }]]);
       expect(on.result.code).toBe(0);
-      expect(toolResults(on.records).at(-1)).toMatchObject({ tool_name: "web_fetch", success: true, content: `URL: ${url}\nStatus: 200 OK\n\n# Docs\n\nThe answer is 42.` });
+      expect(toolResults(on.records).at(-1)).toMatchObject({
+        tool_name: "web_fetch",
+        success: true,
+        content: `URL: ${url}\nStatus: 200 OK\n\n# Docs\n\nThe answer is 42.`,
+      });
       const { dir, claude, list } = logs();
       expect(dir.at(-1)).toMatchObject({ tool: "web_fetch", input: { url } });
-      expect(claude.at(-1)).toMatchObject({ tool_name: "WebFetch", tool_response: { code: 200, codeText: "OK", url, result: "# Docs\n\nThe answer is 42.", success: true } });
+      expect(claude.at(-1)).toMatchObject({
+        tool_name: "WebFetch",
+        tool_response: { code: 200, codeText: "OK", url, result: "# Docs\n\nThe answer is 42.", success: true },
+      });
       expect(JSON.stringify(list.at(-1))).toContain(url);
     } finally {
       await site.close();
@@ -200,7 +281,9 @@ describe("which tools a model is offered", () => {
     const offered = async (): Promise<string[]> => {
       const server = await startFakeOpenAI([{ text: "done" }]);
       try {
-        const result = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--model", "fake", "--trust", "go"], { env: w.env({ OPENAI_API_KEY: "sk-test-not-real" }) });
+        const result = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--model", "fake", "--trust", "go"], {
+          env: w.env({ OPENAI_API_KEY: "sk-test-not-real" }),
+        });
         expect(result.code).toBe(0);
         const first = server.requests[0] as { tools?: { function: { name: string } }[] };
         return (first.tools ?? []).map((tool) => tool.function.name);

@@ -25,15 +25,32 @@ function listJson(w: World): Rec[] {
 describe("timeouts", () => {
   test("RUN-24 effective timeouts per form; out-of-range values are load errors, never clamped; 500ms kills sleep 30", () => {
     const w = makeWorld();
-    const dirTimeouts: [string, unknown][] = [["d-absent", undefined], ["d-zero", 0], ["d-500ms", "500ms"], ["d-2_5", 2.5], ["d-neg", -1], ["d-61s", "61s"]];
-    for (const [name, timeout] of dirTimeouts) dirHook(w, name, timeout === undefined ? { event: "pre_tool" } : { event: "pre_tool", timeout }, "cat >/dev/null; sleep 30");
+    const dirTimeouts: [string, unknown][] = [
+      ["d-absent", undefined],
+      ["d-zero", 0],
+      ["d-500ms", "500ms"],
+      ["d-2_5", 2.5],
+      ["d-neg", -1],
+      ["d-61s", "61s"],
+    ];
+    for (const [name, timeout] of dirTimeouts)
+      dirHook(w, name, timeout === undefined ? { event: "pre_tool" } : { event: "pre_tool", timeout }, "cat >/dev/null; sleep 30");
     w.file(
       ".agent/config.toml",
       `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "true # absent" }, { command = "true # zero", timeout_seconds = 0 }, { command = "true # 601", timeout_seconds = 601 }, { command = "true # 1.5", timeout_seconds = 1.5 }]\n`,
     );
     w.file(
       ".agent/settings.json",
-      JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "l-absent", command: "true" }, { label: "l-zero", command: "true", timeout_seconds: 0 }, { label: "l-61", command: "true", timeout_seconds: 61 }] } }),
+      JSON.stringify({
+        hooks: {
+          enabled: true,
+          before_tool: [
+            { label: "l-absent", command: "true" },
+            { label: "l-zero", command: "true", timeout_seconds: 0 },
+            { label: "l-61", command: "true", timeout_seconds: 61 },
+          ],
+        },
+      }),
     );
     const r = runCli(w, ["hooks", "list", "--json", "--trust"]);
     expect(r.code).toBe(0);
@@ -78,7 +95,12 @@ describe("timeouts", () => {
 
   test("RUN-25 an async post_tool hook is killed at its 1 s timeout and reaped; the session goes on without it", () => {
     const w = makeWorld();
-    dirHook(w, "late", { event: "post_tool", async: true, timeout: 1 }, `cat >/dev/null\necho $$ > '${w.root}/pid'\necho '{"context":"LEAKED","output":"LEAKED"}'\nsleep 30`);
+    dirHook(
+      w,
+      "late",
+      { event: "post_tool", async: true, timeout: 1 },
+      `cat >/dev/null\necho $$ > '${w.root}/pid'\necho '{"context":"LEAKED","output":"LEAKED"}'\nsleep 30`,
+    );
     writeScript(w, [{ tool_calls: [{ id: "call_1", name: "bash", arguments: { command: "echo raw" } }] }, { text: "final" }]);
     const r = runCli(w, RUN.concat(["go"]));
     expect(r.code).toBe(0);
@@ -134,7 +156,8 @@ describe("matching", () => {
   test("RUN-48 match is exact and case-sensitive, but a tool's aliases match: every hook fires for bash except match BASH", () => {
     const w = makeWorld();
     const log = join(w.root, "fired.log");
-    for (const match of ["bash", "Bash", "shell", "BASH"]) dirHook(w, `m-${match}`, { event: "pre_tool", match }, `cat >/dev/null; echo dir-${match} >> '${log}'`);
+    for (const match of ["bash", "Bash", "shell", "BASH"])
+      dirHook(w, `m-${match}`, { event: "pre_tool", match }, `cat >/dev/null; echo dir-${match} >> '${log}'`);
     w.file(".agent/config.toml", `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "bash"\nhooks = [{ command = "cat >/dev/null; echo life >> '${log}'" }]\n`);
     w.file("list.sh", `#!/bin/sh\ncat >/dev/null\necho list >> '${log}'\n`, { executable: true });
     w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "l", command: "./list.sh", include_tools: ["shell"] }] } }));
@@ -184,8 +207,14 @@ describe("stop hooks", () => {
   test("PLUS-05 a stop hook that blocks forever ends after at most 9 requests; a crash never counts as a block", () => {
     const w = makeWorld();
     const log = join(w.root, "stops");
-    w.file(".agent/config.toml", `[[hooks.lifecycle.stop]]\nhooks = [{ command = "cat >/dev/null; echo x >> '${log}'; echo '{\\"decision\\":\\"block\\",\\"reason\\":\\"again\\"}'" }]\n`);
-    writeScript(w, Array.from({ length: 20 }, (_, i) => ({ text: `reply ${i}` })));
+    w.file(
+      ".agent/config.toml",
+      `[[hooks.lifecycle.stop]]\nhooks = [{ command = "cat >/dev/null; echo x >> '${log}'; echo '{\\"decision\\":\\"block\\",\\"reason\\":\\"again\\"}'" }]\n`,
+    );
+    writeScript(
+      w,
+      Array.from({ length: 20 }, (_, i) => ({ text: `reply ${i}` })),
+    );
     const r = runCli(w, RUN.concat(["go"]));
     expect(r.code).toBe(0);
     const out = lastJson(r.stdout);
@@ -195,7 +224,10 @@ describe("stop hooks", () => {
 
     const w2 = makeWorld();
     w2.file(".agent/config.toml", `[[hooks.lifecycle.stop]]\nhooks = [{ command = "cat >/dev/null; echo crashed >&2; exit 1" }]\n`);
-    writeScript(w2, Array.from({ length: 20 }, (_, i) => ({ text: `reply ${i}` })));
+    writeScript(
+      w2,
+      Array.from({ length: 20 }, (_, i) => ({ text: `reply ${i}` })),
+    );
     const crash = runCli(w2, RUN.concat(["go"]));
     expect(crash.code).toBe(0);
     expect(lastJson(crash.stdout)).toMatchObject({ stop_reason: "completed", turns: 1, result: "reply 0" });

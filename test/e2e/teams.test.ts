@@ -26,11 +26,23 @@ describe("managed layer", () => {
   test("a managed deny rule and a managed hook hold against a project allow, --no-hooks and AGENT_HOOKS=off", () => {
     const w = makeWorld();
     const hook = w.file(join(w.root, "policy", "no-curl.sh"), NO_CURL_HOOK, { executable: true });
-    const policy = managed(w, `[permissions]\ndeny = ["bash(rm *)"]\n\n[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "${hook}" }]\n`);
+    const policy = managed(
+      w,
+      `[permissions]\ndeny = ["bash(rm *)"]\n\n[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "${hook}" }]\n`,
+    );
     w.file(".agent/settings.json", JSON.stringify({ permissions: { allow: ["bash(rm *)", "bash(curl *)"] } }));
     w.file("victim", "keep me\n");
     for (const off of [["--no-hooks"], []]) {
-      writeScript(w, [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "rm -f victim" } }, { id: "c2", name: "bash", arguments: { command: "curl http://example.invalid" } }, { id: "c3", name: "bash", arguments: { command: "echo fine" } }] }, { text: "done" }]);
+      writeScript(w, [
+        {
+          tool_calls: [
+            { id: "c1", name: "bash", arguments: { command: "rm -f victim" } },
+            { id: "c2", name: "bash", arguments: { command: "curl http://example.invalid" } },
+            { id: "c3", name: "bash", arguments: { command: "echo fine" } },
+          ],
+        },
+        { text: "done" },
+      ]);
       const env = off.length === 0 ? { ...policy.env, AGENT_HOOKS: "off" } : policy.env;
       const r = runCli(w, [...RUN, ...off, "go"], { env });
       expect(r.code).toBe(0);
@@ -63,8 +75,16 @@ describe("managed layer", () => {
     const w = makeWorld();
     const hook = w.file(join(w.root, "policy", "no-curl.sh"), NO_CURL_HOOK, { executable: true });
     const policy = managed(w, `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "${hook}" }]\n`);
-    writeScript(w, [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "curl http://example.invalid" } }] }, { text: "ok then" }, { tool_calls: [{ id: "c2", name: "bash", arguments: { command: "curl http://again.invalid" } }] }, { text: "still no" }]);
-    const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), "--script", "script.json"], { cwd: w.project, env: { ...policy.env, AGENT_INTERACTIVE: "1", AGENT_HOOKS: "off" } });
+    writeScript(w, [
+      { tool_calls: [{ id: "c1", name: "bash", arguments: { command: "curl http://example.invalid" } }] },
+      { text: "ok then" },
+      { tool_calls: [{ id: "c2", name: "bash", arguments: { command: "curl http://again.invalid" } }] },
+      { text: "still no" },
+    ]);
+    const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), "--script", "script.json"], {
+      cwd: w.project,
+      env: { ...policy.env, AGENT_INTERACTIVE: "1", AGENT_HOOKS: "off" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -117,7 +137,7 @@ describe("managed layer", () => {
     writeScript(w, [{ text: "done" }]);
     const r = runCli(w, [...RUN, "go"], { env: policy.env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("agent: managed policy: invalid permission rule \"bogus_tool(x)\"");
+    expect(r.stderr).toContain('agent: managed policy: invalid permission rule "bogus_tool(x)"');
     const validate = runCli(w, ["hooks", "validate"], { env: policy.env });
     expect(validate.code).toBe(1);
     expect(validate.stdout).toContain("permissions.deny[1]: invalid permission rule");
@@ -145,8 +165,14 @@ describe("managed layer", () => {
 
   test("hooks list and config show mark managed items; managed_hooks_only drops user and project hooks; the override adds to nothing it hides", () => {
     const w = makeWorld();
-    const policy = managed(w, `managed_hooks_only = true\n\n[permissions]\ndeny = ["bash(sudo *)"]\n\n[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "true" }]\n`);
-    w.file(join(w.agentHome, "config.toml"), `[permissions]\nallow = ["bash(ls *)"]\n\n[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "true # user" }]\n`);
+    const policy = managed(
+      w,
+      `managed_hooks_only = true\n\n[permissions]\ndeny = ["bash(sudo *)"]\n\n[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "true" }]\n`,
+    );
+    w.file(
+      join(w.agentHome, "config.toml"),
+      `[permissions]\nallow = ["bash(ls *)"]\n\n[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "true # user" }]\n`,
+    );
     const list = JSON.parse(runCli(w, ["hooks", "list", "--json"], { env: policy.env }).stdout) as { hooks: Rec[]; managed_files: string[] };
     expect(list.hooks.map((h) => [h.scope, h.command])).toEqual([["managed", "true"]]);
     expect(list.managed_files).toEqual([policy.path]);
@@ -171,9 +197,14 @@ describe("managed layer", () => {
 /** The records of the newest top-level session file. */
 function sessionRecordsLatest(w: World): Rec[] {
   const dir = join(w.agentHome, "sessions");
-  const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort();
   const last = files[files.length - 1] ?? "";
-  return readFileSync(join(dir, last), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Rec);
+  return readFileSync(join(dir, last), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Rec);
 }
 
 describe("policy case suites", () => {
@@ -184,7 +215,10 @@ describe("policy case suites", () => {
     const dir = join(w.project, ".agent/hooks/guard");
     w.file(join(dir, "hook.json"), JSON.stringify({ event: "pre_tool", match: "bash", run: "./run.sh" }));
     w.file(join(dir, "run.sh"), guard, { executable: true });
-    w.file(".agent/config.toml", `[[hooks.lifecycle.user_prompt_submit]]\nhooks = [{ command = "cat >/dev/null; echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"UserPromptSubmit\\",\\"additionalContext\\":\\"ticket required\\"}}'" }]\n`);
+    w.file(
+      ".agent/config.toml",
+      `[[hooks.lifecycle.user_prompt_submit]]\nhooks = [{ command = "cat >/dev/null; echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"UserPromptSubmit\\",\\"additionalContext\\":\\"ticket required\\"}}'" }]\n`,
+    );
     return w;
   }
 
@@ -196,7 +230,9 @@ describe("policy case suites", () => {
         { name: "blocks rm -rf", event: "pre_tool", tool: "bash", input: { command: "rm -rf /" }, expect: { decision: "deny", reason_contains: "rm -rf" } },
         { name: "lets ls through", event: "PreToolUse", tool: "Bash", input: { command: "ls" }, expect: { decision: "none", input: { command: "ls" } } },
         { name: "prompt gets context", event: "user_prompt_submit", prompt: "fix it", expect: { decision: "none", context_contains: "ticket required" } },
-      ].map((c) => JSON.stringify(c)).join("\n") + "\n",
+      ]
+        .map((c) => JSON.stringify(c))
+        .join("\n") + "\n",
     );
     const r = runCli(w, ["hooks", "test", "--cases", "cases.jsonl", "--trust"]);
     expect(r.code).toBe(0);
@@ -228,7 +264,10 @@ describe("policy case suites", () => {
     const w = suiteWorld();
     const hook = w.file(join(w.root, "policy", "no-curl.sh"), NO_CURL_HOOK, { executable: true });
     const policy = managed(w, `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "${hook}" }]\n`);
-    w.file("cases.jsonl", `${JSON.stringify({ name: "no curl", event: "pre_tool", tool: "bash", input: { command: "curl x" }, expect: { decision: "deny", reason_contains: "no curl" } })}\n${JSON.stringify({ name: "rm is the project's business", event: "pre_tool", tool: "bash", input: { command: "rm -rf /" }, expect: { decision: "none" } })}\n`);
+    w.file(
+      "cases.jsonl",
+      `${JSON.stringify({ name: "no curl", event: "pre_tool", tool: "bash", input: { command: "curl x" }, expect: { decision: "deny", reason_contains: "no curl" } })}\n${JSON.stringify({ name: "rm is the project's business", event: "pre_tool", tool: "bash", input: { command: "rm -rf /" }, expect: { decision: "none" } })}\n`,
+    );
     const r = runCli(w, ["hooks", "test", "--cases", "cases.jsonl", "--json"], { env: { ...policy.env, AGENT_HOOKS: "off" } });
     const parsed = JSON.parse(r.stdout) as { cases: Rec[]; failed: number };
     expect([r.code, parsed.failed]).toEqual([0, 0]);
@@ -237,7 +276,10 @@ describe("policy case suites", () => {
 
   test("a malformed case names its file, line and field", () => {
     const w = suiteWorld();
-    w.file("bad.jsonl", `{"name":"ok","event":"pre_tool","tool":"bash","expect":{}}\n{"name":"x","event":"pre_tool","tool":"bash","expect":{"decision":"maybe"}}\n`);
+    w.file(
+      "bad.jsonl",
+      `{"name":"ok","event":"pre_tool","tool":"bash","expect":{}}\n{"name":"x","event":"pre_tool","tool":"bash","expect":{"decision":"maybe"}}\n`,
+    );
     const r = runCli(w, ["hooks", "test", "--cases", "bad.jsonl", "--trust"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${join(w.project, "bad.jsonl")}:2: field expect.decision: must be one of allow, deny, ask, block, none`);
@@ -250,12 +292,23 @@ describe("replay", () => {
     const dir = join(w.project, ".agent/hooks/guard");
     w.file(join(dir, "hook.json"), JSON.stringify({ event: "pre_tool", match: "bash", run: "./run.sh" }));
     w.file(join(dir, "run.sh"), `#!/bin/sh\nif grep -q 'rm -rf'; then echo '{"action":"deny","reason":"no rm -rf"}'; fi\nexit 0\n`, { executable: true });
-    writeScript(w, [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "rm -rf build" } }, { id: "c2", name: "bash", arguments: { command: "git push" } }] }, { text: "done" }]);
+    writeScript(w, [
+      {
+        tool_calls: [
+          { id: "c1", name: "bash", arguments: { command: "rm -rf build" } },
+          { id: "c2", name: "bash", arguments: { command: "git push" } },
+        ],
+      },
+      { text: "done" },
+    ]);
     const ran = runCli(w, [...RUN, "ship it"]);
     expect(ran.code).toBe(0);
     const records = sessionRecords(w);
     const id = String(records[0]?.session_id);
-    expect(ofType(records, "hook_decision").map((rec) => [rec.tool_call_id, rec.decision])).toEqual([["c1", "deny"], ["c2", "none"]]);
+    expect(ofType(records, "hook_decision").map((rec) => [rec.tool_call_id, rec.decision])).toEqual([
+      ["c1", "deny"],
+      ["c2", "none"],
+    ]);
 
     const same = runCli(w, ["hooks", "replay", id, "--trust"]);
     expect(same.code).toBe(0);
@@ -270,7 +323,12 @@ describe("replay", () => {
     expect(changed.stdout).toContain("now: no pushes");
     const json = JSON.parse(runCli(w, ["hooks", "replay", id, "--trust", "--json"]).stdout) as { events: Rec[]; changed: number };
     expect(json.changed).toBe(2);
-    expect(json.events.find((e) => e.tool_call_id === "c2")).toMatchObject({ event: "pre_tool", then: { decision: "none" }, now: { decision: "deny", reason: "no pushes", decided_by: "guard" }, changed: true });
+    expect(json.events.find((e) => e.tool_call_id === "c2")).toMatchObject({
+      event: "pre_tool",
+      then: { decision: "none" },
+      now: { decision: "deny", reason: "no pushes", decided_by: "guard" },
+      changed: true,
+    });
     const callTwo = records.findIndex((rec) => rec.type === "tool_call" && rec.tool_call_id === "c2") + 1;
     const from = JSON.parse(runCli(w, ["hooks", "replay", id, "--trust", "--json", "--from", String(callTwo)]).stdout) as { events: Rec[] };
     expect(from.events.every((e) => Number(e.record) >= callTwo)).toBe(true);
@@ -288,7 +346,9 @@ describe("replay of prompts", () => {
     expect(ran.code).toBe(3);
     const records = sessionRecords(w);
     expect(ofType(records, "user")).toHaveLength(0);
-    expect(ofType(records, "hook_decision")).toEqual([expect.objectContaining({ event: "user_prompt_submit", decision: "block", reason: "no deploys on friday", prompt: "deploy the app" })]);
+    expect(ofType(records, "hook_decision")).toEqual([
+      expect.objectContaining({ event: "user_prompt_submit", decision: "block", reason: "no deploys on friday", prompt: "deploy the app" }),
+    ]);
     w.file("gate.sh", `#!/bin/sh\nexit 0\n`, { executable: true });
     const replay = runCli(w, ["hooks", "replay", String(records[0]?.session_id), "--trust"]);
     expect(replay.code).toBe(1);
@@ -317,15 +377,29 @@ describe("OTLP audit export", () => {
       const dir = join(w.project, ".agent/hooks/guard");
       w.file(join(dir, "hook.json"), JSON.stringify({ event: "pre_tool", match: "bash", run: "./run.sh" }));
       w.file(join(dir, "run.sh"), `#!/bin/sh\nif grep -q 'rm -rf'; then echo '{"action":"deny","reason":"no rm -rf"}'; fi\nexit 0\n`, { executable: true });
-      writeScript(w, [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "rm -rf build" } }, { id: "c2", name: "bash", arguments: { command: "echo ghp_0123456789abcdefghijABCDEFGHIJ012345" } }] }, { text: "done" }]);
+      writeScript(w, [
+        {
+          tool_calls: [
+            { id: "c1", name: "bash", arguments: { command: "rm -rf build" } },
+            { id: "c2", name: "bash", arguments: { command: "echo ghp_0123456789abcdefghijABCDEFGHIJ012345" } },
+          ],
+        },
+        { text: "done" },
+      ]);
       const r = await runCliAsync(w, [...RUN, "plan-7f3a for the release"], { env: w.env({ AUDIT_TOKEN: "t0k3n" }) });
       expect(r.code).toBe(0);
       expect(seen.length).toBeGreaterThan(0);
       expect(seen[0]).toEqual({ path: "/v1/logs", type: "application/json", auth: "Bearer t0k3n" });
       const logs = bodies.flatMap((b) => (b.resourceLogs as Rec[]).flatMap((rl) => (rl.scopeLogs as Rec[]).flatMap((sl) => sl.logRecords as Rec[])));
-      const attrs = (log: Rec): Record<string, unknown> => Object.fromEntries((log.attributes as { key: string; value: Record<string, unknown> }[]).map((a) => [a.key, Object.values(a.value)[0]]));
+      const attrs = (log: Rec): Record<string, unknown> =>
+        Object.fromEntries((log.attributes as { key: string; value: Record<string, unknown> }[]).map((a) => [a.key, Object.values(a.value)[0]]));
       const named = (name: string): Record<string, unknown>[] => logs.filter((log) => (log.body as Rec).stringValue === name).map(attrs);
-      expect(named("agent.hook_decision").find((a) => a["tool.call_id"] === "c1")).toMatchObject({ "hook.event": "pre_tool", "hook.decision": "deny", "hook.reason": "no rm -rf", "hook.decided_by": "guard" });
+      expect(named("agent.hook_decision").find((a) => a["tool.call_id"] === "c1")).toMatchObject({
+        "hook.event": "pre_tool",
+        "hook.decision": "deny",
+        "hook.reason": "no rm -rf",
+        "hook.decided_by": "guard",
+      });
       expect(named("agent.tool_call").map((a) => a["tool.call_id"])).toEqual(["c1", "c2"]);
       expect(named("agent.tool_result").find((a) => a["tool.call_id"] === "c2")).toMatchObject({ "tool.name": "bash", "tool.success": true });
       const everything = JSON.stringify(bodies);

@@ -48,27 +48,44 @@ describe("demo scripts", () => {
     const project = tempDir();
     const out = join(project, "out");
     const env = { AGENT_DEMO_OUT: out, AGENT_SESSION_ID: "s1" };
-    const first = runScript(join(DEMO_SCRIPTS, "stop-once.sh"), claudeStdin("stop", { cwd: project, fields: { stop_hook_active: false } }), { cwd: project, env });
+    const first = runScript(join(DEMO_SCRIPTS, "stop-once.sh"), claudeStdin("stop", { cwd: project, fields: { stop_hook_active: false } }), {
+      cwd: project,
+      env,
+    });
     expect(first.code).toBe(0);
     expect(onlyJsonLine(first.stdout).decision).toBe("block");
-    const active = runScript(join(DEMO_SCRIPTS, "stop-once.sh"), claudeStdin("stop", { cwd: project, fields: { stop_hook_active: true } }), { cwd: project, env });
+    const active = runScript(join(DEMO_SCRIPTS, "stop-once.sh"), claudeStdin("stop", { cwd: project, fields: { stop_hook_active: true } }), {
+      cwd: project,
+      env,
+    });
     expect(active).toEqual({ code: 0, stdout: "", stderr: "" });
     // Even without stop_hook_active, the marker makes it block once per session only.
-    const again = runScript(join(DEMO_SCRIPTS, "stop-once.sh"), claudeStdin("stop", { cwd: project, fields: { stop_hook_active: false } }), { cwd: project, env });
+    const again = runScript(join(DEMO_SCRIPTS, "stop-once.sh"), claudeStdin("stop", { cwd: project, fields: { stop_hook_active: false } }), {
+      cwd: project,
+      env,
+    });
     expect(again.stdout).toBe("");
-    const otherSession = runScript(join(DEMO_SCRIPTS, "stop-once.sh"), claudeStdin("stop", { cwd: project, fields: { stop_hook_active: false } }), { cwd: project, env: { ...env, AGENT_SESSION_ID: "s2" } });
+    const otherSession = runScript(join(DEMO_SCRIPTS, "stop-once.sh"), claudeStdin("stop", { cwd: project, fields: { stop_hook_active: false } }), {
+      cwd: project,
+      env: { ...env, AGENT_SESSION_ID: "s2" },
+    });
     expect(onlyJsonLine(otherSession.stdout).decision).toBe("block");
     expect(readdirSync(out).sort()).toEqual(["stop-once.s1", "stop-once.s2"]);
   });
 
   test("D7 demo-context prints plain context; demo-audit logs under AGENT_DEMO_OUT", () => {
     const project = tempDir();
-    const context = runScript(join(DEMO_SCRIPTS, "demo-context.sh"), claudeStdin("session_start", { cwd: project, fields: { source: "startup" } }), { cwd: project });
+    const context = runScript(join(DEMO_SCRIPTS, "demo-context.sh"), claudeStdin("session_start", { cwd: project, fields: { source: "startup" } }), {
+      cwd: project,
+    });
     expect(context.code).toBe(0);
     expect(context.stdout).toStartWith("project: agent hooks demo");
     const out = join(project, "somewhere");
     // List hooks are started as ./.agent/scripts/demo-audit.sh from the agent cwd.
-    const audit = runScript(join(DEMO_SCRIPTS, "demo-audit.sh"), `${JSON.stringify(envelope("before_tool"))}\n`, { cwd: project, env: { AGENT_DEMO_OUT: out } });
+    const audit = runScript(join(DEMO_SCRIPTS, "demo-audit.sh"), `${JSON.stringify(envelope("before_tool"))}\n`, {
+      cwd: project,
+      env: { AGENT_DEMO_OUT: out },
+    });
     expect(audit).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(JSON.parse(readFileSync(join(out, "audit.jsonl"), "utf8"))).toEqual(envelope("before_tool"));
   });

@@ -10,7 +10,19 @@ import { makeWorld, readJsonl, runCli } from "../support/cli.ts";
 import { EXAMPLES, tempDir } from "./helpers.ts";
 
 /** The command from hooks-examples/demo/README.md, minus the leading `agent`. */
-const DEMO_ARGS = ["run", "--provider", "script", "--script", "script.json", "--trust", "--permission-mode", "accept-edits", "--allow", "bash(ls*)", "Show me around"];
+const DEMO_ARGS = [
+  "run",
+  "--provider",
+  "script",
+  "--script",
+  "script.json",
+  "--trust",
+  "--permission-mode",
+  "accept-edits",
+  "--allow",
+  "bash(ls*)",
+  "Show me around",
+];
 
 describe("demo", () => {
   test("PLUS-15 LIFE-59 the demo runs offline, exits 0 and shows its hooks acting; it can run again", () => {
@@ -33,7 +45,15 @@ describe("demo", () => {
       const phase = String(line.phase);
       return typeof tool === "object" && tool !== null && "call_id" in tool ? `${phase}:${String(tool.call_id)}` : phase;
     });
-    expect(calls).toEqual(["pre_tool:call_ls", "before_tool:call_ls", "after_tool:call_ls", "pre_tool:call_rm", "pre_tool:call_write", "before_tool:call_write", "after_tool:call_write"]);
+    expect(calls).toEqual([
+      "pre_tool:call_ls",
+      "before_tool:call_ls",
+      "after_tool:call_ls",
+      "pre_tool:call_rm",
+      "pre_tool:call_write",
+      "before_tool:call_write",
+      "after_tool:call_write",
+    ]);
     expect(JSON.stringify(audit)).not.toContain("rm -rf");
     expect(readFileSync(join(demo, ".agent", "demo-out", "notes.txt"), "utf8")).toStartWith("Demo notes:");
 

@@ -110,7 +110,10 @@ describe("examples through agent hooks test", () => {
     expect(after.hooks.map((row) => `${row.label}:${row.status}`)).toEqual(["audit-after:success"]);
     const text = readFileSync(join(world.project, ".agent", "audit.jsonl"), "utf8");
     expect(text).not.toContain("top-secret-value");
-    const lines = text.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const lines = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines.map((line) => [line.schema, line.phase, line.tool?.name])).toEqual([
       ["agent.tool_hook", "before_tool", "bash"],
       ["agent.tool_hook", "after_tool", "bash"],
@@ -122,7 +125,9 @@ describe("examples through agent hooks test", () => {
     installLifecycle(world, "format-on-write");
     writeFileSync(join(world.project, "main.go"), "package main\n");
     const bin = fakeCommand(join(world.root, "bin"), "gofmt", `printf '%s\\n' "$*" >> "${world.root}/gofmt.calls"`);
-    const outcome = await hooksTest(world, ["post_tool", "--tool", "write", "--input", '{"file_path":"main.go","content":"package main\\n"}'], { PATH: `${bin}:${process.env.PATH ?? ""}` });
+    const outcome = await hooksTest(world, ["post_tool", "--tool", "write", "--input", '{"file_path":"main.go","content":"package main\\n"}'], {
+      PATH: `${bin}:${process.env.PATH ?? ""}`,
+    });
     expect(outcome.code).toBe(0);
     expect(outcome.decision).toBe("continue");
     expect(outcome.hooks.map((row) => `${row.form}:${row.dialect}:${row.status}`)).toEqual(["lifecycle:claude:success"]);
@@ -172,7 +177,9 @@ describe("examples through agent hooks test", () => {
     const world = makeWorld();
     installLifecycle(world, "notify");
     const bin = fakeCommand(join(world.root, "bin"), "notify-send", `printf '[%s]' "$@" >> "${world.root}/notify.calls"`);
-    const outcome = await hooksTest(world, ["notification", "--field", 'title="Build"', "--field", 'message="tests passed"'], { PATH: `${bin}:${process.env.PATH ?? ""}` });
+    const outcome = await hooksTest(world, ["notification", "--field", 'title="Build"', "--field", 'message="tests passed"'], {
+      PATH: `${bin}:${process.env.PATH ?? ""}`,
+    });
     expect(outcome.code).toBe(0);
     expect(outcome.decision).toBe("continue");
     expect(outcome.hooks.map((row) => row.status)).toEqual(["success"]);
@@ -201,7 +208,18 @@ describe("agent hooks init", () => {
     expect(`${unknown.stdout}${unknown.stderr}`).toContain("guard-bash");
     expect(`${unknown.stdout}${unknown.stderr}`).toContain("protect-secrets");
     // Untrusted: hooks test refuses to run project hooks without --trust.
-    const untrusted = await runCliInProcess(world, ["hooks", "test", "pre_tool", "--tool", "bash", "--input", '{"command":"rm -rf /"}', "--json", "--cwd", world.project]);
+    const untrusted = await runCliInProcess(world, [
+      "hooks",
+      "test",
+      "pre_tool",
+      "--tool",
+      "bash",
+      "--input",
+      '{"command":"rm -rf /"}',
+      "--json",
+      "--cwd",
+      world.project,
+    ]);
     expect(untrusted.code).toBe(1);
     expect(readdirSync(target).sort()).toEqual(readdirSync(join(EXAMPLES, "guard-bash")).sort());
   });

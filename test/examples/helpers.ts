@@ -65,15 +65,37 @@ const base = { scope: "project", source: "/x", field: "", disabled: false, timeo
 
 /** The exact stdin line a hook directory (action dialect) receives for `event`. */
 export function actionStdin(event: "pre_tool" | "post_tool", options: EventOptions): string {
-  const spec: DirHookSpec = { ...base, label: "h", form: "dir", dialect: "action", event, name: "h", dir: "/x", run: "/x/run.sh", match: "*", failClosed: false, async: false };
+  const spec: DirHookSpec = {
+    ...base,
+    label: "h",
+    form: "dir",
+    dialect: "action",
+    event,
+    name: "h",
+    dir: "/x",
+    run: "/x/run.sh",
+    match: "*",
+    failClosed: false,
+    async: false,
+  };
   return `${JSON.stringify(encodeActionRequest(spec, eventInput(event, options)))}\n`;
 }
 
 /** The exact stdin line a lifecycle command (claude dialect) receives for `event`. */
 export function claudeStdin(event: CanonicalEvent, options: EventOptions): string {
   const spec: LifecycleHookSpec = {
-    ...base, label: "h", form: "lifecycle", dialect: "claude", event, command: "x", matcher: undefined, matcherRegex: null,
-    eventKey: event, groupIndex: 0, hookIndex: 0, failurePolicy: "warn",
+    ...base,
+    label: "h",
+    form: "lifecycle",
+    dialect: "claude",
+    event,
+    command: "x",
+    matcher: undefined,
+    matcherRegex: null,
+    eventKey: event,
+    groupIndex: 0,
+    hookIndex: 0,
+    failurePolicy: "warn",
   };
   return `${JSON.stringify(encodeClaudePayload(spec, eventInput(event, options)))}\n`;
 }

@@ -95,7 +95,16 @@ describe("protect-secrets", () => {
     return runScript(join(SECRETS_DIR, "run.sh"), actionStdin("pre_tool", { cwd: agentCwd, tool: { name: tool, input } }), { cwd: SECRETS_DIR });
   }
 
-  for (const path of [".env", "config/.env.local", "app/.ENV.production", "certs/server.pem", "keys/private.key", "/home/u/.ssh/id_rsa", "id_rsa.pub", "id_ed25519"]) {
+  for (const path of [
+    ".env",
+    "config/.env.local",
+    "app/.ENV.production",
+    "certs/server.pem",
+    "keys/private.key",
+    "/home/u/.ssh/id_rsa",
+    "id_rsa.pub",
+    "id_ed25519",
+  ]) {
     test(`D2 denies a write to ${path}`, () => {
       const run = secrets("write", { file_path: path, content: "X=1" });
       expect(run.code).toBe(2);
@@ -110,7 +119,7 @@ describe("protect-secrets", () => {
     expect(edit.code).toBe(2);
     const odd = secrets("write", { file_path: 'we"ird\\name.pem', content: "" });
     expect(odd.code).toBe(2);
-    expect(String(onlyJsonLine(odd.stdout).reason)).toContain('name.pem');
+    expect(String(onlyJsonLine(odd.stdout).reason)).toContain("name.pem");
   });
 
   for (const [tool, input] of [

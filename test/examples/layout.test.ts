@@ -54,15 +54,32 @@ describe("hooks-examples layout", () => {
 
   test("no script needs jq or npx, and each parses as POSIX sh", () => {
     for (const path of scripts(EXAMPLES)) {
-      const code = readFileSync(path, "utf8").split("\n").filter((line) => !line.trimStart().startsWith("#")).join("\n");
+      const code = readFileSync(path, "utf8")
+        .split("\n")
+        .filter((line) => !line.trimStart().startsWith("#"))
+        .join("\n");
       expect(code).not.toMatch(/\bjq\b|\bnpx\b|\[\[ /);
       expect(spawnSync("sh", ["-n", path]).status).toBe(0);
     }
   });
 
   test("hook directories declare the documented hook.json", () => {
-    expect(json(join(EXAMPLES, "guard-bash", "hook.json"))).toEqual({ name: "guard-bash", event: "pre_tool", match: "bash", run: "./run.sh", timeout: "5s", fail_closed: true });
-    expect(json(join(EXAMPLES, "protect-secrets", "hook.json"))).toEqual({ name: "protect-secrets", event: "pre_tool", match: "*", run: "./run.sh", timeout: "5s", fail_closed: true });
+    expect(json(join(EXAMPLES, "guard-bash", "hook.json"))).toEqual({
+      name: "guard-bash",
+      event: "pre_tool",
+      match: "bash",
+      run: "./run.sh",
+      timeout: "5s",
+      fail_closed: true,
+    });
+    expect(json(join(EXAMPLES, "protect-secrets", "hook.json"))).toEqual({
+      name: "protect-secrets",
+      event: "pre_tool",
+      match: "*",
+      run: "./run.sh",
+      timeout: "5s",
+      fail_closed: true,
+    });
   });
 
   test("D12 the audit-log commands pass the list-hook preflight", () => {
@@ -73,7 +90,12 @@ describe("hooks-examples layout", () => {
       const text = JSON.stringify(file);
       for (const match of text.matchAll(/"command":"([^"]*)"/g)) commands.push(match[1] ?? "");
     }
-    expect(commands).toEqual(["./.agent/scripts/audit-jsonl.sh", "./.agent/scripts/audit-jsonl.sh", "./.agent/scripts/demo-audit.sh", "./.agent/scripts/demo-audit.sh"]);
+    expect(commands).toEqual([
+      "./.agent/scripts/audit-jsonl.sh",
+      "./.agent/scripts/audit-jsonl.sh",
+      "./.agent/scripts/demo-audit.sh",
+      "./.agent/scripts/demo-audit.sh",
+    ]);
     for (const command of commands) expect(preflight(command, { absolutePaths: false })).toEqual({ ok: true });
     expect(JSON.stringify(settings)).toContain('"enabled":true');
   });

@@ -30,7 +30,11 @@ function minimalPath(extra?: string): string {
 
 describe("format-on-write", () => {
   const payload = (cwd: string, file: string) =>
-    claudeStdin("post_tool", { cwd, tool: { name: "write", input: { file_path: file, content: "x" } }, result: { success: true, content: "wrote 1 bytes", metadata: { path: join(cwd, file) } } });
+    claudeStdin("post_tool", {
+      cwd,
+      tool: { name: "write", input: { file_path: file, content: "x" } },
+      result: { success: true, content: "wrote 1 bytes", metadata: { path: join(cwd, file) } },
+    });
 
   test("D7 runs the installed formatter on tool_input.file_path only, silently", () => {
     const project = tempDir();
@@ -70,7 +74,11 @@ describe("format-on-write", () => {
     writeFileSync(join(project, "a.ts"), "let x=1\n");
     const projectBin = fakeCommand(join(project, "node_modules", ".bin"), "prettier", `touch "${project}/project-prettier-ran"`);
     for (const path of [minimalPath(), minimalPath(projectBin), minimalPath("node_modules/.bin")]) {
-      expect(runScript(script("format-on-write"), payload(project, "a.ts"), { cwd: project, env: { PATH: path } })).toEqual({ code: 0, stdout: "", stderr: "" });
+      expect(runScript(script("format-on-write"), payload(project, "a.ts"), { cwd: project, env: { PATH: path } })).toEqual({
+        code: 0,
+        stdout: "",
+        stderr: "",
+      });
     }
     expect(existsSync(join(project, "project-prettier-ran"))).toBe(false);
     const userBin = fakeCommand(join(tempDir(), "bin"), "prettier", `printf '%s\\n' "$*" > "${project}/prettier.calls"`);
@@ -104,7 +112,11 @@ describe("session-context", () => {
 
   test("D7 prints nothing outside a git repository", () => {
     const plain = tempDir();
-    expect(runScript(script("session-context"), stdin(plain), { cwd: plain, env: { GIT_CEILING_DIRECTORIES: plain } })).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(runScript(script("session-context"), stdin(plain), { cwd: plain, env: { GIT_CEILING_DIRECTORIES: plain } })).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
   });
 });
 
@@ -142,7 +154,10 @@ describe("keep-going-until-tests-pass", () => {
     const project = tempDir();
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "t", private: true, scripts: { test: "echo boom; exit 1" } }));
     const bin = fakeCommand(join(tempDir(), "fake-bin"), "npm", `printf '%s\\n' "$*" > "${project}/npm.calls"; echo 'boom'; exit 1`);
-    const result = runScript(inProject(project, "keep-going-until-tests-pass"), stop(project, false), { cwd: project, env: { PATH: `${bin}:${process.env.PATH ?? ""}` } });
+    const result = runScript(inProject(project, "keep-going-until-tests-pass"), stop(project, false), {
+      cwd: project,
+      env: { PATH: `${bin}:${process.env.PATH ?? ""}` },
+    });
     expect(readFileSync(join(project, "npm.calls"), "utf8")).toBe("test --silent\n");
     expect(onlyJsonLine(result.stdout)).toEqual({ decision: "block", reason: "tests are failing (npm test --silent exited 1):\nboom" });
   });
@@ -182,7 +197,13 @@ describe("prompt-guard", () => {
       expect(run.stderr.trimEnd().split("\n").length).toBe(1);
     });
   }
-  for (const prompt of ["fix the login form", "the password is required.", "pip install sk-learn", "what does the AKIA prefix mean?", "-----BEGIN PUBLIC KEY-----"]) {
+  for (const prompt of [
+    "fix the login form",
+    "the password is required.",
+    "pip install sk-learn",
+    "what does the AKIA prefix mean?",
+    "-----BEGIN PUBLIC KEY-----",
+  ]) {
     test(`D6 lets through ${JSON.stringify(prompt)}`, () => {
       expect(submit(prompt)).toEqual({ code: 0, stdout: "", stderr: "" });
     });

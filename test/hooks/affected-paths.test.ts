@@ -17,15 +17,37 @@ afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 describe("affected_paths (D20)", () => {
   test("SEC-26 TOOL-51 read, write, edit and grep give their structured path as given", () => {
     expect(affectedPaths(fs, "read", { file_path: "src/a.ts" }, cwd)).toEqual([{ path: "src/a.ts", kind: "read_target", source: "request.file_path" }]);
-    expect(affectedPaths(fs, "write", { file_path: "src/b.ts", content: "x" }, cwd)).toEqual([{ path: "src/b.ts", kind: "write_target", source: "request.file_path" }]);
-    expect(affectedPaths(fs, "edit", { file_path: "notes.txt", old_string: "a", new_string: "b" }, cwd)).toEqual([{ path: "notes.txt", kind: "write_target", source: "request.file_path" }]);
+    expect(affectedPaths(fs, "write", { file_path: "src/b.ts", content: "x" }, cwd)).toEqual([
+      { path: "src/b.ts", kind: "write_target", source: "request.file_path" },
+    ]);
+    expect(affectedPaths(fs, "edit", { file_path: "notes.txt", old_string: "a", new_string: "b" }, cwd)).toEqual([
+      { path: "notes.txt", kind: "write_target", source: "request.file_path" },
+    ]);
     expect(affectedPaths(fs, "grep", { pattern: "x", path: "src" }, cwd)).toEqual([{ path: "src", kind: "read_target", source: "request.path" }]);
     expect(affectedPaths(fs, "read", { file_path: "./src//a.ts" }, cwd)).toEqual([{ path: "./src//a.ts", kind: "read_target", source: "request.file_path" }]);
   });
 
   test("D20 multi_edit gives its file; apply_patch every file its patch names, once, escapes omitted, redacted", () => {
-    expect(affectedPaths(fs, "multi_edit", { file_path: "notes.txt", edits: [] }, cwd)).toEqual([{ path: "notes.txt", kind: "write_target", source: "request.file_path" }]);
-    const input = ["*** Begin Patch", "*** Add File: src/new.ts", "+x", "*** Update File: notes.txt", "*** Move to: src/notes.txt", "@@", "-x", "+y", "*** Delete File: ../outside.txt", "*** Delete File: link/passwd", "*** Update File: notes.txt", "@@", "-y", "+z", "*** End Patch"].join("\n");
+    expect(affectedPaths(fs, "multi_edit", { file_path: "notes.txt", edits: [] }, cwd)).toEqual([
+      { path: "notes.txt", kind: "write_target", source: "request.file_path" },
+    ]);
+    const input = [
+      "*** Begin Patch",
+      "*** Add File: src/new.ts",
+      "+x",
+      "*** Update File: notes.txt",
+      "*** Move to: src/notes.txt",
+      "@@",
+      "-x",
+      "+y",
+      "*** Delete File: ../outside.txt",
+      "*** Delete File: link/passwd",
+      "*** Update File: notes.txt",
+      "@@",
+      "-y",
+      "+z",
+      "*** End Patch",
+    ].join("\n");
     expect(affectedPaths(fs, "apply_patch", { input }, cwd)).toEqual([
       { path: "src/new.ts", kind: "write_target", source: "request.input" },
       { path: "notes.txt", kind: "write_target", source: "request.input" },

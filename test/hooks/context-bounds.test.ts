@@ -51,7 +51,16 @@ describe("neutralizeContext: every spelling a model could read as a tag (D19, ME
 
   test("idempotent, and text without a tag is returned unchanged", () => {
     for (const [input] of closing) expect(neutralizeContext(neutralizeContext(input))).toBe(neutralizeContext(input));
-    for (const text of ["", "plain text", "a < b and c > d", "hook context words", "<hook", "<b>hook</b> context", "</hooks_context>", "x<\u200B/hook_context>y"]) {
+    for (const text of [
+      "",
+      "plain text",
+      "a < b and c > d",
+      "hook context words",
+      "<hook",
+      "<b>hook</b> context",
+      "</hooks_context>",
+      "x<\u200B/hook_context>y",
+    ]) {
       expect(neutralizeContext(text)).toBe(text);
     }
   });

@@ -1,12 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import {
-  HOOK_CONTEXT_MAX_BYTES,
-  appendHookContext,
-  cutUtf8,
-  hiddenContextMessage,
-  joinContexts,
-  neutralizeContext,
-} from "../../src/hooks/merge/context.ts";
+import { HOOK_CONTEXT_MAX_BYTES, appendHookContext, cutUtf8, hiddenContextMessage, joinContexts, neutralizeContext } from "../../src/hooks/merge/context.ts";
 
 const enc = new TextEncoder();
 const bytes = (text: string) => enc.encode(text).length;

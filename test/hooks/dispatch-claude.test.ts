@@ -19,7 +19,11 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
     expect([ok.outcome.decision, ok.outcome.state.infos, ok.lines]).toEqual(["allow", ["ok"], []]);
     const message = await lifecycle("session_start", claude({ systemMessage: "hello" }));
     expect([message.outcome.state.systemMessages, message.context]).toEqual([["hello"], ""]);
-    const suppressed = await lifecycle("post_tool_use", claude({ suppressOutput: true, systemMessage: "x", hookSpecificOutput: { additionalContext: "c" } }), post());
+    const suppressed = await lifecycle(
+      "post_tool_use",
+      claude({ suppressOutput: true, systemMessage: "x", hookSpecificOutput: { additionalContext: "c" } }),
+      post(),
+    );
     expect([suppressed.outcome.state.systemMessages, suppressed.context]).toEqual([[], "c"]);
   });
 
@@ -27,14 +31,21 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
     expect(decided(await lifecycle("pre_tool_use", "echo 'no rm' >&2; exit 2", BASH))).toEqual(["deny", "no rm"]);
     expect(decided(await lifecycle("pre_tool_use", "printf 'a\\nb\\n' >&2; exit 2", BASH))).toEqual(["deny", "a\nb"]);
     expect(decided(await lifecycle("pre_tool_use", "exit 2", BASH))).toEqual(["deny", "blocked by hook (exit 2)"]);
-    expect(decided(await lifecycle("pre_tool_use", `${claude({ hookSpecificOutput: { permissionDecision: "allow" } })}; exit 2`, BASH))).toEqual(["deny", "blocked by hook (exit 2)"]);
+    expect(decided(await lifecycle("pre_tool_use", `${claude({ hookSpecificOutput: { permissionDecision: "allow" } })}; exit 2`, BASH))).toEqual([
+      "deny",
+      "blocked by hook (exit 2)",
+    ]);
     expect(decided(await lifecycle("pre_tool_use", claude({ decision: "approve" }), BASH))).toEqual(["allow", null]);
     expect(decided(await lifecycle("pre_tool_use", claude({ decision: "block", reason: "r" }), BASH))).toEqual(["deny", "r"]);
     expect(decided(await lifecycle("pre_tool_use", claude({ hookSpecificOutput: { permissionDecision: "deny" } }), BASH))).toEqual(["deny", "blocked by hook"]);
   });
 
   test("LIFE-32 exit 1 is a failure, but schema-valid JSON still takes effect", async () => {
-    const deny = await lifecycle("pre_tool_use", `${claude({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "x" } })}; exit 1`, BASH);
+    const deny = await lifecycle(
+      "pre_tool_use",
+      `${claude({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "x" } })}; exit 1`,
+      BASH,
+    );
     expect(decided(deny)).toEqual(["deny", "x"]);
     // The failure line reports `exited 1`; its outcome words say what happened: the JSON deny held.
     expect(deny.lines).toEqual(["agent: hook pre_tool_use[0].hooks[0] (pre_tool) failed: exit: exited 1 — tool blocked"]);
@@ -60,7 +71,11 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
     const canary = join(world.root, "canary");
     const beside = join(world.root, "beside");
     // The second command runs beside the deny (one concurrent batch); the list hook after it never starts.
-    toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "nope" } }))} }, { command = "touch '${beside}'" }]`);
+    toml(
+      world,
+      "user",
+      `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "nope" } }))} }, { command = "touch '${beside}'" }]`,
+    );
     script(world, "scripts/canary.sh", `touch '${canary}'`);
     listHooks(world, "user", { before_tool: [{ command: "./scripts/canary.sh" }] });
     const denied = await fire(world, "pre_tool", BASH);
@@ -78,7 +93,11 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
     const seen = join(world.root, "seen.json");
     const beside = join(world.root, "beside.json");
     // A command of the same batch sees the input as the batch started; a later list hook sees the rewrite.
-    toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecisionReason: "rewrite", updatedInput: { command: "rtk cargo build" } } }))} }, { command = "cat > '${beside}'" }]`);
+    toml(
+      world,
+      "user",
+      `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecisionReason: "rewrite", updatedInput: { command: "rtk cargo build" } } }))} }, { command = "cat > '${beside}'" }]`,
+    );
     script(world, "scripts/save.sh", `cat > '${seen}'`);
     listHooks(world, "user", { before_tool: [{ command: "./scripts/save.sh", payload: "full" }] });
     const fired = await fire(world, "pre_tool", { tool: "bash", input: { command: "cargo build", description: "d", timeout: 5000 } });
@@ -89,10 +108,14 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
 
   test("LIFE-40 MERGE-20 pre contexts come first in the one block", async () => {
     const world = makeWorld();
-    toml(world, "user", [
-      `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { additionalContext: "A" } }))} }]`,
-      `[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { additionalContext: "B" } }))} }]`,
-    ].join("\n"));
+    toml(
+      world,
+      "user",
+      [
+        `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { additionalContext: "A" } }))} }]`,
+        `[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { additionalContext: "B" } }))} }]`,
+      ].join("\n"),
+    );
     const pre = await fire(world, "pre_tool", BASH);
     const after = await fire(world, "post_tool", post("ok"));
     const context = joinContexts([...pre.outcome.state.contexts, ...after.outcome.state.contexts]);
@@ -104,7 +127,9 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
     expect(other.outcome.decision).toBe("allow");
     expect(other.outcome.state.warnings.join("\n")).toContain("PostToolUse");
     for (const name of ["pretooluse", "pre_tool"]) {
-      expect((await lifecycle("pre_tool_use", claude({ hookSpecificOutput: { hookEventName: name, permissionDecision: "deny" } }), BASH)).outcome.decision).toBe("deny");
+      expect(
+        (await lifecycle("pre_tool_use", claude({ hookSpecificOutput: { hookEventName: name, permissionDecision: "deny" } }), BASH)).outcome.decision,
+      ).toBe("deny");
     }
   });
 
@@ -131,13 +156,20 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
       expect(open.outcome.decision).toBe("allow");
       expect(open.lines[0]).toEndWith("— tool ran anyway");
     }
-    expect(decided(await lifecycle("pre_tool_use", "sleep 5", { ...BASH, extra: ', timeout_seconds = 1, failure_policy = "block"' }))).toEqual(["deny", "hook pre_tool_use[0].hooks[0] failed: timeout"]);
+    expect(decided(await lifecycle("pre_tool_use", "sleep 5", { ...BASH, extra: ', timeout_seconds = 1, failure_policy = "block"' }))).toEqual([
+      "deny",
+      "hook pre_tool_use[0].hooks[0] failed: timeout",
+    ]);
   });
 
   test("LIFE-48 MERGE-22 post_tool blocks are feedback: context in declared order, decision continue", async () => {
     const world = makeWorld();
     hookDir(world, "user", "d", { event: "post_tool" }, `echo '{"context":"A"}'`);
-    toml(world, "user", `[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { additionalContext: "B" } }))} }, { command = "echo 'lint failed' >&2; exit 2" }, { command = "echo formatted" }]`);
+    toml(
+      world,
+      "user",
+      `[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = ${JSON.stringify(claude({ hookSpecificOutput: { additionalContext: "B" } }))} }, { command = "echo 'lint failed' >&2; exit 2" }, { command = "echo formatted" }]`,
+    );
     const fired = await fire(world, "post_tool", post());
     expect([fired.outcome.decision, fired.context, fired.outcome.state.infos]).toEqual(["continue", "A\n\nB\n\nlint failed", ["formatted"]]);
     expect((await lifecycle("post_tool_use", claude({ decision: "block", reason: "lint failed" }), post())).context).toBe("lint failed");
@@ -149,12 +181,18 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
     const prompt: FireOptions = { fields: { prompt: "hello" } };
     const ctx = await lifecycle("user_prompt_submit", "echo 'Today is Monday'", prompt);
     expect([ctx.outcome.decision, ctx.outcome.state.hidden, ctx.outcome.state.contexts]).toEqual(["continue", ["Today is Monday"], []]);
-    expect((await lifecycle("user_prompt_submit", claude({ hookSpecificOutput: { additionalContext: "Monday" } }), prompt)).outcome.state.hidden).toEqual(["Monday"]);
+    expect((await lifecycle("user_prompt_submit", claude({ hookSpecificOutput: { additionalContext: "Monday" } }), prompt)).outcome.state.hidden).toEqual([
+      "Monday",
+    ]);
 
     const world = makeWorld();
     const canary = join(world.root, "canary");
     // Both block, concurrently: the first in declared order wins even though it finishes last.
-    toml(world, "user", `[[hooks.lifecycle.user_prompt_submit]]\nhooks = [{ command = "sleep 0.3; echo 'no secrets' >&2; exit 2" }, { command = "touch '${canary}'; echo 'second' >&2; exit 2" }]`);
+    toml(
+      world,
+      "user",
+      `[[hooks.lifecycle.user_prompt_submit]]\nhooks = [{ command = "sleep 0.3; echo 'no secrets' >&2; exit 2" }, { command = "touch '${canary}'; echo 'second' >&2; exit 2" }]`,
+    );
     expect(decided(await fire(world, "user_prompt_submit", prompt))).toEqual(["block", "no secrets"]);
     expect(existsSync(canary)).toBe(true);
     expect(decided(await lifecycle("user_prompt_submit", "exit 2", prompt))).toEqual(["block", "blocked by hook (exit 2)"]);
@@ -165,7 +203,11 @@ describe("lifecycle commands (claude dialect) through dispatch", () => {
 
   test("MERGE-26 system messages keep their order", async () => {
     const world = makeWorld();
-    toml(world, "user", `[[hooks.lifecycle.stop]]\nhooks = [{ command = ${JSON.stringify(claude({ systemMessage: "m1" }))} }, { command = ${JSON.stringify(claude({ systemMessage: "m2" }))} }]`);
+    toml(
+      world,
+      "user",
+      `[[hooks.lifecycle.stop]]\nhooks = [{ command = ${JSON.stringify(claude({ systemMessage: "m1" }))} }, { command = ${JSON.stringify(claude({ systemMessage: "m2" }))} }]`,
+    );
     expect((await fire(world, "stop")).outcome.state.systemMessages).toEqual(["m1", "m2"]);
   });
 });

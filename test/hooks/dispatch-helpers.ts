@@ -14,10 +14,19 @@ export async function preDir(body: string, manifest: Record<string, unknown> = {
   return fire(world, "pre_tool", BASH);
 }
 
-const LIFECYCLE_EVENT = { pre_tool_use: "pre_tool", post_tool_use: "post_tool", session_start: "session_start", user_prompt_submit: "user_prompt_submit" } as const;
+const LIFECYCLE_EVENT = {
+  pre_tool_use: "pre_tool",
+  post_tool_use: "post_tool",
+  session_start: "session_start",
+  user_prompt_submit: "user_prompt_submit",
+} as const;
 
 /** One user lifecycle command (TOML-quoted) under `key`, fired for that key's event. */
-export async function lifecycle(key: keyof typeof LIFECYCLE_EVENT, command: string, options: FireOptions & { extra?: string; world?: World } = {}): Promise<Fired> {
+export async function lifecycle(
+  key: keyof typeof LIFECYCLE_EVENT,
+  command: string,
+  options: FireOptions & { extra?: string; world?: World } = {},
+): Promise<Fired> {
   const world = options.world ?? makeWorld();
   toml(world, "user", `[[hooks.lifecycle.${key}]]\nhooks = [{ command = ${JSON.stringify(command)}${options.extra ?? ""} }]`);
   return fire(world, LIFECYCLE_EVENT[key], options);

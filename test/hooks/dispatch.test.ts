@@ -17,7 +17,6 @@ import { isAlive, waitForFile } from "../support/procs.ts";
 // Real processes on 2 shared cores: generous per-test bounds (no timed assertions rely on them).
 setDefaultTimeout(60_000);
 
-
 describe("hook dirs (action dialect) through dispatch", () => {
   test("DIR-37 DIR-38 DIR-39 DIR-41 replies: allow, deny, modify, empty, first non-empty line, case", async () => {
     expect(decided(await preDir(`echo '{"action":"allow"}'`))).toEqual(["allow", null]);
@@ -53,7 +52,12 @@ describe("hook dirs (action dialect) through dispatch", () => {
     expect(decided(await preDir(`printf 'nope\\nmore\\n' >&2; exit 2`))).toEqual(["deny", "nope"]);
     expect(decided(await preDir("exit 2"))).toEqual(["deny", "denied by hook guard (exit 2)"]);
     const modify = await preDir(`echo '{"action":"modify","input":{"command":"x"}}'; exit 2`);
-    expect([modify.outcome.decision, modify.outcome.state.toolInput, modify.outcome.rows[0]?.status, modify.lines]).toEqual(["deny", { command: "ls" }, "success", []]);
+    expect([modify.outcome.decision, modify.outcome.state.toolInput, modify.outcome.rows[0]?.status, modify.lines]).toEqual([
+      "deny",
+      { command: "ls" },
+      "success",
+      [],
+    ]);
     expect(decided(await preDir(`echo '{"action":"deny"}'`, {}, "a"))).toEqual(["deny", "tool execution denied by hook a"]);
   });
 
@@ -71,7 +75,13 @@ describe("hook dirs (action dialect) through dispatch", () => {
   });
 
   test("DIR-46 MERGE-10 a modify without a valid input fails; the previous input is kept, or denied", async () => {
-    const bodies = ['{"action":"modify"}', '{"action":"modify","input":null}', '{"action":"modify","input":"ls"}', '{"action":"modify","input":{"cmd":"ls"}}', '{"action":"modify","input":{}}'];
+    const bodies = [
+      '{"action":"modify"}',
+      '{"action":"modify","input":null}',
+      '{"action":"modify","input":"ls"}',
+      '{"action":"modify","input":{"cmd":"ls"}}',
+      '{"action":"modify","input":{}}',
+    ];
     for (const body of bodies) {
       const open = await preDir(`echo '${body}'`);
       expect([body, open.outcome.decision, open.outcome.state.toolInput, open.outcome.rows[0]?.category]).toEqual([body, "allow", { command: "ls" }, "exit"]);
@@ -188,7 +198,13 @@ describe("hook dirs (action dialect) through dispatch", () => {
     const pidFile = join(world.root, "pid");
     const release = join(world.root, "release");
     // The hook finishes only after the test releases it, so the event cannot have waited for it.
-    hookDir(world, "user", "later", { event: "post_tool", async: true, timeout: "30s" }, `echo $$ > '${pidFile}.tmp'; mv '${pidFile}.tmp' '${pidFile}'; while [ ! -e '${release}' ]; do sleep 0.05; done; touch '${marker}'`);
+    hookDir(
+      world,
+      "user",
+      "later",
+      { event: "post_tool", async: true, timeout: "30s" },
+      `echo $$ > '${pidFile}.tmp'; mv '${pidFile}.tmp' '${pidFile}'; while [ ! -e '${release}' ]; do sleep 0.05; done; touch '${marker}'`,
+    );
     const fired = await fire(world, "post_tool", { ...post(), close: false });
     expect(fired.outcome.decision).toBe("continue");
     expect(existsSync(marker)).toBe(false);
@@ -210,7 +226,10 @@ describe("hook dirs (action dialect) through dispatch", () => {
     const open = await preDir("exec sleep 10", { timeout: "200ms" });
     expect([open.outcome.decision, open.outcome.rows[0]?.category]).toEqual(["allow", "timeout"]);
     expect(open.lines).toEqual(["agent: hook guard (pre_tool) failed: timeout: timed out after 200ms — tool ran anyway"]);
-    expect(decided(await preDir("exec sleep 10", { timeout: "200ms", fail_closed: true }))).toEqual(["deny", "hook guard failed (fail_closed): timed out after 200ms"]);
+    expect(decided(await preDir("exec sleep 10", { timeout: "200ms", fail_closed: true }))).toEqual([
+      "deny",
+      "hook guard failed (fail_closed): timed out after 200ms",
+    ]);
     const life = await lifecycle("pre_tool_use", "sleep 5", { ...BASH, extra: ", timeout_seconds = 1" });
     expect([life.outcome.decision, life.outcome.rows[0]?.category]).toEqual(["allow", "timeout"]);
     expect(life.lines).toEqual(["agent: hook pre_tool_use[0].hooks[0] (pre_tool) failed: timeout: timed out after 1s — tool ran anyway"]);
@@ -221,7 +240,11 @@ describe("hook dirs (action dialect) through dispatch", () => {
     const log = join(world.root, "log");
     hookDir(world, "user", "audit", { event: "pre_tool" }, `echo audit >> '${log}'`);
     hookDir(world, "user", "strict", { event: "pre_tool", fail_closed: true }, `echo strict >> '${log}'; echo '{"action":"deny","reason":"readonly"}'`);
-    toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "echo lc-warn >> '${log}'" }, { command = "echo lc-block >> '${log}'", failure_policy = "block" }, { command = "echo lc-fail >> '${log}'", failure_policy = "fail" }]`);
+    toml(
+      world,
+      "user",
+      `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "echo lc-warn >> '${log}'" }, { command = "echo lc-block >> '${log}'", failure_policy = "block" }, { command = "echo lc-fail >> '${log}'", failure_policy = "fail" }]`,
+    );
     script(world, "scripts/log.sh", `echo "$1" >> '${log}'`);
     listHooks(world, "user", { before_tool: [{ command: "./scripts/log.sh l-warn" }, { command: "./scripts/log.sh l-block", failure_policy: "block" }] });
     const ro = await fire(world, "pre_tool", { ...BASH, readonly: true });
@@ -253,7 +276,11 @@ describe("tool-call lists (envelope) through dispatch", () => {
     const warn = await run("warn");
     expect([warn.outcome.decision, warn.lines, diagnostics(warn)]).toEqual(["allow", ["agent: hook f (pre_tool) failed: exit: exited 1 — tool ran anyway"], 1]);
     const block = await run("block");
-    expect([block.outcome.decision, block.outcome.state.denied?.modelReason, block.lines[0]?.endsWith("— tool blocked")]).toEqual(["deny", LIST_BLOCK_MESSAGE, true]);
+    expect([block.outcome.decision, block.outcome.state.denied?.modelReason, block.lines[0]?.endsWith("— tool blocked")]).toEqual([
+      "deny",
+      LIST_BLOCK_MESSAGE,
+      true,
+    ]);
     const fail = await run("fail");
     expect([fail.outcome.decision, fail.outcome.state.stopSession?.kind, fail.outcome.reason]).toEqual(["deny", "hook_failed", "hook f failed: exit"]);
   });
@@ -261,7 +288,8 @@ describe("tool-call lists (envelope) through dispatch", () => {
   test("MERGE-24 MERGE-25 MERGE-23 context items are all-or-nothing per hook, in config then JSON order", async () => {
     const world = makeWorld();
     const items = (contents: string[], role = "user"): string => JSON.stringify({ context_items: contents.map((content) => ({ role, content })) });
-    const reply = (name: string, text: string, code = 0): string => script(world, `scripts/${name}.sh`, `cat > /dev/null; printf '%s\\n' '${text}'; exit ${code}`);
+    const reply = (name: string, text: string, code = 0): string =>
+      script(world, `scripts/${name}.sh`, `cat > /dev/null; printf '%s\\n' '${text}'; exit ${code}`);
     reply("m1", items(["u1", "u2"]));
     reply("bad", "{bad");
     reply("shape", '{"items":[]}');
@@ -271,18 +299,39 @@ describe("tool-call lists (envelope) through dispatch", () => {
     reply("crash", items(["c"]), 1);
     reply("m2", items(["u3"]));
     reply("off", items(["never"]));
-    const hook = (name: string, extra: Record<string, unknown> = {}) => ({ label: name, command: `./scripts/${name}.sh`, provider_context_injection: true, ...extra });
+    const hook = (name: string, extra: Record<string, unknown> = {}) => ({
+      label: name,
+      command: `./scripts/${name}.sh`,
+      provider_context_injection: true,
+      ...extra,
+    });
     listHooks(world, "user", {
       before_tool: [hook("m1")],
-      after_tool: [hook("m1"), hook("bad"), hook("shape"), hook("role"), hook("empty"), hook("big", { provider_context_max_bytes: 10 }), hook("crash"), hook("m2"), { label: "off", command: "./scripts/off.sh" }],
+      after_tool: [
+        hook("m1"),
+        hook("bad"),
+        hook("shape"),
+        hook("role"),
+        hook("empty"),
+        hook("big", { provider_context_max_bytes: 10 }),
+        hook("crash"),
+        hook("m2"),
+        { label: "off", command: "./scripts/off.sh" },
+      ],
     });
     const fired = await fire(world, "post_tool", post());
     const injected = fired.outcome.state.injections.filter((i) => i.status === "success").flatMap((i) => i.items.map((item) => item.content));
     expect(injected).toEqual(["u1", "u2", "u3"]);
     const statuses = fired.records.filter((r) => r.type === "hook_context_injection").map((r) => [r.fields.label, r.fields.status]);
     expect(statuses).toEqual([
-      ["m1", "success"], ["bad", "invalid_json"], ["shape", "invalid_shape"], ["role", "unsupported_role"],
-      ["empty", "empty_content"], ["big", "over_limit"], ["crash", "hook_failed"], ["m2", "success"],
+      ["m1", "success"],
+      ["bad", "invalid_json"],
+      ["shape", "invalid_shape"],
+      ["role", "unsupported_role"],
+      ["empty", "empty_content"],
+      ["big", "over_limit"],
+      ["crash", "hook_failed"],
+      ["m2", "success"],
     ]);
     const pre = await fire(world, "pre_tool", BASH);
     expect(pre.outcome.state.injections.flatMap((i) => i.items)).toEqual([]);

@@ -2,11 +2,32 @@ import { describe, expect, test } from "bun:test";
 import { buildHookEnv, INJECTED_ENV_NAMES, stripEnv } from "../../src/hooks/shell/env.ts";
 
 const SECRET_NAMES = [
-  "OPENAI_API_KEY", "anthropic_api_key", "APP_SECRET", "GITHUB_TOKEN", "DB_PASSWORD", "SMTP_PASSWD",
-  "GOOGLE_APPLICATION_CREDENTIALS", "SSH_PRIVATE_KEY", "HTTP_AUTHORIZATION", "BEARER_VALUE", "OAUTH_CLIENT",
-  "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "OPENAI_KEY", "STRIPE_KEY",
+  "OPENAI_API_KEY",
+  "anthropic_api_key",
+  "APP_SECRET",
+  "GITHUB_TOKEN",
+  "DB_PASSWORD",
+  "SMTP_PASSWD",
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "SSH_PRIVATE_KEY",
+  "HTTP_AUTHORIZATION",
+  "BEARER_VALUE",
+  "OAUTH_CLIENT",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "OPENAI_KEY",
+  "STRIPE_KEY",
 ];
-const KEPT = { PATH: "/usr/bin:/bin", HOME: "/home/u", LANG: "C.UTF-8", SAFE_VALUE: "1", KEYBOARD_LAYOUT: "us", MONKEY_MODE: "on", SSH_AUTH_SOCK: "/tmp/agent.sock" };
+const KEPT = {
+  PATH: "/usr/bin:/bin",
+  HOME: "/home/u",
+  LANG: "C.UTF-8",
+  SAFE_VALUE: "1",
+  KEYBOARD_LAYOUT: "us",
+  MONKEY_MODE: "on",
+  SSH_AUTH_SOCK: "/tmp/agent.sock",
+};
 
 describe("env stripping (D18)", () => {
   test("RUN-09 secret-named variables and the provider key variable are stripped; ordinary ones pass", () => {

@@ -23,20 +23,51 @@ const EVENT_BY_PHASE = { before_tool: "pre_tool", after_tool: "post_tool", after
 
 function spec(phase: ListPhase, overrides: Partial<ListHookSpec> = {}): ListHookSpec {
   return {
-    label: "audit-before", scope: "user", form: "list", dialect: "envelope", event: EVENT_BY_PHASE[phase],
-    source: "/h/settings.json", field: `hooks.${phase}[0]`, disabled: false, timeoutMs: 5000, command: "./h.sh",
-    phase, index: 0, failurePolicy: "warn", payload: "redacted", stdoutMaxBytes: 8192, stderrMaxBytes: 8192,
-    providerContextInjection: false, providerContextMaxBytes: 4096, includeTools: [], excludeTools: [], absolutePaths: true,
+    label: "audit-before",
+    scope: "user",
+    form: "list",
+    dialect: "envelope",
+    event: EVENT_BY_PHASE[phase],
+    source: "/h/settings.json",
+    field: `hooks.${phase}[0]`,
+    disabled: false,
+    timeoutMs: 5000,
+    command: "./h.sh",
+    phase,
+    index: 0,
+    failurePolicy: "warn",
+    payload: "redacted",
+    stdoutMaxBytes: 8192,
+    stderrMaxBytes: 8192,
+    providerContextInjection: false,
+    providerContextMaxBytes: 4096,
+    includeTools: [],
+    excludeTools: [],
+    absolutePaths: true,
     ...overrides,
   };
 }
 
 function event(overrides: Partial<HookEventInput> = {}): HookEventInput {
   return {
-    event: "pre_tool", sessionId: "s-1", transcriptPath: "/h/sessions/s-1.jsonl", cwd: work, projectDir: work, permissionMode: "bypass",
+    event: "pre_tool",
+    sessionId: "s-1",
+    transcriptPath: "/h/sessions/s-1.jsonl",
+    cwd: work,
+    projectDir: work,
+    permissionMode: "bypass",
     tool: { name: "bash", callId: "call_abc123", input: { command: "echo hello world", timeout: 30 } },
     fields: {},
-    context: { sessionPath: "/h/sessions/s-1.jsonl", providerId: "script", modelId: "m1", agentId: null, invocationMode: "print", turnId: "turn-0", messageId: "tool-call_abc123", subagent: false },
+    context: {
+      sessionPath: "/h/sessions/s-1.jsonl",
+      providerId: "script",
+      modelId: "m1",
+      agentId: null,
+      invocationMode: "print",
+      turnId: "turn-0",
+      messageId: "tool-call_abc123",
+      subagent: false,
+    },
     strippedEnvValues: [],
     ...overrides,
   };
@@ -51,12 +82,27 @@ function encodeJson(s: ListHookSpec, e: HookEventInput, options: EncodeOptions =
 }
 
 function run(stdout: string | Uint8Array, code: number | null = 0, extra: Partial<ProcessRun> = {}): ProcessRun {
-  return { kind: "ok", exit: { code, signal: null }, stdout: typeof stdout === "string" ? new TextEncoder().encode(stdout) : stdout, stderr: new Uint8Array(), detail: "", ...extra };
+  return {
+    kind: "ok",
+    exit: { code, signal: null },
+    stdout: typeof stdout === "string" ? new TextEncoder().encode(stdout) : stdout,
+    stderr: new Uint8Array(),
+    detail: "",
+    ...extra,
+  };
 }
 
 /** Runs `command` through `/bin/bash -lc` as list hooks do, feeding `stdin`; returns the ProcessRun. */
 async function runHook(command: string, stdin: Uint8Array, cwd = work): Promise<ProcessRun> {
-  const spawned = await runtime.spawn({ argv: ["/bin/bash", "-lc", command], cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, newGroup: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const spawned = await runtime.spawn({
+    argv: ["/bin/bash", "-lc", command],
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    newGroup: true,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (!spawned.ok) throw new Error(spawned.message);
   const child = spawned.child;
   const out = child.stdout ? new Response(child.stdout).arrayBuffer() : Promise.resolve(new ArrayBuffer(0));
@@ -77,7 +123,19 @@ describe("envelope encode (seed 003)", () => {
       phase: "before_tool",
       hook: { label: "audit-before", index: 0, failure_policy: "warn", payload_mode: "redacted" },
       tool: { name: "bash", call_id: "call_abc123" },
-      context: { cwd: work, session_id: "s-1", session_path: "/h/sessions/s-1.jsonl", provider_id: "script", model_id: "m1", agent_id: null, invocation_mode: "print", turn_id: "turn-0", message_id: "tool-call_abc123", subagent: false, timestamp: "2026-05-26T00:00:00Z" },
+      context: {
+        cwd: work,
+        session_id: "s-1",
+        session_path: "/h/sessions/s-1.jsonl",
+        provider_id: "script",
+        model_id: "m1",
+        agent_id: null,
+        invocation_mode: "print",
+        turn_id: "turn-0",
+        message_id: "tool-call_abc123",
+        subagent: false,
+        timestamp: "2026-05-26T00:00:00Z",
+      },
       affected_paths: [],
       payload: { inline: true, status: "inline", data: { request } },
       payload_ref: null,
@@ -90,7 +148,10 @@ describe("envelope encode (seed 003)", () => {
   });
 
   test("RUN-14 stdin is one compact JSON line and exactly one newline, read to EOF by a real hook", async () => {
-    const { encoded } = encodeJson(spec("before_tool"), event({ tool: { name: "write", callId: "c", input: { file_path: "a.txt", content: "line1\nline2" } } }));
+    const { encoded } = encodeJson(
+      spec("before_tool"),
+      event({ tool: { name: "write", callId: "c", input: { file_path: "a.txt", content: "line1\nline2" } } }),
+    );
     const bytes = encoded.stdin;
     expect(bytes.filter((b) => b === 10).length).toBe(1);
     expect(bytes[bytes.length - 1]).toBe(10);
@@ -103,9 +164,18 @@ describe("envelope encode (seed 003)", () => {
   });
 
   test("TOOL-41 SEC-12 TOOL-44 after_tool result in payload.data and at top level, content hidden, metadata paths kept", () => {
-    const e = event({ event: "post_tool", tool: { name: "write", callId: "call_def456", input: { file_path: "notes.txt", content: "héllo" } }, result: { success: false, content: "boom", metadata: { path: "notes.txt", stdout: "abc" } } });
+    const e = event({
+      event: "post_tool",
+      tool: { name: "write", callId: "call_def456", input: { file_path: "notes.txt", content: "héllo" } },
+      result: { success: false, content: "boom", metadata: { path: "notes.txt", stdout: "abc" } },
+    });
     const { json } = encodeJson(spec("after_tool", { label: "after-log", failurePolicy: "ignore" }), e);
-    const result = { tool_name: "write", success: false, content: "<redacted:tool-output>", metadata: { path: "notes.txt", stdout: { redacted: true, kind: "output", bytes: 3 } } };
+    const result = {
+      tool_name: "write",
+      success: false,
+      content: "<redacted:tool-output>",
+      metadata: { path: "notes.txt", stdout: { redacted: true, kind: "output", bytes: 3 } },
+    };
     expect(json.phase).toBe("after_tool");
     expect(json.result).toEqual(result);
     expect(json.payload.data.result).toEqual(result);
@@ -131,7 +201,10 @@ describe("envelope encode (seed 003)", () => {
   });
 
   test("TOOL-53 after_assistant / after_reasoning: message tool, request.text, no result, no paths", () => {
-    for (const [phase, name] of [["after_assistant", "assistant"], ["after_reasoning", "reasoning"]] as const) {
+    for (const [phase, name] of [
+      ["after_assistant", "assistant"],
+      ["after_reasoning", "reasoning"],
+    ] as const) {
       const { json } = encodeJson(spec(phase), event({ event: phase, tool: undefined, fields: { text: "full message text" } }));
       expect(json.tool).toEqual({ name, call_id: `${name}-turn-0` });
       expect(json.request).toEqual({ text: "full message text" });
@@ -159,7 +232,13 @@ describe("envelope encode (seed 003)", () => {
 
   test("SEC-18 stripped env values in a tool result become [REDACTED:env]", () => {
     const value = "Tr0ub4dor-3xyz-42";
-    const e = event({ tool: { name: "read", callId: "r", input: { file_path: "x" } }, fields: {}, strippedEnvValues: [value, "1234"], event: "post_tool", result: { success: true, content: "", metadata: { note: `v=${value} b=${Buffer.from(value).toString("base64")} pin 1234` } } });
+    const e = event({
+      tool: { name: "read", callId: "r", input: { file_path: "x" } },
+      fields: {},
+      strippedEnvValues: [value, "1234"],
+      event: "post_tool",
+      result: { success: true, content: "", metadata: { note: `v=${value} b=${Buffer.from(value).toString("base64")} pin 1234` } },
+    });
     const { json } = encodeJson(spec("after_tool"), e);
     expect(json.result.metadata.note).toBe("v=[REDACTED:env] b=[REDACTED:env] pin 1234");
   });
@@ -177,7 +256,10 @@ describe("envelope encode (seed 003)", () => {
   test("SEC-43 a 2 MiB assistant message is a truncated marker; 40 leaves of 60 KiB are omitted_too_large, never spilled", () => {
     let spillCalls = 0;
     const spill = () => (spillCalls++, null);
-    const big = encodeJson(spec("after_assistant"), event({ event: "after_assistant", tool: undefined, fields: { text: "y".repeat(2 * MIB) } }), { ...baseOptions, spill });
+    const big = encodeJson(spec("after_assistant"), event({ event: "after_assistant", tool: undefined, fields: { text: "y".repeat(2 * MIB) } }), {
+      ...baseOptions,
+      spill,
+    });
     expect(big.json.request.text).toEqual({ redacted: true, kind: "truncated", bytes: 2 * MIB });
     expect(big.json.payload.status).toBe("inline");
     const leaves: Record<string, string> = {};
@@ -207,13 +289,22 @@ describe("envelope encode (seed 003)", () => {
     expect(encoded.cleanup).toContain(ref.path);
     // The hook, while running, checks modes and the digest of the file it was given.
     const script = path.join(work, "check-ref.mjs");
-    writeFileSync(script, `import { readFileSync, statSync } from "node:fs"; import { createHash } from "node:crypto"; import path from "node:path";
+    writeFileSync(
+      script,
+      `import { readFileSync, statSync } from "node:fs"; import { createHash } from "node:crypto"; import path from "node:path";
 const env = JSON.parse(readFileSync(0, "utf8")); const p = env.payload_ref.path; const body = readFileSync(p);
 const out = { file: (statSync(p).mode & 0o777).toString(8), dir: (statSync(path.dirname(p)).mode & 0o777).toString(8), size: body.length, digest: "sha256:" + createHash("sha256").update(body).digest("hex"), content: JSON.parse(body).request.content.length };
-process.stdout.write(JSON.stringify(out));`);
+process.stdout.write(JSON.stringify(out));`,
+    );
     const result = await runHook(`node ${script}`, encoded.stdin);
     expect(result.exit?.code).toBe(0);
-    expect(JSON.parse(new TextDecoder().decode(result.stdout))).toEqual({ file: "600", dir: "700", size: ref.bytes, digest: ref.digest_sha256, content: content.length });
+    expect(JSON.parse(new TextDecoder().decode(result.stdout))).toEqual({
+      file: "600",
+      dir: "700",
+      size: ref.bytes,
+      digest: ref.digest_sha256,
+      content: content.length,
+    });
     cleanupSpill(runtime.fs, encoded.cleanup);
     expect(existsSync(ref.path)).toBe(false);
     expect(existsSync(path.dirname(ref.path))).toBe(false);
@@ -221,7 +312,11 @@ process.stdout.write(JSON.stringify(out));`);
 
   test("TOOL-68 full after_tool with a 2 MiB result: both legacy bodies moved, no payload.data, spill holds request and result", () => {
     const spill = createSpiller(runtime.fs, { tmpdir: spillTmp, uid: runtime.platform.uid }, () => runtime.randomId());
-    const e = event({ event: "post_tool", tool: { name: "read", callId: "r", input: { file_path: "notes.txt" } }, result: { success: true, content: "r".repeat(2 * MIB) } });
+    const e = event({
+      event: "post_tool",
+      tool: { name: "read", callId: "r", input: { file_path: "notes.txt" } },
+      result: { success: true, content: "r".repeat(2 * MIB) },
+    });
     const { json, encoded } = encodeJson(spec("after_tool", { payload: "full" }), e, { ...baseOptions, spill });
     const summary = { status: "moved_to_payload_ref", original_bytes: json.payload_ref.bytes, omitted_fields: ["request", "result"] };
     expect(json.request).toEqual(summary);
@@ -235,9 +330,18 @@ process.stdout.write(JSON.stringify(out));`);
   });
 
   test("SEC-23 TOOL-49 TOOL-68 an unwritable spill directory gives omitted_too_large summaries, valid JSON under 1 MiB", async () => {
-    const failing: FileSystem = { ...runtime.fs, mkdir: () => { throw Object.assign(new Error("read-only"), { code: "EROFS" }); } };
+    const failing: FileSystem = {
+      ...runtime.fs,
+      mkdir: () => {
+        throw Object.assign(new Error("read-only"), { code: "EROFS" });
+      },
+    };
     const spill = createSpiller(failing, { tmpdir: path.join(work, "nowhere"), uid: runtime.platform.uid }, () => "x");
-    const e = event({ event: "post_tool", tool: { name: "write", callId: "w", input: { file_path: "big.txt", content: "q".repeat(2 * MIB) } }, result: { success: true, content: "ok" } });
+    const e = event({
+      event: "post_tool",
+      tool: { name: "write", callId: "w", input: { file_path: "big.txt", content: "q".repeat(2 * MIB) } },
+      result: { success: true, content: "ok" },
+    });
     const { json, encoded } = encodeJson(spec("after_tool", { payload: "full" }), e, { ...baseOptions, spill });
     expect(encoded.stdin.length).toBeLessThanOrEqual(MIB);
     expect(json.payload).toEqual({ inline: false, status: "omitted_too_large" });
@@ -287,8 +391,18 @@ describe("envelope decode", () => {
   });
 
   test("TOOL-54 a real injecting hook's context_items are parsed with their byte count", async () => {
-    const hook = await runHook(`cat > /dev/null; printf '%s' '{"context_items":[{"role":"user","content":"Relevant memory"},{"role":"user","content":"a2"}]}'`, new TextEncoder().encode("{}\n"));
-    expect(dialect.decode(injecting, event(), hook).contextItems).toEqual({ status: "success", items: [{ role: "user", content: "Relevant memory" }, { role: "user", content: "a2" }], byteCount: 17 });
+    const hook = await runHook(
+      `cat > /dev/null; printf '%s' '{"context_items":[{"role":"user","content":"Relevant memory"},{"role":"user","content":"a2"}]}'`,
+      new TextEncoder().encode("{}\n"),
+    );
+    expect(dialect.decode(injecting, event(), hook).contextItems).toEqual({
+      status: "success",
+      items: [
+        { role: "user", content: "Relevant memory" },
+        { role: "user", content: "a2" },
+      ],
+      byteCount: 17,
+    });
   });
 
   test("TOOL-55 statuses, all-or-nothing", () => {
@@ -344,6 +458,9 @@ describe("envelope decode", () => {
     }
     expect(dialect.decode(spec("after_tool"), event(), run("", 127)).failure).toEqual({ category: "runner", detail: "command not found (exit 127)" });
     expect(dialect.decode(spec("after_tool"), event(), run("", 126)).failure).toEqual({ category: "runner", detail: "permission denied (exit 126)" });
-    expect(dialect.decode(spec("after_tool"), event(), run("", null, { exit: { code: null, signal: "SIGSEGV" } })).failure).toEqual({ category: "exit", detail: "killed by signal SIGSEGV" });
+    expect(dialect.decode(spec("after_tool"), event(), run("", null, { exit: { code: null, signal: "SIGSEGV" } })).failure).toEqual({
+      category: "exit",
+      detail: "killed by signal SIGSEGV",
+    });
   });
 });

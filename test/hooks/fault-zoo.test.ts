@@ -168,7 +168,12 @@ describe("fault zoo through dispatch", () => {
     const noexec = world.file("scripts/noexec.sh", "#!/bin/sh\nexit 0\n");
     chmodSync(noexec, 0o644);
     toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "./.agent/hooks/missing.sh" }, { command = "./scripts/noexec.sh" }]`);
-    listHooks(world, "user", { before_tool: [{ label: "l127", command: "./scripts/missing.sh" }, { label: "l126", command: "./scripts/noexec.sh" }] });
+    listHooks(world, "user", {
+      before_tool: [
+        { label: "l127", command: "./scripts/missing.sh" },
+        { label: "l126", command: "./scripts/noexec.sh" },
+      ],
+    });
     const dir = hookDir(world, "user", "gone", { event: "pre_tool" }, "exit 0");
     hookDir(world, "user", "plain", { event: "pre_tool" }, "exit 0");
     chmodSync(join(world.agentHome, "hooks", "plain", "run.sh"), 0o644);
@@ -176,9 +181,12 @@ describe("fault zoo through dispatch", () => {
     for (let call = 0; call < 2; call += 1) {
       const fired = await fire(world, "pre_tool", { tool: "bash", input: { command: "ls" } });
       expect(fired.outcome.rows.map((r) => [r.label, r.status, r.category])).toEqual([
-        ["gone", "failed", "runner"], ["plain", "failed", "runner"],
-        ["pre_tool_use[0].hooks[0]", "failed", "runner"], ["pre_tool_use[0].hooks[1]", "failed", "runner"],
-        ["l127", "failed", "runner"], ["l126", "failed", "runner"],
+        ["gone", "failed", "runner"],
+        ["plain", "failed", "runner"],
+        ["pre_tool_use[0].hooks[0]", "failed", "runner"],
+        ["pre_tool_use[0].hooks[1]", "failed", "runner"],
+        ["l127", "failed", "runner"],
+        ["l126", "failed", "runner"],
       ]);
       expect(fired.outcome.decision).toBe("allow");
       expect(fired.lines).toEqual([
@@ -218,18 +226,29 @@ describe("fault zoo through dispatch", () => {
       { name: "glob", arguments: { pattern: "*.txt" } },
     ];
     world.file("script.json", JSON.stringify({ turns: [{ tool_calls: calls }, { text: "done" }] }));
-    const r = runCli(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", "go"], { timeoutMs: 60_000 });
+    const r = runCli(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--output-format", "json", "go"], {
+      timeoutMs: 60_000,
+    });
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect([summary.tool_calls, summary.result, summary.is_error]).toEqual([6, "done", false]);
     const sessionFile = sessionFileOf(join(world.agentHome, "sessions"), String(summary.session_id));
-    const lines = readFileSync(sessionFile, "utf8").split("\n").filter((line) => line !== "");
+    const lines = readFileSync(sessionFile, "utf8")
+      .split("\n")
+      .filter((line) => line !== "");
     const records = lines.map((line) => JSON.parse(line));
     expect(records.filter((rec) => rec.type === "tool_result_delivered").length).toBe(6);
-    const ended = Object.fromEntries(records.filter((rec) => rec.type === "hook_lifecycle" && rec.status !== "started").map((rec) => [rec.label, [rec.status, rec.category]]));
+    const ended = Object.fromEntries(
+      records.filter((rec) => rec.type === "hook_lifecycle" && rec.status !== "started").map((rec) => [rec.label, [rec.status, rec.category]]),
+    );
     expect(ended).toEqual({
-      hang: ["failed", "timeout"], unread: ["failed", "timeout"], noterm: ["failed", "timeout"], bgchild: ["success", null],
-      tty: ["failed", "exit"], flood: ["failed", "timeout"], sigkill: ["failed", "exit"],
+      hang: ["failed", "timeout"],
+      unread: ["failed", "timeout"],
+      noterm: ["failed", "timeout"],
+      bgchild: ["success", null],
+      tty: ["failed", "exit"],
+      flood: ["failed", "timeout"],
+      sigkill: ["failed", "exit"],
     });
     for (const name of ["hang", "unread", "noterm", "tty", "flood", "sigkill"]) expect(r.stderr).toContain(`agent: hook ${name} (`);
     for (const pid of readFileSync(pids, "utf8").trim().split("\n").map(Number)) {

@@ -57,7 +57,7 @@ describe("http hooks", () => {
     expect(body.tool_input.description).toContain("[REDACTED:");
   });
 
-  test("payload = \"full\" sends the payload as a command would get it on stdin", async () => {
+  test('payload = "full" sends the payload as a command would get it on stdin', async () => {
     const before = server.requests.length;
     const w = world(`{ type = "http", url = "${server.url}/allow", payload = "full" }`);
     const fired = await fire(w, "pre_tool", { tool: "bash", input: { command: "ls -la" } });
@@ -87,7 +87,7 @@ describe("http hooks", () => {
     expect(fired.lines.join("\n")).toContain("HTTP 403");
   });
 
-  test("failure_policy = \"block\": a 500 blocks the call", async () => {
+  test('failure_policy = "block": a 500 blocks the call', async () => {
     const w = world(`{ type = "http", url = "${server.url}/status/500", failure_policy = "block" }`);
     const fired = await fire(w, "pre_tool", { tool: "bash", input: { command: "ls" } });
     expect(fired.outcome.decision).toBe("deny");
@@ -114,7 +114,10 @@ describe("http hooks", () => {
     const inside = world(`{ type = "http", url = "${server.url}/redirect?to=/deny" }`);
     const followed = await fire(inside, "pre_tool", { tool: "bash", input: { command: "ls" } });
     expect(followed.outcome.decision).toBe("deny");
-    expect(since(before).map((r) => [r.method, r.path])).toEqual([["POST", "/redirect?to=/deny"], ["POST", "/deny"]]);
+    expect(since(before).map((r) => [r.method, r.path])).toEqual([
+      ["POST", "/redirect?to=/deny"],
+      ["POST", "/deny"],
+    ]);
 
     const middle = server.requests.length;
     const port = new URL(server.url).port;

@@ -164,9 +164,16 @@ function toRow(value: unknown): HooksTestRow {
 
 type HooksTestOptions = { env?: Record<string, string>; json?: boolean; cwd?: string };
 
-function hooksTestArgs(world: World, args: readonly string[], options: HooksTestOptions): { argv: string[]; run: { env: Record<string, string>; cwd?: string } } {
+function hooksTestArgs(
+  world: World,
+  args: readonly string[],
+  options: HooksTestOptions,
+): { argv: string[]; run: { env: Record<string, string>; cwd?: string } } {
   const json = options.json !== false;
-  return { argv: ["hooks", "test", ...args, ...(json ? ["--json"] : []), "--trust"], run: { env: world.env(options.env), ...(options.cwd ? { cwd: options.cwd } : {}) } };
+  return {
+    argv: ["hooks", "test", ...args, ...(json ? ["--json"] : []), "--trust"],
+    run: { env: world.env(options.env), ...(options.cwd ? { cwd: options.cwd } : {}) },
+  };
 }
 
 function hooksTestResult(run: CliResult, json: boolean): HooksTestResult {
@@ -197,7 +204,11 @@ export async function hooksTestInProcess(world: World, args: readonly string[], 
 
 /** Reads a log file of lines (empty when missing). */
 export function logLines(path: string): string[] {
-  return existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((line) => line !== "") : [];
+  return existsSync(path)
+    ? readFileSync(path, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+    : [];
 }
 
 /** Asserts `[start, end]` intervals (ms since epoch) never overlap. */

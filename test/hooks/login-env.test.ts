@@ -24,32 +24,47 @@ function engineFor(world: World): HookEngine {
 
 /** pre_tool for bash through the engine; `extraEnv` joins its base environment as a session's CLAUDE_ENV_FILE variables do. */
 async function firePre(world: World, engine: HookEngine, extraEnv: Record<string, string> = {}): Promise<void> {
-  await dispatchEvent({ ...engine.context, baseEnv: { ...engine.context.baseEnv, ...extraEnv } }, {
-    strippedEnvValues: engine.strippedValues,
-    event: "pre_tool",
-    sessionId: "sess-login",
-    transcriptPath: null,
-    cwd: world.project,
-    projectDir: world.project,
-    permissionMode: "bypass",
-    tool: { name: "bash", callId: "call_1", input: { command: "ls" } },
-    fields: { ...EVENT_FIELD_DEFAULTS.pre_tool },
-    context: { sessionPath: null, providerId: null, modelId: null, agentId: null, invocationMode: "print", turnId: "turn-1", messageId: "msg-1", subagent: false },
-  });
+  await dispatchEvent(
+    { ...engine.context, baseEnv: { ...engine.context.baseEnv, ...extraEnv } },
+    {
+      strippedEnvValues: engine.strippedValues,
+      event: "pre_tool",
+      sessionId: "sess-login",
+      transcriptPath: null,
+      cwd: world.project,
+      projectDir: world.project,
+      permissionMode: "bypass",
+      tool: { name: "bash", callId: "call_1", input: { command: "ls" } },
+      fields: { ...EVENT_FIELD_DEFAULTS.pre_tool },
+      context: {
+        sessionPath: null,
+        providerId: null,
+        modelId: null,
+        agentId: null,
+        invocationMode: "print",
+        turnId: "turn-1",
+        messageId: "msg-1",
+        subagent: false,
+      },
+    },
+  );
 }
 
 function profile(world: World, mark: string): void {
   const runs = join(world.root, "profile-runs");
   // Prints to stdout too: a chatty profile must not disturb the capture.
-  writeFileSync(join(world.home, ".bash_profile"), [
-    `echo "profile ran" >> '${runs}'`,
-    `echo "welcome to the login shell"`,
-    `export PROFILE_MARK='${mark}'`,
-    `export PATH="${world.root}/profile-bin:$PATH"`,
-    `export MULTI_LINE="a`,
-    `b=c"`,
-    `unset UNSET_BY_PROFILE`,
-  ].join("\n") + "\n");
+  writeFileSync(
+    join(world.home, ".bash_profile"),
+    [
+      `echo "profile ran" >> '${runs}'`,
+      `echo "welcome to the login shell"`,
+      `export PROFILE_MARK='${mark}'`,
+      `export PATH="${world.root}/profile-bin:$PATH"`,
+      `export MULTI_LINE="a`,
+      `b=c"`,
+      `unset UNSET_BY_PROFILE`,
+    ].join("\n") + "\n",
+  );
 }
 
 describe("list hooks under a login profile", () => {
@@ -57,7 +72,11 @@ describe("list hooks under a login profile", () => {
     const world = makeWorld();
     const seen = join(world.root, "seen.log");
     world.file(join(world.root, "profile-bin", "from-profile"), "#!/bin/sh\necho found\n", { executable: true });
-    script(world, "scripts/show.sh", `printf '%s|%s|%s|%s|%s\\n' "$PROFILE_MARK" "$(from-profile)" "$AGENT_SESSION_ID" "\${UNSET_BY_PROFILE-unset}" "$(printf %s "$MULTI_LINE" | tr '\\n' '+')" >> '${seen}'`);
+    script(
+      world,
+      "scripts/show.sh",
+      `printf '%s|%s|%s|%s|%s\\n' "$PROFILE_MARK" "$(from-profile)" "$AGENT_SESSION_ID" "\${UNSET_BY_PROFILE-unset}" "$(printf %s "$MULTI_LINE" | tr '\\n' '+')" >> '${seen}'`,
+    );
     listHooks(world, "user", { before_tool: [{ command: "./scripts/show.sh; shopt -q login_shell && echo login >> '" + seen + "' || true" }] });
     profile(world, "one");
     const runs = join(world.root, "profile-runs");
@@ -113,6 +132,14 @@ describe("list hooks under a login profile", () => {
     // `base`: what the capture ran with. GONE was unset by the profile; DROPPED is not in the hook env.
     const base = { PATH: "/usr/bin", GONE: "g", DROPPED: "d", AGENT_SESSION_ID: "outer", SHLVL: "1" };
     const hook = { PATH: "/usr/bin", GONE: "g", AGENT_SESSION_ID: "inner", SHLVL: "1", CLAUDECODE: "1", LATE: "l" };
-    expect(mergeLoginEnv({ ...(login ?? {}), DROPPED: "d", AGENT_SESSION_ID: "outer" }, base, hook)).toEqual({ PATH: "/p", KEEP: "k", A: "x=y", AGENT_SESSION_ID: "inner", CLAUDECODE: "1", LATE: "l", SHLVL: "1" });
+    expect(mergeLoginEnv({ ...(login ?? {}), DROPPED: "d", AGENT_SESSION_ID: "outer" }, base, hook)).toEqual({
+      PATH: "/p",
+      KEEP: "k",
+      A: "x=y",
+      AGENT_SESSION_ID: "inner",
+      CLAUDECODE: "1",
+      LATE: "l",
+      SHLVL: "1",
+    });
   });
 });

@@ -15,17 +15,39 @@ function life(event: CanonicalEvent, matcher: string | undefined): LifecycleHook
   const compiled = compileMatcher(matcher, event);
   if (!compiled.ok) throw new Error(compiled.message);
   return {
-    ...base, form: "lifecycle", dialect: "claude", event, command: "x", matcher, matcherRegex: compiled.regex,
-    eventKey: event, groupIndex: 0, hookIndex: 0, failurePolicy: "warn",
+    ...base,
+    form: "lifecycle",
+    dialect: "claude",
+    event,
+    command: "x",
+    matcher,
+    matcherRegex: compiled.regex,
+    eventKey: event,
+    groupIndex: 0,
+    hookIndex: 0,
+    failurePolicy: "warn",
   };
 }
 
 function list(phase: ListPhase, includeTools: string[] = [], excludeTools: string[] = []): ListHookSpec {
   const event = ({ before_tool: "pre_tool", after_tool: "post_tool", after_assistant: "after_assistant", after_reasoning: "after_reasoning" } as const)[phase];
   return {
-    ...base, form: "list", dialect: "envelope", event, command: "x", phase, index: 0, failurePolicy: "warn", payload: "redacted",
-    stdoutMaxBytes: 8192, stderrMaxBytes: 8192, providerContextInjection: false, providerContextMaxBytes: 4096,
-    includeTools, excludeTools, absolutePaths: true,
+    ...base,
+    form: "list",
+    dialect: "envelope",
+    event,
+    command: "x",
+    phase,
+    index: 0,
+    failurePolicy: "warn",
+    payload: "redacted",
+    stdoutMaxBytes: 8192,
+    stderrMaxBytes: 8192,
+    providerContextInjection: false,
+    providerContextMaxBytes: 4096,
+    includeTools,
+    excludeTools,
+    absolutePaths: true,
   };
 }
 
@@ -124,7 +146,19 @@ describe("list filters (seed 003)", () => {
   });
 
   test("TOOL-10 exclude applies after include; [] filters nothing", () => {
-    expect(selected((t) => listMatches(list("after_tool", [], ["read", "grep"]), t))).toEqual(["write", "edit", "bash", "glob", "task", "bash_output", "kill_shell", "todo_write", "multi_edit", "apply_patch", "web_fetch"]);
+    expect(selected((t) => listMatches(list("after_tool", [], ["read", "grep"]), t))).toEqual([
+      "write",
+      "edit",
+      "bash",
+      "glob",
+      "task",
+      "bash_output",
+      "kill_shell",
+      "todo_write",
+      "multi_edit",
+      "apply_patch",
+      "web_fetch",
+    ]);
     expect(selected((t) => listMatches(list("after_tool", ["bash"], ["bash"]), t))).toEqual([]);
     expect(selected((t) => listMatches(list("after_tool", [], []), t))).toEqual([...TOOL_NAMES]);
   });

@@ -16,17 +16,24 @@ setDefaultTimeout(60_000);
 /** A stamping script: logs `<token> start|end <ms>` around an optional sleep (seconds) and reads stdin. */
 function stamper(world: World): { log: string; path: string } {
   const log = join(world.root, "stamps.log");
-  const path = script(world, "scripts/stamp.sh", [
-    "cat > /dev/null",
-    `echo "$1 start $(date +%s%3N)" >> '${log}'`,
-    `if [ -n "$2" ]; then sleep "$2"; fi`,
-    `echo "$1 end $(date +%s%3N)" >> '${log}'`,
-    `if [ -n "$3" ]; then printf '%s\\n' "$3"; fi`,
-  ].join("\n"));
+  const path = script(
+    world,
+    "scripts/stamp.sh",
+    [
+      "cat > /dev/null",
+      `echo "$1 start $(date +%s%3N)" >> '${log}'`,
+      `if [ -n "$2" ]; then sleep "$2"; fi`,
+      `echo "$1 end $(date +%s%3N)" >> '${log}'`,
+      `if [ -n "$3" ]; then printf '%s\\n' "$3"; fi`,
+    ].join("\n"),
+  );
   return { log, path };
 }
 
-const tokens = (log: string): string[] => logLines(log).filter((l) => l.includes(" start ")).map((l) => l.split(" ")[0] ?? "");
+const tokens = (log: string): string[] =>
+  logLines(log)
+    .filter((l) => l.includes(" start "))
+    .map((l) => l.split(" ")[0] ?? "");
 
 describe("D13 order across forms and scopes", () => {
   test("MERGE-01 user dir, lifecycle, list, then project the same; in order, never overlapping", async () => {
@@ -41,11 +48,24 @@ describe("D13 order across forms and scopes", () => {
     const r = await hooksTestInProcess(world, ["pre_tool", "--tool", "bash", "--input", '{"command":"ls"}']);
     expect(r.code).toBe(0);
     expect(r.hooks.map((h) => `${h.scope}:${h.label}`)).toEqual([
-      "user:u-dir", "user:pre_tool_use[0].hooks[0]", "user:pre_tool_use[0].hooks[1]", "user:u-list",
-      "project:p-dir", "project:pre_tool_use[0].hooks[0]", "project:p-list",
+      "user:u-dir",
+      "user:pre_tool_use[0].hooks[0]",
+      "user:pre_tool_use[0].hooks[1]",
+      "user:u-list",
+      "project:p-dir",
+      "project:pre_tool_use[0].hooks[0]",
+      "project:p-list",
     ]);
     const started = tokens(log);
-    expect([...started.slice(0, 1), ...started.slice(1, 3).sort(), ...started.slice(3)]).toEqual(["u-dir", "u-lc0", "u-lc1", "u-list", "p-dir", "p-lc0", "p-list"]);
+    expect([...started.slice(0, 1), ...started.slice(1, 3).sort(), ...started.slice(3)]).toEqual([
+      "u-dir",
+      "u-lc0",
+      "u-lc1",
+      "u-list",
+      "p-dir",
+      "p-lc0",
+      "p-list",
+    ]);
     // The user's two lifecycle commands are one concurrent batch; batches never overlap each other.
     const spans = intervals(log);
     const lc0 = span(spans, "u-lc0");
@@ -68,22 +88,26 @@ describe("D13 order across forms and scopes", () => {
   test("MERGE-04 MERGE-05 lifecycle groups in order by matcher; list hooks carry their own file index", async () => {
     const world = makeWorld();
     const log = join(world.root, "log");
-    toml(world, "user", [
-      `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "echo c1 >> '${log}'" }, { command = "echo c2 >> '${log}'" }]`,
-      `[[hooks.lifecycle.pre_tool_use]]\nmatcher = ".*"\nhooks = [{ command = "echo c3 >> '${log}'" }]`,
-    ].join("\n"));
+    toml(
+      world,
+      "user",
+      [
+        `[[hooks.lifecycle.pre_tool_use]]\nmatcher = "Bash"\nhooks = [{ command = "echo c1 >> '${log}'" }, { command = "echo c2 >> '${log}'" }]`,
+        `[[hooks.lifecycle.pre_tool_use]]\nmatcher = ".*"\nhooks = [{ command = "echo c3 >> '${log}'" }]`,
+      ].join("\n"),
+    );
     script(world, "scripts/index.sh", `cat > '${world.root}/'"$1".json`);
     listHooks(world, "user", {
-      before_tool: [
-        { command: "./scripts/index.sh h0", include_tools: ["read"] },
-        { command: "./scripts/index.sh h1" },
-        { command: "./scripts/index.sh h2" },
-      ],
+      before_tool: [{ command: "./scripts/index.sh h0", include_tools: ["read"] }, { command: "./scripts/index.sh h1" }, { command: "./scripts/index.sh h2" }],
     });
     const fired = await fire(world, "pre_tool", { tool: "bash", input: { command: "ls" } });
     // The three commands run as one concurrent batch; rows and the merge keep the declared order.
     expect(logLines(log).sort()).toEqual(["c1", "c2", "c3"]);
-    expect(fired.outcome.rows.slice(0, 3).map((row) => row.label)).toEqual(["pre_tool_use[0].hooks[0]", "pre_tool_use[0].hooks[1]", "pre_tool_use[1].hooks[0]"]);
+    expect(fired.outcome.rows.slice(0, 3).map((row) => row.label)).toEqual([
+      "pre_tool_use[0].hooks[0]",
+      "pre_tool_use[0].hooks[1]",
+      "pre_tool_use[1].hooks[0]",
+    ]);
     expect(existsSync(join(world.root, "h0.json"))).toBe(false);
     const index = (name: string): unknown => JSON.parse(readFileSync(join(world.root, `${name}.json`), "utf8")).hook.index;
     expect([index("h1"), index("h2")]).toEqual([1, 2]);
@@ -98,13 +122,20 @@ describe("pre phase: first deny wins, modify chains, decisions merge", () => {
     const canary = join(world.root, "canary");
     hookDir(world, "user", "a", { event: "pre_tool" }, `echo '{"action":"allow"}'`);
     hookDir(world, "user", "b", { event: "pre_tool" }, `echo '{"action":"deny","reason":"d1"}'`);
-    toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "touch '${canary}'; echo '{\\"decision\\":\\"block\\",\\"reason\\":\\"d2\\"}'" }]`);
+    toml(
+      world,
+      "user",
+      `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "touch '${canary}'; echo '{\\"decision\\":\\"block\\",\\"reason\\":\\"d2\\"}'" }]`,
+    );
     script(world, "scripts/d.sh", `touch '${canary}'`);
     listHooks(world, "user", { before_tool: [{ label: "d", command: "./scripts/d.sh" }] });
     const r = await hooksTestInProcess(world, ["pre_tool", "--tool", "bash", "--input", '{"command":"ls"}']);
     expect([r.code, r.json.decision, r.json.reason]).toEqual([2, "deny", "d1"]);
     expect(r.hooks.map((h) => [h.label, h.status, h.category])).toEqual([
-      ["a", "success", null], ["b", "success", null], ["pre_tool_use[0].hooks[0]", "skipped", null], ["d", "skipped", null],
+      ["a", "success", null],
+      ["b", "success", null],
+      ["pre_tool_use[0].hooks[0]", "skipped", null],
+      ["d", "skipped", null],
     ]);
     expect(r.hooks.slice(2).map((h) => h.elapsed_ms)).toEqual([0, 0]);
     expect(existsSync(canary)).toBe(false);
@@ -114,11 +145,15 @@ describe("pre phase: first deny wins, modify chains, decisions merge", () => {
     const world = makeWorld();
     const seen = join(world.root, "list.json");
     hookDir(world, "user", "m1", { event: "pre_tool" }, `echo '{"action":"modify","input":{"command":"echo one"}}'`);
-    script(world, "scripts/check.sh", [
-      `if grep -q '"tool_input":{"command":"echo one"}'; then`,
-      `  echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo two"}}}'`,
-      "else echo '{\"decision\":\"block\",\"reason\":\"wrong input\"}'; fi",
-    ].join("\n"));
+    script(
+      world,
+      "scripts/check.sh",
+      [
+        `if grep -q '"tool_input":{"command":"echo one"}'; then`,
+        `  echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo two"}}}'`,
+        'else echo \'{"decision":"block","reason":"wrong input"}\'; fi',
+      ].join("\n"),
+    );
     toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "'${world.project}/scripts/check.sh'" }]`);
     script(world, "scripts/save.sh", `cat > '${seen}'`);
     listHooks(world, "user", { before_tool: [{ command: "./scripts/save.sh", payload: "full" }] });
@@ -130,13 +165,19 @@ describe("pre phase: first deny wins, modify chains, decisions merge", () => {
 
   test("MERGE-12 lifecycle decisions: deny beats ask beats allow; the batch runs whole", async () => {
     const sets: [string[], string, number][] = [
-      [["ask", "allow"], "ask", 2], [["allow", "ask"], "ask", 2], [["ask", "deny"], "deny", 2],
-      [["allow", "deny"], "deny", 2], [["allow"], "allow", 1], [[], "allow", 0],
+      [["ask", "allow"], "ask", 2],
+      [["allow", "ask"], "ask", 2],
+      [["ask", "deny"], "deny", 2],
+      [["allow", "deny"], "deny", 2],
+      [["allow"], "allow", 1],
+      [[], "allow", 0],
     ];
     for (const [decisions, expected, ran] of sets) {
       const world = makeWorld();
       const log = join(world.root, "log");
-      const hooks = [...decisions, "allow"].map((d) => `{ command = "echo ${d} >> '${log}'; echo '{\\"hookSpecificOutput\\":{\\"permissionDecision\\":\\"${d}\\"}}'" }`);
+      const hooks = [...decisions, "allow"].map(
+        (d) => `{ command = "echo ${d} >> '${log}'; echo '{\\"hookSpecificOutput\\":{\\"permissionDecision\\":\\"${d}\\"}}'" }`,
+      );
       // A trailing allow after each set shows that ask/allow never stop the chain while a deny does.
       toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [${(decisions.length > 0 ? hooks : []).join(", ")}]`);
       const fired = await fire(world, "pre_tool", { tool: "bash", input: { command: "ls" } });
@@ -152,7 +193,10 @@ describe("pre phase: first deny wins, modify chains, decisions merge", () => {
     hookDir(world, "project", "deny", { event: "pre_tool" }, `echo '{"action":"deny","reason":"project says no"}'`);
     const fired = await fire(world, "pre_tool", { tool: "bash", input: { command: "ls" } });
     expect([fired.outcome.decision, fired.outcome.reason]).toEqual(["deny", "project says no"]);
-    expect(fired.outcome.rows.map((r) => [r.scope, r.status])).toEqual([["user", "success"], ["project", "success"]]);
+    expect(fired.outcome.rows.map((r) => [r.scope, r.status])).toEqual([
+      ["user", "success"],
+      ["project", "success"],
+    ]);
   });
 
   test("MERGE-14 DIR-45 contexts of allow, modify and deny all reach the model with the deny reason", async () => {
@@ -186,7 +230,13 @@ describe("post phase: hook dirs concurrent, the rest sequential, merge in declar
     const ten = makeWorld();
     const marks = Array.from({ length: 10 }, (_, i) => `'${ten.root}/h${i}.mark'`).join(" ");
     for (let i = 0; i < 10; i += 1) {
-      hookDir(ten, "user", `h${i}`, { event: "post_tool" }, `touch '${ten.root}/h${i}.mark'; n=0; for m in ${marks}; do while [ ! -e "$m" ]; do n=$((n+1)); [ $n -gt 80 ] && exit 1; sleep 0.05; done; done`);
+      hookDir(
+        ten,
+        "user",
+        `h${i}`,
+        { event: "post_tool" },
+        `touch '${ten.root}/h${i}.mark'; n=0; for m in ${marks}; do while [ ! -e "$m" ]; do n=$((n+1)); [ $n -gt 80 ] && exit 1; sleep 0.05; done; done`,
+      );
     }
     const fired = await fire(ten, "post_tool", { tool: "bash", input: { command: "ls" }, result: { success: true, content: "" } });
     expect(fired.outcome.rows.map((r) => r.status)).toEqual(Array(10).fill("success"));
@@ -203,7 +253,9 @@ describe("post phase: hook dirs concurrent, the rest sequential, merge in declar
     const empty = makeWorld();
     hookDir(empty, "user", "a", { event: "post_tool" }, `echo '{"output":"X"}'`);
     hookDir(empty, "user", "b", { event: "post_tool" }, `echo '{"output":""}'`);
-    expect((await fire(empty, "post_tool", { tool: "bash", input: { command: "ls" }, result: { success: true, content: "o" } })).outcome.state.output).toBe("X");
+    expect((await fire(empty, "post_tool", { tool: "bash", input: { command: "ls" }, result: { success: true, content: "o" } })).outcome.state.output).toBe(
+      "X",
+    );
     const big = makeWorld();
     hookDir(big, "user", "a", { event: "post_tool" }, `printf '{"output":"%s"}\\n' "$(head -c 102400 /dev/zero | tr '\\000' z)"`);
     const fired = await fire(big, "post_tool", { tool: "bash", input: { command: "ls" }, result: { success: true, content: "o" } });
@@ -226,7 +278,11 @@ describe("post phase: hook dirs concurrent, the rest sequential, merge in declar
     const { log, path } = stamper(world);
     hookDir(world, "user", "ud", { event: "post_tool" }, `exec '${path}' ud 0.3 '{"stop":true,"reason":"s","context":"UD"}'`);
     hookDir(world, "project", "pd", { event: "post_tool" }, `exec '${path}' pd 0.3 '{"context":"PD"}'`);
-    toml(world, "user", `[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = "'${path}' ul 0 '{\\"hookSpecificOutput\\":{\\"additionalContext\\":\\"UL\\"}}'" }]`);
+    toml(
+      world,
+      "user",
+      `[[hooks.lifecycle.post_tool_use]]\nhooks = [{ command = "'${path}' ul 0 '{\\"hookSpecificOutput\\":{\\"additionalContext\\":\\"UL\\"}}'" }]`,
+    );
     listHooks(world, "project", { after_tool: [{ label: "pl", command: "./scripts/stamp.sh pl" }] });
     const fired = await fire(world, "post_tool", { tool: "bash", input: { command: "ls" }, result: { success: true, content: "" } });
     const spans = intervals(log);

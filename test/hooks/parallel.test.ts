@@ -20,7 +20,8 @@ describe("claude-dialect lifecycle commands of one event run concurrently (MERGE
   test("MERGE-36 ten commands that each wait for all ten markers all succeed", async () => {
     const world = makeWorld();
     const marks = Array.from({ length: 10 }, (_, i) => `'${world.root}/m${i}'`).join(" ");
-    const waitAll = (i: number): string => `cat > /dev/null; touch '${world.root}/m${i}'; n=0; for m in ${marks}; do while [ ! -e "$m" ]; do n=$((n+1)); [ $n -gt 200 ] && exit 1; sleep 0.05; done; done`;
+    const waitAll = (i: number): string =>
+      `cat > /dev/null; touch '${world.root}/m${i}'; n=0; for m in ${marks}; do while [ ! -e "$m" ]; do n=$((n+1)); [ $n -gt 200 ] && exit 1; sleep 0.05; done; done`;
     toml(world, "user", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [${Array.from({ length: 10 }, (_, i) => entry(waitAll(i))).join(", ")}]`);
     const fired = await fire(world, "pre_tool", BASH);
     expect(fired.outcome.rows.map((row) => row.status)).toEqual(Array(10).fill("success"));

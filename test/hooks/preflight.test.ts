@@ -53,7 +53,14 @@ describe("preflight (D12)", () => {
     for (const command of ["cd scripts && ./hook.sh", "scripts/a.sh;cd /", "scripts/a.sh&&cd scripts", "(cd scripts)", "scripts/x.sh # cd"]) {
       expect(preflight(command, abs)).toEqual({ ok: false, rule: "cd", detail: "cd is not allowed" });
     }
-    for (const command of ["scripts/abcd.sh", "./scripts/cdn.sh", "./cd.sh", "cd.sh", "python3 scripts/check.py --mode cdn", "python3 scripts/check.py --flag=cd"]) {
+    for (const command of [
+      "scripts/abcd.sh",
+      "./scripts/cdn.sh",
+      "./cd.sh",
+      "cd.sh",
+      "python3 scripts/check.py --mode cdn",
+      "python3 scripts/check.py --flag=cd",
+    ]) {
       expect(preflight(command, rel).ok).toBe(true);
     }
   });
@@ -63,14 +70,30 @@ describe("preflight (D12)", () => {
   });
 
   test("SEC-06 TOOL-34 .. only as a whole component of a word or of a suffix after =", () => {
-    for (const command of ["../hooks/audit.sh", "scripts/../../etc/passwd", "scripts/..", "python3 scripts/x.py --out=../leak", "python3 scripts/x.py OUT=../leak", "..\\hooks\\x.ps1", "/opt/hooks/../../etc/x.sh"]) {
+    for (const command of [
+      "../hooks/audit.sh",
+      "scripts/../../etc/passwd",
+      "scripts/..",
+      "python3 scripts/x.py --out=../leak",
+      "python3 scripts/x.py OUT=../leak",
+      "..\\hooks\\x.ps1",
+      "/opt/hooks/../../etc/x.sh",
+    ]) {
       expect(preflight(command, abs)).toEqual({ ok: false, rule: "..", detail: '".." is not allowed' });
     }
     for (const command of ["scripts/x.sh a..b", "./scripts/..hidden/run.sh", "./a..b.sh"]) expect(preflight(command, rel).ok).toBe(true);
   });
 
   test("SEC-07 TOOL-35 absolute paths are rejected only when absolute_paths is false", () => {
-    const rejected = ["/usr/bin/python3 scripts/x.py", "python3 /tmp/x.py", "scripts/x.sh > /dev/null", "//server/share/x.sh", "C:\\tools\\hook.exe", "C:/tools/hook.exe", "\\\\fileserver\\share\\hook.ps1"];
+    const rejected = [
+      "/usr/bin/python3 scripts/x.py",
+      "python3 /tmp/x.py",
+      "scripts/x.sh > /dev/null",
+      "//server/share/x.sh",
+      "C:\\tools\\hook.exe",
+      "C:/tools/hook.exe",
+      "\\\\fileserver\\share\\hook.ps1",
+    ];
     for (const command of rejected) {
       expect(preflight(command, rel)).toEqual({ ok: false, rule: "absolute path", detail: "absolute path is not allowed" });
       expect(preflight(command, abs).ok).toBe(true);
@@ -101,7 +124,13 @@ describe("preflight (D12)", () => {
   });
 
   test("TOOL-37 shell operators are not rejected", () => {
-    for (const command of ["scripts/a.sh | scripts/b.sh", "scripts/a.sh; scripts/b.sh", "scripts/a.sh && scripts/b.sh", "scripts/a.sh > hook.log", "node scripts/hook.mjs"]) {
+    for (const command of [
+      "scripts/a.sh | scripts/b.sh",
+      "scripts/a.sh; scripts/b.sh",
+      "scripts/a.sh && scripts/b.sh",
+      "scripts/a.sh > hook.log",
+      "node scripts/hook.mjs",
+    ]) {
       expect(preflight(command, rel).ok).toBe(true);
     }
   });

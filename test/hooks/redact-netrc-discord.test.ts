@@ -46,7 +46,9 @@ describe("discord_bot_token", () => {
 describe("netrc_password", () => {
   test("one-line and multi-line entries, default entries, quoted values, one-character passwords", () => {
     expect(redactText("machine h login u password p")).toBe("machine h login u password [REDACTED:netrc_password]");
-    expect(redactText("machine api.example.com login alice password s3cr3t-Pass")).toBe("machine api.example.com login alice password [REDACTED:netrc_password]");
+    expect(redactText("machine api.example.com login alice password s3cr3t-Pass")).toBe(
+      "machine api.example.com login alice password [REDACTED:netrc_password]",
+    );
     expect(redactText("machine git.example.com\n  login bob\n  password hunter2\nmachine other\n")).toBe(
       "machine git.example.com\n  login bob\n  password [REDACTED:netrc_password]\nmachine other\n",
     );

@@ -10,7 +10,11 @@ const positives = positivesOf(corpus);
 const negatives = negativesOf(corpus);
 const ruleIds = new Set(RULES.map((rule) => rule.id));
 /** Rules that find a token by its own shape, with no key or header around it. */
-const BARE_RULES = new Set([...RULES.map((rule) => rule.id)].filter((id) => !["bearer_token", "basic_auth", "url_credentials", "cookie", "cli_credential", "generic_assignment", "netrc_password"].includes(id)));
+const BARE_RULES = new Set(
+  [...RULES.map((rule) => rule.id)].filter(
+    (id) => !["bearer_token", "basic_auth", "url_credentials", "cookie", "cli_credential", "generic_assignment", "netrc_password"].includes(id),
+  ),
+);
 
 describe("substring detector (D16)", () => {
   test("TOOL-46 every positive loses its secret; every negative is unchanged", () => {
@@ -57,7 +61,13 @@ describe("substring detector (D16)", () => {
       if (out.includes(secret)) throw new Error(`not redacted: ${text}`);
       expect(redactText(out)).toBe(out);
     }
-    for (const text of ["secret_key_base_length = 64", "tokenizer = 'cl100k_base'", "author: Jane <jane@example.com>", "password_min_length=12", "keyPath: ~/.ssh/id_ed25519.pub"]) {
+    for (const text of [
+      "secret_key_base_length = 64",
+      "tokenizer = 'cl100k_base'",
+      "author: Jane <jane@example.com>",
+      "password_min_length=12",
+      "keyPath: ~/.ssh/id_ed25519.pub",
+    ]) {
       expect(redactText(text)).toBe(text);
     }
   });
@@ -84,7 +94,10 @@ describe("redacted payload key rules (D16b)", () => {
   });
 
   test("SEC-12 TOOL-44 content keys, output keys at any depth, path fields kept", () => {
-    expect(redactPayload({ file_path: "notes.txt", content: "héllo" }, opts)).toEqual({ file_path: "notes.txt", content: { redacted: true, kind: "content", bytes: 6 } });
+    expect(redactPayload({ file_path: "notes.txt", content: "héllo" }, opts)).toEqual({
+      file_path: "notes.txt",
+      content: { redacted: true, kind: "content", bytes: 6 },
+    });
     expect(redactPayload({ file_path: "a", old_string: "x", new_string: "yy", input: "zzz" }, opts)).toEqual({
       file_path: "a",
       old_string: { redacted: true, kind: "content", bytes: 1 },
@@ -92,15 +105,44 @@ describe("redacted payload key rules (D16b)", () => {
       input: { redacted: true, kind: "content", bytes: 3 },
     });
     expect(redactPayload({ a: [{ b: { stdout: "12345", stderr: "", output: { x: 1 } } }], path: "p" }, opts)).toEqual({
-      a: [{ b: { stdout: { redacted: true, kind: "output", bytes: 5 }, stderr: { redacted: true, kind: "output", bytes: 0 }, output: { redacted: true, kind: "output", bytes: 7 } } }],
+      a: [
+        {
+          b: {
+            stdout: { redacted: true, kind: "output", bytes: 5 },
+            stderr: { redacted: true, kind: "output", bytes: 0 },
+            output: { redacted: true, kind: "output", bytes: 7 },
+          },
+        },
+      ],
       path: "p",
     });
   });
 
   test("SEC-13 TOOL-45 credential keys of any type become credential markers; look-alikes are kept", () => {
     const input = {
-      nested: { api_key: "abc", apiKey: 12345, access_token: { a: 1 }, Authorization: "Bearer x", password: "p", client_secret: "s", cookie: "c=1", account_id: "42", "x-api-key": "k", auth_code: "ac" },
-      max_tokens: 10, input_tokens: 5, token_count: 3, tokenizer: "t", session_id: "s", tool_use_id: "u", transcript_path: "/t", public_key: "pk", author: "me", token_type: "bearer", cwd: "/w",
+      nested: {
+        api_key: "abc",
+        apiKey: 12345,
+        access_token: { a: 1 },
+        Authorization: "Bearer x",
+        password: "p",
+        client_secret: "s",
+        cookie: "c=1",
+        account_id: "42",
+        "x-api-key": "k",
+        auth_code: "ac",
+      },
+      max_tokens: 10,
+      input_tokens: 5,
+      token_count: 3,
+      tokenizer: "t",
+      session_id: "s",
+      tool_use_id: "u",
+      transcript_path: "/t",
+      public_key: "pk",
+      author: "me",
+      token_type: "bearer",
+      cwd: "/w",
     };
     expect(redactPayload(input, opts)).toEqual({
       nested: {
@@ -115,10 +157,22 @@ describe("redacted payload key rules (D16b)", () => {
         "x-api-key": { redacted: true, kind: "credential", bytes: 1 },
         auth_code: { redacted: true, kind: "credential", bytes: 2 },
       },
-      max_tokens: 10, input_tokens: 5, token_count: 3, tokenizer: "t", session_id: "s", tool_use_id: "u", transcript_path: "/t", public_key: "pk", author: "me", token_type: "bearer", cwd: "/w",
+      max_tokens: 10,
+      input_tokens: 5,
+      token_count: 3,
+      tokenizer: "t",
+      session_id: "s",
+      tool_use_id: "u",
+      transcript_path: "/t",
+      public_key: "pk",
+      author: "me",
+      token_type: "bearer",
+      cwd: "/w",
     });
-    for (const key of ["set-cookie", "aws_account_id", "clientSecret", "session_key", "passphrase", "signature", "X_API_KEY"]) expect(isCredentialKey(key)).toBe(true);
-    for (const key of ["cache_read_tokens", "keyboard_layout", "secret_length", "token_url", "api_key_file", "monkey"]) expect(isCredentialKey(key)).toBe(false);
+    for (const key of ["set-cookie", "aws_account_id", "clientSecret", "session_key", "passphrase", "signature", "X_API_KEY"])
+      expect(isCredentialKey(key)).toBe(true);
+    for (const key of ["cache_read_tokens", "keyboard_layout", "secret_length", "token_url", "api_key_file", "monkey"])
+      expect(isCredentialKey(key)).toBe(false);
   });
 
   test("D14 string leaves over 64 KiB become truncated markers; 64 KiB exactly is kept", () => {

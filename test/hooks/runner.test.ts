@@ -220,7 +220,12 @@ describe("runProcess: deadlines and group kills", () => {
     const cwd = workDir();
     const ready = join(cwd, "hang.ready");
     void waitForFile(ready).then(() => controller.abort()); // cancel once the hook runs
-    const result = await run(fixture("hang.sh"), { cwd, signal: controller.signal, timeoutMs: 30_000, env: { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C", READY_FILE: ready } });
+    const result = await run(fixture("hang.sh"), {
+      cwd,
+      signal: controller.signal,
+      timeoutMs: 30_000,
+      env: { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C", READY_FILE: ready },
+    });
     expect(result.kind).toBe("timeout");
     expect(result.detail).toBe("cancelled");
     await expectGroupGone(result);
@@ -281,7 +286,12 @@ describe("runProcess: output caps", () => {
   });
 
   test("RUN-29 TOOL-25 runner part: 8193 bytes over an 8192 cap is output-limit at once, no bytes kept", async () => {
-    const over = await run(fixture("print-bytes.sh", "8193", "stdout", "30"), { overflow: "fail", stdoutCapBytes: 8192, stderrCapBytes: 8192, timeoutMs: 30_000 });
+    const over = await run(fixture("print-bytes.sh", "8193", "stdout", "30"), {
+      overflow: "fail",
+      stdoutCapBytes: 8192,
+      stderrCapBytes: 8192,
+      timeoutMs: 30_000,
+    });
     expect(over.kind).toBe("output-limit");
     expect(over.detail).toBe("stdout exceeded 8192 bytes");
     expect(over.stdout.byteLength).toBe(0);

@@ -53,7 +53,11 @@ describe("planDirSpawn", () => {
     writeFileSync(join(dir, "run.sh"), "#!/bin/sh\n", { mode: 0o755 });
     writeFileSync(join(dir, "bin", "guard"), "#!/bin/sh\n", { mode: 0o755 });
     expect(planDirSpawn(runtime.fs, linux, runtime.which, dirSpec(dir, join(dir, "run.sh")))).toEqual({ ok: true, argv: [join(dir, "run.sh")], cwd: dir });
-    expect(planDirSpawn(runtime.fs, linux, runtime.which, dirSpec(dir, join(dir, "bin", "guard")))).toEqual({ ok: true, argv: [join(dir, "bin", "guard")], cwd: dir });
+    expect(planDirSpawn(runtime.fs, linux, runtime.which, dirSpec(dir, join(dir, "bin", "guard")))).toEqual({
+      ok: true,
+      argv: [join(dir, "bin", "guard")],
+      cwd: dir,
+    });
   });
 
   test("RUN-34 RUN-02 missing, non-executable and directory targets, checked on every call", () => {
@@ -82,11 +86,18 @@ describe("planDirSpawn", () => {
     const fs = fakeFs([exe, ps1, cmd, bat]);
     const which = whichOf({ pwsh: PWSH });
     expect(planDirSpawn(fs, win32, which, dirSpec(dir, exe))).toEqual({ ok: true, argv: [exe], cwd: dir });
-    expect(planDirSpawn(fs, win32, which, dirSpec(dir, ps1))).toEqual({ ok: true, argv: [PWSH, "-NoLogo", "-NoProfile", "-NonInteractive", "-File", ps1], cwd: dir });
+    expect(planDirSpawn(fs, win32, which, dirSpec(dir, ps1))).toEqual({
+      ok: true,
+      argv: [PWSH, "-NoLogo", "-NoProfile", "-NonInteractive", "-File", ps1],
+      cwd: dir,
+    });
     for (const target of [cmd, bat]) {
       expect(planDirSpawn(fs, win32, which, dirSpec(dir, target))).toEqual({ ok: false, detail: "cannot run .cmd/.bat directly; use .exe or .ps1" });
     }
-    expect(planDirSpawn(fs, win32, whichOf({ "powershell.exe": WINPS }), dirSpec(dir, ps1))).toMatchObject({ ok: true, argv: [WINPS, "-NoLogo", "-NoProfile", "-NonInteractive", "-File", ps1] });
+    expect(planDirSpawn(fs, win32, whichOf({ "powershell.exe": WINPS }), dirSpec(dir, ps1))).toMatchObject({
+      ok: true,
+      argv: [WINPS, "-NoLogo", "-NoProfile", "-NonInteractive", "-File", ps1],
+    });
     expect(planDirSpawn(fs, win32, whichOf({}), dirSpec(dir, ps1))).toEqual({ ok: false, detail: "PowerShell not found (tried pwsh, powershell.exe)" });
     expect(planDirSpawn(fs, win32, which, dirSpec(dir, `${dir}\\missing.exe`))).toEqual({ ok: false, detail: `not found: ${dir}\\missing.exe` });
   });
@@ -95,15 +106,29 @@ describe("planDirSpawn", () => {
 describe("planShellSpawn", () => {
   test("RUN-04 RUN-05 unix: lifecycle via /bin/sh -c, list via /bin/bash -lc, text unchanged, agent cwd", () => {
     const command = 'pwd -P > "$AGENT_PROJECT_DIR/where.txt"';
-    expect(planShellSpawn(linux, runtime.which, "lifecycle", command, "/p/pkg/sub", "/p")).toEqual({ ok: true, argv: ["/bin/sh", "-c", command], cwd: "/p/pkg/sub" });
-    expect(planShellSpawn(linux, runtime.which, "list", "./scripts/where.sh", "/p/pkg", "/p")).toEqual({ ok: true, argv: ["/bin/bash", "-lc", "./scripts/where.sh"], cwd: "/p/pkg" });
+    expect(planShellSpawn(linux, runtime.which, "lifecycle", command, "/p/pkg/sub", "/p")).toEqual({
+      ok: true,
+      argv: ["/bin/sh", "-c", command],
+      cwd: "/p/pkg/sub",
+    });
+    expect(planShellSpawn(linux, runtime.which, "list", "./scripts/where.sh", "/p/pkg", "/p")).toEqual({
+      ok: true,
+      argv: ["/bin/bash", "-lc", "./scripts/where.sh"],
+      cwd: "/p/pkg",
+    });
   });
 
   test("RUN-06 win32: pwsh first, else powershell.exe; lifecycle project-dir variables become the quoted root", () => {
     const flags = ["-NoLogo", "-NoProfile", "-NonInteractive", "-Command"];
     const both = whichOf({ pwsh: PWSH, "powershell.exe": WINPS });
-    expect(planShellSpawn(win32, both, "list", "./scripts/h.ps1", "C:\\p", "C:\\p")).toEqual({ ok: true, argv: [PWSH, ...flags, "./scripts/h.ps1"], cwd: "C:\\p" });
-    expect(planShellSpawn(win32, whichOf({ "powershell.exe": WINPS }), "list", "./scripts/h.ps1", "C:\\p", "C:\\p")).toMatchObject({ argv: [WINPS, ...flags, "./scripts/h.ps1"] });
+    expect(planShellSpawn(win32, both, "list", "./scripts/h.ps1", "C:\\p", "C:\\p")).toEqual({
+      ok: true,
+      argv: [PWSH, ...flags, "./scripts/h.ps1"],
+      cwd: "C:\\p",
+    });
+    expect(planShellSpawn(win32, whichOf({ "powershell.exe": WINPS }), "list", "./scripts/h.ps1", "C:\\p", "C:\\p")).toMatchObject({
+      argv: [WINPS, ...flags, "./scripts/h.ps1"],
+    });
     expect(planShellSpawn(win32, both, "lifecycle", "$AGENT_PROJECT_DIR/.agent/hooks/a.ps1", "C:\\p\\pkg", "C:\\p")).toEqual({
       ok: true,
       argv: [PWSH, ...flags, "'C:\\p'/.agent/hooks/a.ps1"],
@@ -113,7 +138,9 @@ describe("planShellSpawn", () => {
       argv: [PWSH, ...flags, "& 'C:\\O''Neil'/x.ps1 'C:\\O''Neil'"],
     });
     // List commands are never rewritten; neither are longer variable names.
-    expect(planShellSpawn(win32, both, "list", "$AGENT_PROJECT_DIR/x.ps1", "C:\\p", "C:\\p")).toMatchObject({ argv: [PWSH, ...flags, "$AGENT_PROJECT_DIR/x.ps1"] });
+    expect(planShellSpawn(win32, both, "list", "$AGENT_PROJECT_DIR/x.ps1", "C:\\p", "C:\\p")).toMatchObject({
+      argv: [PWSH, ...flags, "$AGENT_PROJECT_DIR/x.ps1"],
+    });
     expect(substituteProjectDir("$AGENT_PROJECT_DIRS $AGENT_PROJECT_DIR", "C:\\p")).toBe("$AGENT_PROJECT_DIRS 'C:\\p'");
     expect(substituteProjectDir("$AGENT_PROJECT_DIR", "C:\\$&x")).toBe("'C:\\$&x'");
     expect(powerShellQuote("a'b''c")).toBe("'a''b''''c'");

@@ -31,7 +31,9 @@ describe("MCP servers at exit", () => {
       toml(world, "user", stdioServer(world, "deaf", [join(FIXTURES, "deaf-server.mjs")], { env: { PID_FILE: pidFile, IGNORE_TERM: ignoreTerm } }));
       const server = await startFakeOpenAI([{ text: "done" }]);
       try {
-        const r = await runCliInProcess(world, ["run", "--provider", "openai", "--base-url", server.url, "--model", "fake", "--output-format", "json", "go"], { env: world.env({ OPENAI_API_KEY: "sk-test-not-real" }) });
+        const r = await runCliInProcess(world, ["run", "--provider", "openai", "--base-url", server.url, "--model", "fake", "--output-format", "json", "go"], {
+          env: world.env({ OPENAI_API_KEY: "sk-test-not-real" }),
+        });
         expect(r.code).toBe(0);
         const pid = Number(readFileSync(pidFile, "utf8"));
         expect(pid).toBeGreaterThan(0);

@@ -11,51 +11,74 @@ import { sandbox } from "../config/fixture.ts";
 describe("mcp_servers config", () => {
   test("stdio and http servers from user TOML and project JSON; project replaces a same-named user server", () => {
     const box = sandbox();
-    box.write(`${box.agentHome}/config.toml`, [
-      "[mcp_servers.fs]",
-      'command = "node"',
-      'args = ["server.js", "/tmp"]',
-      'env = { TOKEN = "${MY_TOKEN}" }',
-      "startup_timeout_ms = 5000",
-      "",
-      "[mcp_servers.shared]",
-      'command = "user-version"',
-    ].join("\n"));
-    box.write(`${box.project}/.agent/settings.json`, JSON.stringify({
-      mcp_servers: {
-        remote: { url: "https://example.test/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } },
-        shared: { command: "project-version", cwd: "sub" },
-      },
-    }));
+    box.write(
+      `${box.agentHome}/config.toml`,
+      [
+        "[mcp_servers.fs]",
+        'command = "node"',
+        'args = ["server.js", "/tmp"]',
+        'env = { TOKEN = "${MY_TOKEN}" }',
+        "startup_timeout_ms = 5000",
+        "",
+        "[mcp_servers.shared]",
+        'command = "user-version"',
+      ].join("\n"),
+    );
+    box.write(
+      `${box.project}/.agent/settings.json`,
+      JSON.stringify({
+        mcp_servers: {
+          remote: { url: "https://example.test/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } },
+          shared: { command: "project-version", cwd: "sub" },
+        },
+      }),
+    );
     const loaded = loadConfig(box.runtime, { cwd: box.project });
     expect(loaded.warnings).toEqual([]);
     const byName = Object.fromEntries(loaded.mcpServers.map((spec) => [spec.name, spec]));
-    expect(byName.fs).toMatchObject({ transport: "stdio", scope: "user", command: "node", args: ["server.js", "/tmp"], env: { TOKEN: "${MY_TOKEN}" }, startupTimeoutMs: 5000, cwd: null });
-    expect(byName.remote).toMatchObject({ transport: "http", scope: "project", url: "https://example.test/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" }, startupTimeoutMs: 10_000 });
+    expect(byName.fs).toMatchObject({
+      transport: "stdio",
+      scope: "user",
+      command: "node",
+      args: ["server.js", "/tmp"],
+      env: { TOKEN: "${MY_TOKEN}" },
+      startupTimeoutMs: 5000,
+      cwd: null,
+    });
+    expect(byName.remote).toMatchObject({
+      transport: "http",
+      scope: "project",
+      url: "https://example.test/mcp",
+      headers: { Authorization: "Bearer ${API_TOKEN}" },
+      startupTimeoutMs: 10_000,
+    });
     expect(byName.shared).toMatchObject({ transport: "stdio", scope: "project", command: "project-version", cwd: "sub" });
   });
 
   test("bad entries: one error each naming file, field and fix; the server is skipped", () => {
     const box = sandbox();
-    const path = box.write(`${box.agentHome}/config.toml`, [
-      "[mcp_servers.both]",
-      'command = "x"',
-      'url = "https://x.test"',
-      "[mcp_servers.neither]",
-      "args = []",
-      "[mcp_servers.badtimeout]",
-      'command = "x"',
-      "startup_timeout_ms = 5",
-      "[mcp_servers.typo]",
-      'command = "x"',
-      'argz = ["a"]',
-      "[mcp_servers.wrongkind]",
-      'url = "ftp://x"',
-      "[mcp_servers.good]",
-      'command = "ok"',
-      '[mcp_servers."a__b"]',
-      'command = "x"',
-    ].join("\n"));
+    const path = box.write(
+      `${box.agentHome}/config.toml`,
+      [
+        "[mcp_servers.both]",
+        'command = "x"',
+        'url = "https://x.test"',
+        "[mcp_servers.neither]",
+        "args = []",
+        "[mcp_servers.badtimeout]",
+        'command = "x"',
+        "startup_timeout_ms = 5",
+        "[mcp_servers.typo]",
+        'command = "x"',
+        'argz = ["a"]',
+        "[mcp_servers.wrongkind]",
+        'url = "ftp://x"',
+        "[mcp_servers.good]",
+        'command = "ok"',
+        '[mcp_servers."a__b"]',
+        'command = "x"',
+      ].join("\n"),
+    );
     const loaded = loadConfig(box.runtime, { cwd: box.project });
     expect(loaded.mcpServers.map((spec) => spec.name)).toEqual(["good"]);
     const lines = loaded.warnings.map((w) => formatWarning(w));

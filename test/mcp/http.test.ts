@@ -35,11 +35,15 @@ describe("MCP over streamable HTTP", () => {
     const model = await startFakeOpenAI([{ toolCalls: [{ id: "h1", name: "mcp__web__echo", arguments: { message: "original" } }] }, { text: "done" }]);
     try {
       toml(world, "user", [`[mcp_servers.web]`, `url = "http://127.0.0.1:${port}/mcp"`, 'headers = { "X-Agent-Test" = "${MCP_TEST_HEADER}" }'].join("\n"));
-      toml(world, "user", [
-        "[[hooks.lifecycle.pre_tool]]",
-        'matcher = "mcp__web__.*"',
-        `hooks = [{ command = "echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"allow\\",\\"updatedInput\\":{\\"message\\":\\"over http\\"}}}'" }]`,
-      ].join("\n"));
+      toml(
+        world,
+        "user",
+        [
+          "[[hooks.lifecycle.pre_tool]]",
+          'matcher = "mcp__web__.*"',
+          `hooks = [{ command = "echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"allow\\",\\"updatedInput\\":{\\"message\\":\\"over http\\"}}}'" }]`,
+        ].join("\n"),
+      );
       const result = await runCliInProcess(world, ["run", "--provider", "openai", "--base-url", model.url, "--model", "fake", "go"], {
         env: world.env({ OPENAI_API_KEY: "sk-test-not-real", MCP_TEST_HEADER: "yes" }),
       });
@@ -58,8 +62,10 @@ describe("MCP over streamable HTTP", () => {
     const world = makeWorld();
     const model = await startFakeOpenAI([{ text: "fine without it" }]);
     try {
-      toml(world, "user", ['[mcp_servers.web]', 'url = "http://127.0.0.1:9/mcp"', 'headers = { Authorization = "Bearer ${MCP_TEST_UNSET_TOKEN}" }'].join("\n"));
-      const result = await runCliInProcess(world, ["run", "--provider", "openai", "--base-url", model.url, "--model", "fake", "go"], { env: world.env({ OPENAI_API_KEY: "sk-test-not-real" }) });
+      toml(world, "user", ["[mcp_servers.web]", 'url = "http://127.0.0.1:9/mcp"', 'headers = { Authorization = "Bearer ${MCP_TEST_UNSET_TOKEN}" }'].join("\n"));
+      const result = await runCliInProcess(world, ["run", "--provider", "openai", "--base-url", model.url, "--model", "fake", "go"], {
+        env: world.env({ OPENAI_API_KEY: "sk-test-not-real" }),
+      });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain("fine without it");
       expect(result.stderr.split("\n").filter((line) => line.includes('MCP server "web"') && line.includes("MCP_TEST_UNSET_TOKEN"))).toHaveLength(1);

@@ -17,11 +17,15 @@ describe("MCP tools in the interactive session", () => {
   test("a prompt's MCP call runs through a pre_tool hook and the server; /exit leaves nothing running", async () => {
     const world = makeWorld();
     toml(world, "user", stdioServer(world, "every", [EVERYTHING(), "stdio"]));
-    toml(world, "user", [
-      "[[hooks.lifecycle.pre_tool]]",
-      'matcher = "mcp__every__echo"',
-      `hooks = [{ command = "echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"allow\\",\\"updatedInput\\":{\\"message\\":\\"from the interactive hook\\"}}}'" }]`,
-    ].join("\n"));
+    toml(
+      world,
+      "user",
+      [
+        "[[hooks.lifecycle.pre_tool]]",
+        'matcher = "mcp__every__echo"',
+        `hooks = [{ command = "echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"allow\\",\\"updatedInput\\":{\\"message\\":\\"from the interactive hook\\"}}}'" }]`,
+      ].join("\n"),
+    );
     const server = await startFakeOpenAI([{ toolCalls: [{ id: "c1", name: "mcp__every__echo", arguments: { message: "original" } }] }, { text: "echoed" }]);
     try {
       const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), "--provider", "openai", "--base-url", server.url, "--model", "fake"], {

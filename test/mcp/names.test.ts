@@ -40,8 +40,20 @@ describe("MCP names in rules and the gate", () => {
   test("agent hooks test pre_tool --tool mcp__s__t: every hook form selects the MCP name, no server needed", async () => {
     const world = makeWorld();
     hookDir(world, "user", "dir-glob", { event: "pre_tool", match: "mcp__s__*" }, `echo '{}'`);
-    toml(world, "user", ['[[hooks.lifecycle.pre_tool]]', 'matcher = "mcp__s__.*"', `hooks = [{ command = "echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"deny\\",\\"permissionDecisionReason\\":\\"no s tools\\"}}'" }]`].join("\n"));
-    toml(world, "user", ["[hooks]", "enabled = true", "[[hooks.before_tool]]", 'label = "only-s"', "command = \"cat > /dev/null\"", 'include_tools = ["mcp__s__t"]'].join("\n"));
+    toml(
+      world,
+      "user",
+      [
+        "[[hooks.lifecycle.pre_tool]]",
+        'matcher = "mcp__s__.*"',
+        `hooks = [{ command = "echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"deny\\",\\"permissionDecisionReason\\":\\"no s tools\\"}}'" }]`,
+      ].join("\n"),
+    );
+    toml(
+      world,
+      "user",
+      ["[hooks]", "enabled = true", "[[hooks.before_tool]]", 'label = "only-s"', 'command = "cat > /dev/null"', 'include_tools = ["mcp__s__t"]'].join("\n"),
+    );
     const hit = await hooksTestInProcess(world, ["pre_tool", "--tool", "mcp__s__t", "--input", '{"q":"x"}']);
     expect(hit.code).toBe(2);
     expect(hit.json).toMatchObject({ tool: "mcp__s__t", decision: "deny", reason: "no s tools" });

@@ -17,7 +17,9 @@ import { EVERYTHING, FILESYSTEM, FIXTURES, markedProcesses, stdioServer, toolMes
 setDefaultTimeout(120_000);
 
 function run(world: World, url: string, extra: readonly string[]) {
-  return runCliInProcess(world, ["run", "--provider", "openai", "--base-url", url, "--model", "fake", ...extra, "go"], { env: world.env({ OPENAI_API_KEY: "sk-test-not-real" }) });
+  return runCliInProcess(world, ["run", "--provider", "openai", "--base-url", url, "--model", "fake", ...extra, "go"], {
+    env: world.env({ OPENAI_API_KEY: "sk-test-not-real" }),
+  });
 }
 
 function sessionRecords(world: World): Record<string, unknown>[] {
@@ -34,25 +36,39 @@ describe("MCP tools in agent run", () => {
     toml(world, "user", stdioServer(world, "every", [EVERYTHING(), "stdio"]));
     toml(world, "user", stdioServer(world, "fs", [FILESYSTEM(), world.project]));
     // Form 1: a hook dir whose exact `match` is the full MCP name denies the write.
-    hookDir(world, "user", "deny-mcp-write", { event: "pre_tool", match: "mcp__fs__write_file" }, `mkdir -p ${logs}; cat > ${logs}/dir.json; echo '{"action":"deny","reason":"no MCP writes"}'`);
+    hookDir(
+      world,
+      "user",
+      "deny-mcp-write",
+      { event: "pre_tool", match: "mcp__fs__write_file" },
+      `mkdir -p ${logs}; cat > ${logs}/dir.json; echo '{"action":"deny","reason":"no MCP writes"}'`,
+    );
     // Form 2: lifecycle regex matchers (claude protocol): one rewrites echo's input, one adds context after fs calls.
-    toml(world, "user", [
-      "[[hooks.lifecycle.pre_tool]]",
-      'matcher = "mcp__every__ech.*"',
-      `hooks = [{ command = "mkdir -p ${logs}; cat > ${logs}/claude.json; echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"allow\\",\\"updatedInput\\":{\\"message\\":\\"rewritten by hook\\"}}}'" }]`,
-      "[[hooks.lifecycle.post_tool]]",
-      'matcher = "mcp__fs__.*"',
-      `hooks = [{ command = "echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PostToolUse\\",\\"additionalContext\\":\\"post hook saw the fs call\\"}}'" }]`,
-    ].join("\n"));
+    toml(
+      world,
+      "user",
+      [
+        "[[hooks.lifecycle.pre_tool]]",
+        'matcher = "mcp__every__ech.*"',
+        `hooks = [{ command = "mkdir -p ${logs}; cat > ${logs}/claude.json; echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"allow\\",\\"updatedInput\\":{\\"message\\":\\"rewritten by hook\\"}}}'" }]`,
+        "[[hooks.lifecycle.post_tool]]",
+        'matcher = "mcp__fs__.*"',
+        `hooks = [{ command = "echo '{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PostToolUse\\",\\"additionalContext\\":\\"post hook saw the fs call\\"}}'" }]`,
+      ].join("\n"),
+    );
     // Form 3: a list hook (envelope, redacted payload) selected by an include_tools glob.
-    toml(world, "user", [
-      "[hooks]",
-      "enabled = true",
-      "[[hooks.before_tool]]",
-      'label = "log-fs"',
-      `command = "mkdir -p ${logs}; cat >> ${logs}/list.jsonl; echo >> ${logs}/list.jsonl"`,
-      'include_tools = ["mcp__fs__*"]',
-    ].join("\n"));
+    toml(
+      world,
+      "user",
+      [
+        "[hooks]",
+        "enabled = true",
+        "[[hooks.before_tool]]",
+        'label = "log-fs"',
+        `command = "mkdir -p ${logs}; cat >> ${logs}/list.jsonl; echo >> ${logs}/list.jsonl"`,
+        'include_tools = ["mcp__fs__*"]',
+      ].join("\n"),
+    );
 
     const server = await startFakeOpenAI([
       {
@@ -105,7 +121,12 @@ describe("MCP tools in agent run", () => {
 
     const records = sessionRecords(world);
     const echo = records.find((record) => record.type === "tool_result" && record.tool_call_id === "c2");
-    expect(echo).toMatchObject({ tool_name: "mcp__every__echo", input: { message: "rewritten by hook" }, success: true, metadata: { mcp_server: "every", mcp_tool: "echo" } });
+    expect(echo).toMatchObject({
+      tool_name: "mcp__every__echo",
+      input: { message: "rewritten by hook" },
+      success: true,
+      metadata: { mcp_server: "every", mcp_tool: "echo" },
+    });
     expect(records.some((record) => record.type === "hook_lifecycle" && record.target_tool === "mcp__fs__write_file")).toBe(true);
 
     expect(markedProcesses(world)).toEqual([]);
@@ -114,12 +135,26 @@ describe("MCP tools in agent run", () => {
   test("a crash mid-call is reported, a dead or hanging server costs only its tools, and nothing is left running", async () => {
     const world = makeWorld();
     toml(world, "user", stdioServer(world, "crashy", [join(FIXTURES, "crash-server.mjs")]));
-    toml(world, "user", stdioServer(world, "hangs", [join(FIXTURES, "crash-server.mjs")], { env: { MCP_FIXTURE_MODE: "hang" }, more: "startup_timeout_ms = 500" }));
+    toml(
+      world,
+      "user",
+      stdioServer(world, "hangs", [join(FIXTURES, "crash-server.mjs")], { env: { MCP_FIXTURE_MODE: "hang" }, more: "startup_timeout_ms = 500" }),
+    );
     toml(world, "user", '[mcp_servers.missing]\ncommand = "agent-no-such-mcp-server"');
     toml(world, "user", stdioServer(world, "every", [EVERYTHING(), "stdio"]));
     const server = await startFakeOpenAI([
-      { toolCalls: [{ id: "k1", name: "mcp__crashy__ok", arguments: {} }, { id: "k2", name: "mcp__crashy__boom", arguments: {} }] },
-      { toolCalls: [{ id: "k3", name: "mcp__crashy__ok", arguments: {} }, { id: "k4", name: "mcp__every__echo", arguments: { message: "still here" } }] },
+      {
+        toolCalls: [
+          { id: "k1", name: "mcp__crashy__ok", arguments: {} },
+          { id: "k2", name: "mcp__crashy__boom", arguments: {} },
+        ],
+      },
+      {
+        toolCalls: [
+          { id: "k3", name: "mcp__crashy__ok", arguments: {} },
+          { id: "k4", name: "mcp__every__echo", arguments: { message: "still here" } },
+        ],
+      },
       { text: "survived" },
     ]);
     let result;
@@ -131,9 +166,13 @@ describe("MCP tools in agent run", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("survived");
     const lines = result.stderr.split("\n");
-    expect(lines.filter((line) => line.includes('MCP server "hangs" failed to start: did not finish start-up within 500 ms (startup_timeout_ms)'))).toHaveLength(1);
+    expect(
+      lines.filter((line) => line.includes('MCP server "hangs" failed to start: did not finish start-up within 500 ms (startup_timeout_ms)')),
+    ).toHaveLength(1);
     expect(lines.filter((line) => line.includes('MCP server "missing" failed to start') && line.includes("agent-no-such-mcp-server"))).toHaveLength(1);
-    expect(lines.filter((line) => line.includes('MCP server "crashy" exited with code 3') && line.includes("boom: exiting in the middle of a call"))).toHaveLength(1);
+    expect(
+      lines.filter((line) => line.includes('MCP server "crashy" exited with code 3') && line.includes("boom: exiting in the middle of a call")),
+    ).toHaveLength(1);
 
     const first = server.requests[0] as RequestBody;
     const names = (first.tools ?? []).map((tool) => tool.function.name);
@@ -156,7 +195,11 @@ describe("MCP tools in agent run", () => {
   test("tools/list pagination and list_changed: a tool added mid-session is offered to the next request", async () => {
     const world = makeWorld();
     toml(world, "user", stdioServer(world, "paged", [join(FIXTURES, "paged-server.mjs")]));
-    const server = await startFakeOpenAI([{ toolCalls: [{ id: "p1", name: "mcp__paged__add", arguments: {} }] }, { toolCalls: [{ id: "p2", name: "mcp__paged__four", arguments: {} }] }, { text: "end" }]);
+    const server = await startFakeOpenAI([
+      { toolCalls: [{ id: "p1", name: "mcp__paged__add", arguments: {} }] },
+      { toolCalls: [{ id: "p2", name: "mcp__paged__four", arguments: {} }] },
+      { text: "end" },
+    ]);
     let result;
     try {
       result = await run(world, server.url, ["--allow", "mcp__paged"]);
@@ -164,7 +207,8 @@ describe("MCP tools in agent run", () => {
       await server.close();
     }
     expect(result.code).toBe(0);
-    const names = (index: number): string[] => ((server.requests[index] as RequestBody).tools ?? []).map((tool) => tool.function.name).filter((name) => name.startsWith("mcp__"));
+    const names = (index: number): string[] =>
+      ((server.requests[index] as RequestBody).tools ?? []).map((tool) => tool.function.name).filter((name) => name.startsWith("mcp__"));
     expect(names(0)).toEqual(["mcp__paged__one", "mcp__paged__two", "mcp__paged__three", "mcp__paged__add"]);
     expect(names(1)).toEqual(["mcp__paged__one", "mcp__paged__two", "mcp__paged__three", "mcp__paged__add", "mcp__paged__four"]);
     expect(toolMessage(server.requests[2] as RequestBody, "p2")).toBe("ran four");
@@ -176,7 +220,11 @@ describe("agent mcp", () => {
   test("list shows every server's state, tools and errors; test SERVER starts, lists and stops one", async () => {
     const world = makeWorld();
     toml(world, "user", stdioServer(world, "every", [EVERYTHING(), "stdio"]));
-    toml(world, "user", stdioServer(world, "hangs", [join(FIXTURES, "crash-server.mjs")], { env: { MCP_FIXTURE_MODE: "hang" }, more: "startup_timeout_ms = 300" }));
+    toml(
+      world,
+      "user",
+      stdioServer(world, "hangs", [join(FIXTURES, "crash-server.mjs")], { env: { MCP_FIXTURE_MODE: "hang" }, more: "startup_timeout_ms = 300" }),
+    );
     toml(world, "user", '[mcp_servers.broken]\nurl = "ftp://nope"');
     const list = await runCliInProcess(world, ["mcp", "list", "--json"]);
     expect(list.code).toBe(0);
@@ -185,7 +233,9 @@ describe("agent mcp", () => {
     expect(byName.every).toMatchObject({ state: "ready", transport: "stdio", scope: "user", error: null });
     expect(byName.every.tools).toContain("mcp__every__echo");
     expect(byName.hangs).toMatchObject({ state: "failed", error: "did not finish start-up within 300 ms (startup_timeout_ms)", tools: [] });
-    expect(parsed.config_errors).toEqual([{ file: join(world.agentHome, "config.toml"), field: "mcp_servers.broken.url", message: "must start with http:// or https://" }]);
+    expect(parsed.config_errors).toEqual([
+      { file: join(world.agentHome, "config.toml"), field: "mcp_servers.broken.url", message: "must start with http:// or https://" },
+    ]);
     const text = await runCliInProcess(world, ["mcp", "list"]);
     expect(text.stdout).toContain("hangs  user  stdio  failed  0 tools");
     expect(text.stdout).toContain("config error: ~/.agent/config.toml: mcp_servers.broken.url: must start with http:// or https://");

@@ -24,7 +24,21 @@ describe("MCP servers and stop signals", () => {
     try {
       const child = spawn(
         process.execPath,
-        [join(REPO, "src", "main.ts"), "run", "--provider", "openai", "--base-url", server.url, "--model", "fake", "--allow", "mcp__stuck__stall", "--output-format", "json", "go"],
+        [
+          join(REPO, "src", "main.ts"),
+          "run",
+          "--provider",
+          "openai",
+          "--base-url",
+          server.url,
+          "--model",
+          "fake",
+          "--allow",
+          "mcp__stuck__stall",
+          "--output-format",
+          "json",
+          "go",
+        ],
         { cwd: world.project, env: world.env({ OPENAI_API_KEY: "sk-test-not-real" }) },
       );
       let stdout = "";

@@ -24,7 +24,9 @@ export const MARKER = "AGENT_MCP_TEST_MARKER";
 /** A `[mcp_servers.NAME]` TOML table for a stdio server run by node. */
 export function stdioServer(world: World, name: string, argv: readonly string[], extra: { env?: Record<string, string>; more?: string } = {}): string {
   const env = { [MARKER]: world.root, ...(extra.env ?? {}) };
-  const envText = Object.entries(env).map(([key, value]) => `${key} = ${JSON.stringify(value)}`).join(", ");
+  const envText = Object.entries(env)
+    .map(([key, value]) => `${key} = ${JSON.stringify(value)}`)
+    .join(", ");
   return [`[mcp_servers.${name}]`, `command = "node"`, `args = ${JSON.stringify(argv)}`, `env = { ${envText} }`, extra.more ?? ""].join("\n");
 }
 

@@ -55,7 +55,18 @@ describe("allow rules cover every simple command (D27)", () => {
 describe("deny rules hold for any simple command (D27)", () => {
   test("bash(rm *) denies rm however it is spelled or wherever it hides, in bypass mode too", async () => {
     const w = makeWorld();
-    const spellings = ["true; rm -f victim", " rm -f victim", "\\rm -f victim", '"rm" -f victim', "command rm -f victim", "/bin/rm -f victim", "env rm -f victim", "echo $(rm -f victim)", "sh -c 'rm -f victim'", "ls | xargs rm -f victim"];
+    const spellings = [
+      "true; rm -f victim",
+      " rm -f victim",
+      "\\rm -f victim",
+      '"rm" -f victim',
+      "command rm -f victim",
+      "/bin/rm -f victim",
+      "env rm -f victim",
+      "echo $(rm -f victim)",
+      "sh -c 'rm -f victim'",
+      "ls | xargs rm -f victim",
+    ];
     bashCalls(w, [...spellings, "touch other"]);
     w.file("victim", "keep me\n");
     w.file(".agent/settings.json", JSON.stringify({ permissions: { deny: ["bash(rm *)"] } }));
@@ -135,9 +146,21 @@ describe("writes that become code execution (D28)", () => {
     expect(readFileSync(join(w.project, ".agent/notes/todo.md"), "utf8")).toBe("- x\n");
 
     // The user's home as the cwd: its `.agent` is $AGENT_HOME, so no project scope and no write there.
-    w.file(join(w.home, "script.json"), JSON.stringify({ turns: [{ tool_calls: [{ name: "write", arguments: { file_path: ".agent/config.toml", content: "[permissions]\nmode = \"bypass\"\n" } }] }, { text: "done" }] }));
+    w.file(
+      join(w.home, "script.json"),
+      JSON.stringify({
+        turns: [
+          { tool_calls: [{ name: "write", arguments: { file_path: ".agent/config.toml", content: '[permissions]\nmode = "bypass"\n' } }] },
+          { text: "done" },
+        ],
+      }),
+    );
     w.file(join(w.agentHome, "config.toml"), "# mine\n");
-    const home = await runCliInProcess(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--allow", "write", "--output-format", "json", "go"], { cwd: w.home });
+    const home = await runCliInProcess(
+      w,
+      ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--allow", "write", "--output-format", "json", "go"],
+      { cwd: w.home },
+    );
     expect(home.code).toBe(0);
     expect(readFileSync(join(w.agentHome, "config.toml"), "utf8")).toBe("# mine\n");
     expect(delivered(w, home.stdout)[0]).toContain("never writes inside $AGENT_HOME");
@@ -152,7 +175,13 @@ describe("hooks see the resolved path (D27)", () => {
       `#!/bin/sh\ninput=$(cat)\ncase "$input" in *"\\"file_path\\":\\"$CLAUDE_PROJECT_DIR/.git/"*) echo "no .git writes" >&2; exit 2;; esac\nexit 0\n`,
       { executable: true },
     );
-    w.file(".agent/settings.json", JSON.stringify({ permissions: { allow: ["write(.git/*)"] }, hooks: { lifecycle: { pre_tool_use: [{ matcher: "Write", hooks: [{ type: "command", command: guard }] }] } } }));
+    w.file(
+      ".agent/settings.json",
+      JSON.stringify({
+        permissions: { allow: ["write(.git/*)"] },
+        hooks: { lifecycle: { pre_tool_use: [{ matcher: "Write", hooks: [{ type: "command", command: guard }] }] } },
+      }),
+    );
     writeScript(w, [
       { tool_calls: [{ name: "write", arguments: { file_path: `${w.project}/sub/../.git/info-x`, content: "x" } }] },
       { tool_calls: [{ name: "write", arguments: { file_path: "notes.md", content: "fine" } }] },

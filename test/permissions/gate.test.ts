@@ -1,11 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { callOf } from "../support/calls.ts";
-import {
-  decideGate,
-  nonInteractiveDenial,
-  permissionRequestInfo,
-  permissionSuggestions,
-} from "../../src/permissions/gate.ts";
+import { decideGate, nonInteractiveDenial, permissionRequestInfo, permissionSuggestions } from "../../src/permissions/gate.ts";
 import type { RuleSet } from "../../src/permissions/rules.ts";
 import type { PermissionMode as Mode } from "../../src/permissions/mode.ts";
 import { CLAUDE_PERMISSION_MODES } from "../../src/hooks/dialects/claude.ts";
@@ -42,10 +37,66 @@ describe("permission gate (D24)", () => {
   test("LOOP-44 mode defaults with no rules match the D24 table", () => {
     const expected: Record<Mode, Record<ToolName, string>> = {
       // Bash_output reads like read; kill_shell is judged like bash.
-      default: { read: "allow", grep: "allow", glob: "allow", write: "ask", edit: "ask", bash: "ask", task: "ask", bash_output: "allow", kill_shell: "ask", todo_write: "allow", multi_edit: "ask", apply_patch: "ask", web_fetch: "allow" },
-      "accept-edits": { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "ask", task: "ask", bash_output: "allow", kill_shell: "ask", todo_write: "allow", multi_edit: "allow", apply_patch: "allow", web_fetch: "allow" },
-      readonly: { read: "allow", grep: "allow", glob: "allow", write: "deny", edit: "deny", bash: "deny", task: "deny", bash_output: "allow", kill_shell: "deny", todo_write: "allow", multi_edit: "deny", apply_patch: "deny", web_fetch: "allow" },
-      bypass: { read: "allow", grep: "allow", glob: "allow", write: "allow", edit: "allow", bash: "allow", task: "allow", bash_output: "allow", kill_shell: "allow", todo_write: "allow", multi_edit: "allow", apply_patch: "allow", web_fetch: "allow" },
+      default: {
+        read: "allow",
+        grep: "allow",
+        glob: "allow",
+        write: "ask",
+        edit: "ask",
+        bash: "ask",
+        task: "ask",
+        bash_output: "allow",
+        kill_shell: "ask",
+        todo_write: "allow",
+        multi_edit: "ask",
+        apply_patch: "ask",
+        web_fetch: "allow",
+      },
+      "accept-edits": {
+        read: "allow",
+        grep: "allow",
+        glob: "allow",
+        write: "allow",
+        edit: "allow",
+        bash: "ask",
+        task: "ask",
+        bash_output: "allow",
+        kill_shell: "ask",
+        todo_write: "allow",
+        multi_edit: "allow",
+        apply_patch: "allow",
+        web_fetch: "allow",
+      },
+      readonly: {
+        read: "allow",
+        grep: "allow",
+        glob: "allow",
+        write: "deny",
+        edit: "deny",
+        bash: "deny",
+        task: "deny",
+        bash_output: "allow",
+        kill_shell: "deny",
+        todo_write: "allow",
+        multi_edit: "deny",
+        apply_patch: "deny",
+        web_fetch: "allow",
+      },
+      bypass: {
+        read: "allow",
+        grep: "allow",
+        glob: "allow",
+        write: "allow",
+        edit: "allow",
+        bash: "allow",
+        task: "allow",
+        bash_output: "allow",
+        kill_shell: "allow",
+        todo_write: "allow",
+        multi_edit: "allow",
+        apply_patch: "allow",
+        web_fetch: "allow",
+      },
     };
     for (const mode of MODES) {
       for (const [tool, input] of Object.entries(INPUTS) as [ToolName, Record<string, unknown>][]) {
@@ -77,7 +128,12 @@ describe("permission gate (D24)", () => {
   test("LOOP-08 D8 a hook allow allows without asking, but a configured ask rule still asks", () => {
     expect(decideGate({ mode: "default", rules: rules(), call: callOf("bash", { command: "ls" }), hookDecision: "allow" }).decision).toBe("allow");
     const asked = decideGate({ mode: "default", rules: rules({ ask: ["bash(ls*)"] }), call: callOf("bash", { command: "ls" }), hookDecision: "allow" });
-    expect(asked).toEqual({ decision: "ask", reason: "permission rule bash(ls*) asks for approval", rule: "bash(ls*)", because: "permission rule bash(ls*) asks for approval" });
+    expect(asked).toEqual({
+      decision: "ask",
+      reason: "permission rule bash(ls*) asks for approval",
+      rule: "bash(ls*)",
+      because: "permission rule bash(ls*) asks for approval",
+    });
     // No hook opinion (a hook dir's "allow" is only "no objection"): the mode default asks.
     expect(decideGate({ mode: "default", rules: rules(), call: callOf("bash", { command: "touch x" }) }).decision).toBe("ask");
   });
@@ -125,7 +181,11 @@ describe("permission gate (D24)", () => {
     expect(permissionRequestInfo("write", { file_path: "a.txt", content: "x" })).toEqual({ tool_name: "Write", kind: "write", details: "a.txt" });
     expect(permissionRequestInfo("edit", { file_path: "b.ts" }).kind).toBe("edit");
     expect(permissionRequestInfo("read", { file_path: "c" }).kind).toBe("read");
-    expect(permissionRequestInfo("task", { subagent_type: "reviewer", description: "check" })).toEqual({ tool_name: "Task", kind: "other", details: "reviewer: check" });
+    expect(permissionRequestInfo("task", { subagent_type: "reviewer", description: "check" })).toEqual({
+      tool_name: "Task",
+      kind: "other",
+      details: "reviewer: check",
+    });
     expect(permissionRequestInfo("grep", { pattern: "x", path: "src" })).toEqual({ tool_name: "Grep", kind: "other", details: "x in src" });
 
     expect(permissionSuggestions(callOf("bash", { command: "git status -s" }))).toEqual([
@@ -161,11 +221,40 @@ describe("permission gate (D24)", () => {
 
   test("D27 read-only commands are allowed in default, accept-edits and readonly mode without a question; anything more asks", () => {
     const gate = (command: string, mode: Mode = "default") => decideGate({ mode, rules: rules(), call: callOf("bash", { command }) });
-    for (const command of ["ls -la", "cat README.md", "pwd", "git status", "git diff HEAD~1", "git log --oneline -5", "grep -rn foo src", "ls | wc -l", "head -5 a.txt && tail -5 a.txt", "find . -name '*.ts'", "ls 2>/dev/null"]) {
+    for (const command of [
+      "ls -la",
+      "cat README.md",
+      "pwd",
+      "git status",
+      "git diff HEAD~1",
+      "git log --oneline -5",
+      "grep -rn foo src",
+      "ls | wc -l",
+      "head -5 a.txt && tail -5 a.txt",
+      "find . -name '*.ts'",
+      "ls 2>/dev/null",
+    ]) {
       expect(`${command}: ${gate(command).decision}`).toBe(`${command}: allow`);
       expect(gate(command, "accept-edits").decision).toBe("allow");
     }
-    for (const command of ["ls > out.txt", "ls $(touch x)", "cat `rm x`", "ls; touch x", "find . -delete", "find . -exec rm {} \\;", "sort -o out a", "sort -ro out a", "git push", "git -c core.pager=x log", "git diff --output=x", "rg --pre ./x foo", "./ls", "PATH=. ls", "date -s 2020-01-01", "for f in *; do ls; done"]) {
+    for (const command of [
+      "ls > out.txt",
+      "ls $(touch x)",
+      "cat `rm x`",
+      "ls; touch x",
+      "find . -delete",
+      "find . -exec rm {} \\;",
+      "sort -o out a",
+      "sort -ro out a",
+      "git push",
+      "git -c core.pager=x log",
+      "git diff --output=x",
+      "rg --pre ./x foo",
+      "./ls",
+      "PATH=. ls",
+      "date -s 2020-01-01",
+      "for f in *; do ls; done",
+    ]) {
       expect(`${command}: ${gate(command).decision}`).toBe(`${command}: ask`);
     }
     // Read-only commands are what a readonly session is for; anything more is denied there.
@@ -174,7 +263,8 @@ describe("permission gate (D24)", () => {
   });
 
   test("D28 writes into $AGENT_HOME are denied; into .git/, .agent/, .claude/ they ask in every mode unless a rule names them", () => {
-    const write = (file_path: string, mode: Mode, allow: string[] = []) => decideGate({ mode, rules: rules({ allow }), call: callOf("write", { file_path, content: "x" }) });
+    const write = (file_path: string, mode: Mode, allow: string[] = []) =>
+      decideGate({ mode, rules: rules({ allow }), call: callOf("write", { file_path, content: "x" }) });
     for (const mode of ["default", "accept-edits", "bypass"] as Mode[]) {
       expect(write(".agent/hooks/x/hook.json", mode).decision).toBe("ask");
       expect(write(".git/hooks/pre-commit", mode).decision).toBe("ask");
@@ -191,13 +281,18 @@ describe("permission gate (D24)", () => {
 
   test("D28 multi_edit and apply_patch are judged by the files they write; an edit rule covers them as in Claude Code", () => {
     const patch = (path: string) => `*** Begin Patch\n*** Add File: ${path}\n+x\n*** End Patch`;
-    const applyPatch = (path: string, mode: Mode, spec: { allow?: string[]; deny?: string[] } = {}) => decideGate({ mode, rules: rules(spec), call: callOf("apply_patch", { input: patch(path) }) }).decision;
+    const applyPatch = (path: string, mode: Mode, spec: { allow?: string[]; deny?: string[] } = {}) =>
+      decideGate({ mode, rules: rules(spec), call: callOf("apply_patch", { input: patch(path) }) }).decision;
     expect(applyPatch(".git/hooks/pre-commit", "bypass")).toBe("ask");
     expect(applyPatch("src/../.agent/x", "accept-edits")).toBe("ask");
     expect(applyPatch("src/a.ts", "accept-edits")).toBe("allow");
     expect(applyPatch("src/a.ts", "default", { allow: ["edit(src/*)"] })).toBe("allow");
     expect(applyPatch("secrets/a", "bypass", { deny: ["edit(secrets/*)"] })).toBe("deny");
-    const multi = decideGate({ mode: "bypass", rules: rules({ deny: ["edit(secrets/*)"] }), call: callOf("multi_edit", { file_path: "x/../secrets/k", edits: [] }) });
+    const multi = decideGate({
+      mode: "bypass",
+      rules: rules({ deny: ["edit(secrets/*)"] }),
+      call: callOf("multi_edit", { file_path: "x/../secrets/k", edits: [] }),
+    });
     expect(multi.decision).toBe("deny");
   });
 });

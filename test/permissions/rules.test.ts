@@ -1,5 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { findCoveringRule, findHoldingRule, matchPattern, parseRule, parseRules, ruleHolds, ruleNeverMatches, ruleSubject } from "../../src/permissions/rules.ts";
+import {
+  findCoveringRule,
+  findHoldingRule,
+  matchPattern,
+  parseRule,
+  parseRules,
+  ruleHolds,
+  ruleNeverMatches,
+  ruleSubject,
+} from "../../src/permissions/rules.ts";
 import { callOf, PLACE } from "../support/calls.ts";
 
 function rule(text: string) {
@@ -88,17 +97,56 @@ describe("permission rules (D24)", () => {
   const denies = (rules: string[], command: string): boolean => findHoldingRule(rules.map(rule), callOf("bash", { command })) !== undefined;
 
   test("D27 an allow rule covers a bash call only when it covers every simple command", () => {
-    for (const walk of ["ls; touch X", "ls && touch X", "ls || touch X", "ls $(touch X)", "ls `touch X`", "ls\ntouch X", "ls | sh -c 'touch X'", "ls & touch X", 'ls "$(touch X)"', "ls <(touch X)", "ls > out.txt", "LD_PRELOAD=x.so ls", "for f in *; do ls; done", "ls <<EOF\nx\nEOF"]) {
+    for (const walk of [
+      "ls; touch X",
+      "ls && touch X",
+      "ls || touch X",
+      "ls $(touch X)",
+      "ls `touch X`",
+      "ls\ntouch X",
+      "ls | sh -c 'touch X'",
+      "ls & touch X",
+      'ls "$(touch X)"',
+      "ls <(touch X)",
+      "ls > out.txt",
+      "LD_PRELOAD=x.so ls",
+      "for f in *; do ls; done",
+      "ls <<EOF\nx\nEOF",
+    ]) {
       expect(`${JSON.stringify(walk)} ${allows(["bash(ls*)"], walk)}`).toBe(`${JSON.stringify(walk)} false`);
     }
-    for (const fine of ["ls", "ls -la", "ls -la src", "ls 2>/dev/null", "ls 2>&1", "ls | ls"]) expect(`${fine} ${allows(["bash(ls*)"], fine)}`).toBe(`${fine} true`);
+    for (const fine of ["ls", "ls -la", "ls -la src", "ls 2>/dev/null", "ls 2>&1", "ls | ls"])
+      expect(`${fine} ${allows(["bash(ls*)"], fine)}`).toBe(`${fine} true`);
     // Two rules together cover a pipeline; a bare `bash` covers anything.
     expect(allows(["bash(ls*)", "bash(grep *)"], "ls -la | grep ts")).toBe(true);
     expect(allows(["bash"], "for f in *; do rm $f; done")).toBe(true);
   });
 
   test("D27 a deny rule holds for any simple command, however the command word is spelled", () => {
-    for (const walk of ["true; rm -f x", " rm -f x", "\\rm -f x", '"rm" -f x', "'rm' -f x", "command rm -f x", "builtin rm -f x", "exec rm -f x", "env rm -f x", "env -i FOO=1 rm -f x", "/bin/rm -f x", "./rm -f x", "ls $(rm -f x)", "echo `rm -f x`", "sh -c 'rm -f x'", "bash -lc \"rm -f x\"", "eval rm -f x", "find . -exec rm -f {} \\;", "ls | xargs rm -f", "nohup rm -f x", "timeout 5 rm -f x", "(cd a && rm -f x)"]) {
+    for (const walk of [
+      "true; rm -f x",
+      " rm -f x",
+      "\\rm -f x",
+      '"rm" -f x',
+      "'rm' -f x",
+      "command rm -f x",
+      "builtin rm -f x",
+      "exec rm -f x",
+      "env rm -f x",
+      "env -i FOO=1 rm -f x",
+      "/bin/rm -f x",
+      "./rm -f x",
+      "ls $(rm -f x)",
+      "echo `rm -f x`",
+      "sh -c 'rm -f x'",
+      'bash -lc "rm -f x"',
+      "eval rm -f x",
+      "find . -exec rm -f {} \\;",
+      "ls | xargs rm -f",
+      "nohup rm -f x",
+      "timeout 5 rm -f x",
+      "(cd a && rm -f x)",
+    ]) {
       expect(`${JSON.stringify(walk)} ${denies(["bash(rm *)"], walk)}`).toBe(`${JSON.stringify(walk)} true`);
     }
     // The legitimate neighbours stay allowed.
@@ -137,6 +185,7 @@ describe("permission rules (D24)", () => {
     expect(ruleNeverMatches(rule("bash(echo $(date))"))).toContain("substitution");
     expect(ruleNeverMatches(rule("bash(git:* status)"))).toContain("`:*`");
     expect(ruleNeverMatches(rule("write(docs/)"))).toContain("dir/*");
-    for (const fine of ["bash(ls*)", "Bash(git status:*)", "bash(echo 'a;b')", "write(docs/*)", "read", "mcp__s"]) expect(ruleNeverMatches(rule(fine))).toBeNull();
+    for (const fine of ["bash(ls*)", "Bash(git status:*)", "bash(echo 'a;b')", "write(docs/*)", "read", "mcp__s"])
+      expect(ruleNeverMatches(rule(fine))).toBeNull();
   });
 });

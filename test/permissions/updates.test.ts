@@ -11,7 +11,11 @@ import { createRuntime } from "../../src/runtime/index.ts";
 const runtime = createRuntime();
 const project = () => mkdtempSync(join(tmpdir(), "agent-perm-"));
 
-function addRules(ruleContent: string | undefined, destination: PermissionRuleUpdate["destination"], behavior: PermissionRuleUpdate["behavior"] = "allow"): PermissionRuleUpdate {
+function addRules(
+  ruleContent: string | undefined,
+  destination: PermissionRuleUpdate["destination"],
+  behavior: PermissionRuleUpdate["behavior"] = "allow",
+): PermissionRuleUpdate {
   return { type: "addRules", rules: [ruleContent === undefined ? { toolName: "Bash" } : { toolName: "Bash", ruleContent }], behavior, destination };
 }
 

@@ -25,7 +25,10 @@ describe("plugin slash commands", () => {
     const a = join(world.root, "a");
     const b = join(world.root, "b");
     world.file(join(a, ".claude-plugin/plugin.json"), JSON.stringify({ name: "alpha" }));
-    world.file(join(a, "commands/fix.md"), "---\ndescription: \"Fix: an issue\"\nargument-hint: '[issue]'\n---\nFix issue $1 with priority $2; all: $ARGUMENTS; script ${CLAUDE_PLUGIN_ROOT}/x.sh\n");
+    world.file(
+      join(a, "commands/fix.md"),
+      "---\ndescription: \"Fix: an issue\"\nargument-hint: '[issue]'\n---\nFix issue $1 with priority $2; all: $ARGUMENTS; script ${CLAUDE_PLUGIN_ROOT}/x.sh\n",
+    );
     world.file(join(a, "commands/plain.md"), "Do the plain thing.\n");
     world.file(join(a, "commands/git/commit.md"), "Commit now.\n");
     world.file(join(a, "skills/poem/SKILL.md"), "---\nname: poem\ndescription: >\n  Writes poems\n  about code\n---\nPOEM-SKILL\n");
@@ -34,10 +37,16 @@ describe("plugin slash commands", () => {
     const { runtime, sink, catalog } = catalogOf([a, b], world.agentHome);
     expect(sink.items).toEqual([]);
     const expand = (text: string) => expandSlashCommand(runtime.fs, catalog, text);
-    expect(expand(`/fix 42 "very high"`)).toMatchObject({ kind: "expanded", prompt: `Fix issue 42 with priority very high; all: 42 "very high"; script ${a}/x.sh` });
+    expect(expand(`/fix 42 "very high"`)).toMatchObject({
+      kind: "expanded",
+      prompt: `Fix issue 42 with priority very high; all: 42 "very high"; script ${a}/x.sh`,
+    });
     expect(expand("/alpha:plain extra words")).toMatchObject({ kind: "expanded", prompt: "Do the plain thing.\n\nARGUMENTS: extra words" });
     expect(expand("/beta:plain")).toMatchObject({ kind: "expanded", prompt: "Beta plain." });
-    expect(expand("/plain")).toEqual({ kind: "error", message: "/plain is a command of several plugins (alpha, beta); say which: /alpha:plain or /beta:plain" });
+    expect(expand("/plain")).toEqual({
+      kind: "error",
+      message: "/plain is a command of several plugins (alpha, beta); say which: /alpha:plain or /beta:plain",
+    });
     expect(expand("/git:commit")).toMatchObject({ kind: "expanded", prompt: "Commit now." });
     expect(expand("/poem haiku")).toMatchObject({ kind: "expanded", prompt: "POEM-SKILL\n\nARGUMENTS: haiku" });
     expect(expand("/nothing here")).toEqual({ kind: "none" });
@@ -47,7 +56,11 @@ describe("plugin slash commands", () => {
   });
 
   test("front matter: quoted, block and missing", () => {
-    expect(frontMatter("---\na: 'it''s'\nb: |\n  one\n  two\nc: plain # not a comment here\n---\nbody").fields).toEqual({ a: "it's", b: "one two", c: "plain # not a comment here" });
+    expect(frontMatter("---\na: 'it''s'\nb: |\n  one\n  two\nc: plain # not a comment here\n---\nbody").fields).toEqual({
+      a: "it's",
+      b: "one two",
+      c: "plain # not a comment here",
+    });
     expect(frontMatter("no front matter").fields).toEqual({});
   });
 
@@ -57,6 +70,13 @@ describe("plugin slash commands", () => {
     world.file(join(bad, ".claude-plugin/plugin.json"), JSON.stringify({ name: "Bad Name!" }));
     const { sink, catalog } = catalogOf([bad], world.agentHome);
     expect(catalog.plugins).toEqual([]);
-    expect(sink.items).toEqual([{ severity: "error", file: join(bad, ".claude-plugin/plugin.json"), field: "name", message: `"Bad Name!": a plugin name uses letters, digits and - (kebab-case), e.g. "my-plugin"; plugin not loaded` }]);
+    expect(sink.items).toEqual([
+      {
+        severity: "error",
+        file: join(bad, ".claude-plugin/plugin.json"),
+        field: "name",
+        message: `"Bad Name!": a plugin name uses letters, digits and - (kebab-case), e.g. "my-plugin"; plugin not loaded`,
+      },
+    ]);
   });
 });

@@ -32,13 +32,18 @@ describe("unset variables and missing scripts", () => {
     world.file("script.json", JSON.stringify({ turns: [{ text: "ok" }] }));
     const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--trust", "go"]);
     expect(run.stderr).toContain("1 hook load warning");
-    const debug = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--trust", "go"], { env: world.env({ AGENT_DEBUG: "1" }) });
+    const debug = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--trust", "go"], {
+      env: world.env({ AGENT_DEBUG: "1" }),
+    });
     expect(debug.stderr).toContain(PASTED);
   });
 
   test("hooks import flags a Codex apply_patch matcher", async () => {
     const world = makeWorld();
-    world.file(".codex/hooks.json", JSON.stringify({ hooks: { PreToolUse: [{ matcher: "apply_patch", hooks: [{ type: "command", command: "./check.sh" }] }] } }));
+    world.file(
+      ".codex/hooks.json",
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: "apply_patch", hooks: [{ type: "command", command: "./check.sh" }] }] } }),
+    );
     const imported = await runCliInProcess(world, ["hooks", "import", "--from", "codex"]);
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain(`hooks.PreToolUse[0].matcher: kept as written, but apply_patch is not one tool here: it selects Edit only`);
@@ -46,7 +51,10 @@ describe("unset variables and missing scripts", () => {
 
   test("$CLAUDE_PROJECT_DIR outside a project is a warning; inside one it is not", async () => {
     const world = makeWorld({ git: false });
-    world.file(join(world.agentHome, "settings.json"), JSON.stringify({ hooks: { lifecycle: { PreToolUse: [{ matcher: "Bash", hooks: [{ command: "$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh" }] }] } } }));
+    world.file(
+      join(world.agentHome, "settings.json"),
+      JSON.stringify({ hooks: { lifecycle: { PreToolUse: [{ matcher: "Bash", hooks: [{ command: "$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh" }] }] } } }),
+    );
     const outside = await runCliInProcess(world, ["hooks", "validate"]);
     expect(outside.stdout).toContain("names $CLAUDE_PROJECT_DIR, but there is no project here");
     world.file(".git/HEAD", "ref: refs/heads/main\n");
@@ -56,16 +64,25 @@ describe("unset variables and missing scripts", () => {
 
   test("a fail-closed plugin hook whose script is missing denies, and hooks validate names the script", async () => {
     const world = makeWorld();
-    const plugin = realpathSync(writePlugin(world, join(world.root, "plugins/strict"), {
-      name: "strict",
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/missing.sh", failure_policy: "block" }] }] },
-    }));
+    const plugin = realpathSync(
+      writePlugin(world, join(world.root, "plugins/strict"), {
+        name: "strict",
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/missing.sh", failure_policy: "block" }] }] },
+      }),
+    );
     const validate = await runCliInProcess(world, ["hooks", "validate", "--plugin-dir", plugin]);
     expect(validate.code).toBe(1);
     expect(validate.stdout).toContain(`not found: ${plugin}/hooks/missing.sh`);
     const marker = join(world.root, "ran");
-    world.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: `touch ${marker}` } }] }, { text: "end" }] }));
-    const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--plugin-dir", plugin, "go"], { env: world.env({ PLUGIN_TEST_LOG: join(world.root, "log") }) });
+    world.file(
+      "script.json",
+      JSON.stringify({ turns: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: `touch ${marker}` } }] }, { text: "end" }] }),
+    );
+    const run = await runCliInProcess(
+      world,
+      ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--plugin-dir", plugin, "go"],
+      { env: world.env({ PLUGIN_TEST_LOG: join(world.root, "log") }) },
+    );
     expect(run.code).toBe(0);
     expect(toolResult(sessionRecords(world), "c1").success).toBe(false);
     expect(existsSync(marker)).toBe(false);
@@ -80,7 +97,11 @@ describe("unset variables and missing scripts", () => {
       hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "$CLAUDE_PROJECT_DIR/tools/lint.sh" }] }] },
     });
     world.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "echo hi" } }] }, { text: "end" }] }));
-    const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--plugin-dir", plugin, "go"], { env: world.env({ PLUGIN_TEST_LOG: join(world.root, "log") }) });
+    const run = await runCliInProcess(
+      world,
+      ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--plugin-dir", plugin, "go"],
+      { env: world.env({ PLUGIN_TEST_LOG: join(world.root, "log") }) },
+    );
     expect(run.stderr).toContain("user plugin lint would run or read a project file");
     expect(toolResult(sessionRecords(world), "c1").success).toBe(false);
     expect(existsSync(touched)).toBe(false);
@@ -90,7 +111,10 @@ describe("unset variables and missing scripts", () => {
     const world = makeWorld();
     const plugin = writePlugin(world, join(world.project, ".agent/plugins/guardkit"));
     const log = join(world.root, "guard.log");
-    world.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "git reset --hard" } }] }, { text: "end" }] }));
+    world.file(
+      "script.json",
+      JSON.stringify({ turns: [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "git reset --hard" } }] }, { text: "end" }] }),
+    );
     const args = ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--no-session", "go"];
     const env = world.env({ PLUGIN_TEST_LOG: log });
     const untrusted = await runCliInProcess(world, args, { env });

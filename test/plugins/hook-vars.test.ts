@@ -2,7 +2,12 @@
 import { describe, expect, test } from "bun:test";
 import { unsetVariableProblem } from "../../src/config/hook-vars.ts";
 
-const at = (where: Partial<{ pluginHook: boolean; claudeDialect: boolean; projectScope: boolean }>) => ({ pluginHook: false, claudeDialect: true, projectScope: true, ...where });
+const at = (where: Partial<{ pluginHook: boolean; claudeDialect: boolean; projectScope: boolean }>) => ({
+  pluginHook: false,
+  claudeDialect: true,
+  projectScope: true,
+  ...where,
+});
 
 describe("unset variables in hook commands", () => {
   test("CLAUDE_PLUGIN_ROOT outside a plugin, both spellings; inside one, none", () => {

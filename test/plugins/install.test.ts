@@ -20,7 +20,9 @@ const RESET_SCRIPT = { turns: [{ tool_calls: [{ id: "c1", name: "bash", argument
 
 async function runReset(world: World, log: string) {
   world.file("script.json", JSON.stringify(RESET_SCRIPT));
-  return runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--no-session", "go"], { env: world.env({ PLUGIN_TEST_LOG: log }) });
+  return runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--no-session", "go"], {
+    env: world.env({ PLUGIN_TEST_LOG: log }),
+  });
 }
 
 describe("agent plugin", () => {
@@ -35,7 +37,17 @@ describe("agent plugin", () => {
 
     const list = await runCliInProcess(world, ["plugin", "list", "--json"], { env: world.env({ PLUGIN_TEST_LOG: log }) });
     const row = (JSON.parse(list.stdout) as { plugins: Record<string, unknown>[] }).plugins[0];
-    expect(row).toMatchObject({ name: "guardkit", origin: "installed", version: "1.2.0", root, hooks: 1, commands: ["greet"], agents: ["reviewer"], skills: ["haiku"], mcp_servers: ["plugin_guardkit_fix"] });
+    expect(row).toMatchObject({
+      name: "guardkit",
+      origin: "installed",
+      version: "1.2.0",
+      root,
+      hooks: 1,
+      commands: ["greet"],
+      agents: ["reviewer"],
+      skills: ["haiku"],
+      mcp_servers: ["plugin_guardkit_fix"],
+    });
 
     // The installed copy's guard runs with no flag, from the installed root.
     const blocked = await runReset(world, log);
@@ -49,7 +61,15 @@ describe("agent plugin", () => {
     expect((await runCliInProcess(world, ["plugin", "enable", "guardkit"])).code).toBe(0);
     const hooksOn = await runCliInProcess(world, ["hooks", "list", "--json"]);
     const hookRow = (JSON.parse(hooksOn.stdout) as { hooks: Record<string, unknown>[] }).hooks[0];
-    expect(hookRow).toMatchObject({ label: "plugin:guardkit:PreToolUse[0].hooks[0]", scope: "user", dialect: "claude", event: "pre_tool", matcher: "Bash", plugin: "guardkit", source: join(root, "hooks/hooks.json") });
+    expect(hookRow).toMatchObject({
+      label: "plugin:guardkit:PreToolUse[0].hooks[0]",
+      scope: "user",
+      dialect: "claude",
+      event: "pre_tool",
+      matcher: "Bash",
+      plugin: "guardkit",
+      source: join(root, "hooks/hooks.json"),
+    });
 
     expect((await runCliInProcess(world, ["plugin", "remove", "guardkit"])).code).toBe(0);
     expect(existsSync(root)).toBe(false);
@@ -68,11 +88,15 @@ describe("agent plugin", () => {
     appendFileSync(guard, "# changed after install\n");
     const validate = await runCliInProcess(world, ["hooks", "validate"]);
     expect(validate.code).toBe(1);
-    expect(validate.stdout).toContain("plugin guardkit changed since it was enabled (its files differ from the pinned digest); it is not loaded: review it, then run agent plugin enable guardkit");
+    expect(validate.stdout).toContain(
+      "plugin guardkit changed since it was enabled (its files differ from the pinned digest); it is not loaded: review it, then run agent plugin enable guardkit",
+    );
     // agent run refuses, like an untrusted project: the plugin's guard must not silently go missing.
     const run = await runReset(world, log);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`agent: plugin guardkit changed since it was enabled (its files differ from the pinned digest): review ${join(world.agentHome, "plugins/guardkit")}, then run agent plugin enable guardkit (or agent plugin disable guardkit)\nagent: nothing ran`);
+    expect(run.stderr).toContain(
+      `agent: plugin guardkit changed since it was enabled (its files differ from the pinned digest): review ${join(world.agentHome, "plugins/guardkit")}, then run agent plugin enable guardkit (or agent plugin disable guardkit)\nagent: nothing ran`,
+    );
     expect(existsSync(log)).toBe(false);
     // Disabled, it no longer asks.
     await runCliInProcess(world, ["plugin", "disable", "guardkit"]);
@@ -100,19 +124,27 @@ describe("agent plugin", () => {
 
     const market = join(world.root, "market");
     writePlugin(world, join(market, "plugins/other"), { name: "other" });
-    world.file(join(market, ".claude-plugin/marketplace.json"), JSON.stringify({ name: "local-market", owner: { name: "Test" }, plugins: [{ name: "other", source: "./plugins/other", description: "x" }] }));
+    world.file(
+      join(market, ".claude-plugin/marketplace.json"),
+      JSON.stringify({ name: "local-market", owner: { name: "Test" }, plugins: [{ name: "other", source: "./plugins/other", description: "x" }] }),
+    );
     const added = await runCliInProcess(world, ["plugin", "marketplace", "add", market]);
     expect(added.stdout).toContain("added marketplace local-market: other");
     const fromMarket = await runCliInProcess(world, ["plugin", "install", "other@local-market"]);
     expect(fromMarket.code).toBe(0);
-    const list = JSON.parse((await runCliInProcess(world, ["plugin", "list", "--json"], { env: world.env({ PLUGIN_TEST_LOG: log }) })).stdout) as { plugins: { name: string }[] };
+    const list = JSON.parse((await runCliInProcess(world, ["plugin", "list", "--json"], { env: world.env({ PLUGIN_TEST_LOG: log }) })).stdout) as {
+      plugins: { name: string }[];
+    };
     expect(list.plugins.map((plugin) => plugin.name).sort()).toEqual(["guardkit", "other"]);
   });
 
   test("a plugin folder without a manifest installs under its folder's name", async () => {
     const world = makeWorld();
     const dir = join(world.root, "src/bare-guard");
-    world.file(join(dir, "hooks/hooks.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh" }] }] } }));
+    world.file(
+      join(dir, "hooks/hooks.json"),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh" }] }] } }),
+    );
     world.file(join(dir, "hooks/guard.sh"), "#!/bin/sh\nexit 0\n", { executable: true });
     const installed = await runCliInProcess(world, ["plugin", "install", dir]);
     expect(installed.code).toBe(0);

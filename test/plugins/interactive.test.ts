@@ -19,7 +19,12 @@ describe("--plugin-dir in the interactive session and hooks test", () => {
     const plugin = realpathSync(writePlugin(world, join(world.root, "plugins/guardkit")));
     const log = join(world.root, "guard.log");
     writeScript(world, [
-      { tool_calls: [{ id: "c1", name: "bash", arguments: { command: "git reset --hard" } }, { id: "c2", name: "task", arguments: { description: "r", prompt: "review", subagent_type: "reviewer" } }] },
+      {
+        tool_calls: [
+          { id: "c1", name: "bash", arguments: { command: "git reset --hard" } },
+          { id: "c2", name: "task", arguments: { description: "r", prompt: "review", subagent_type: "reviewer" } },
+        ],
+      },
       { text: "turn over" },
     ]);
     const script = JSON.parse(readFileSync(join(world.project, "script.json"), "utf8")) as Record<string, unknown>;
@@ -48,7 +53,10 @@ describe("--plugin-dir in the interactive session and hooks test", () => {
     appendFileSync(join(world.agentHome, "plugins/guardkit/hooks/guard.sh"), "# edited\n");
     writeScript(world, [{ tool_calls: [{ id: "c1", name: "bash", arguments: { command: "git reset --hard" } }] }, { text: "turn over" }]);
     const session = async (answers: string): Promise<{ code: number | null; stderr: string }> => {
-      const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), "--script", "script.json", "--permission-mode", "bypass"], { cwd: world.project, env: world.env({ AGENT_INTERACTIVE: "1", PLUGIN_TEST_LOG: log }) });
+      const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), "--script", "script.json", "--permission-mode", "bypass"], {
+        cwd: world.project,
+        env: world.env({ AGENT_INTERACTIVE: "1", PLUGIN_TEST_LOG: log }),
+      });
       let stderr = "";
       child.stderr.on("data", (chunk) => (stderr += chunk.toString()));
       const done = new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -71,12 +79,18 @@ describe("--plugin-dir in the interactive session and hooks test", () => {
     const plugin = realpathSync(writePlugin(world, join(world.root, "plugins/guardkit")));
     const log = join(world.root, "guard.log");
     const env = world.env({ PLUGIN_TEST_LOG: log });
-    const blocked = await runCliInProcess(world, ["hooks", "test", "pre_tool", "--tool", "bash", "--input", JSON.stringify({ command: "git reset --hard" }), "--plugin-dir", plugin], { env });
+    const blocked = await runCliInProcess(
+      world,
+      ["hooks", "test", "pre_tool", "--tool", "bash", "--input", JSON.stringify({ command: "git reset --hard" }), "--plugin-dir", plugin],
+      { env },
+    );
     expect(blocked.code).toBe(2);
     expect(blocked.stdout + blocked.stderr).toContain("blocked by guardkit");
     const list = await runCliInProcess(world, ["hooks", "list", "--plugin-dir", plugin], { env });
     expect(list.stdout).toContain("plugin:guardkit:PreToolUse[0].hooks[0]");
-    const without = await runCliInProcess(world, ["hooks", "test", "pre_tool", "--tool", "bash", "--input", JSON.stringify({ command: "git reset --hard" })], { env });
+    const without = await runCliInProcess(world, ["hooks", "test", "pre_tool", "--tool", "bash", "--input", JSON.stringify({ command: "git reset --hard" })], {
+      env,
+    });
     expect(without.code).toBe(0);
     expect(readFileSync(log, "utf8").trim()).toBe(plugin);
   });

@@ -21,22 +21,29 @@ describe("--plugin-dir", () => {
     const plugin = realpathSync(writePlugin(world, join(world.root, "plugins/guardkit")));
     const log = join(world.root, "guard.log");
     const skill = join(plugin, "skills/haiku/SKILL.md");
-    world.file("script.json", JSON.stringify({
-      turns: [
-        {
-          tool_calls: [
-            { id: "c1", name: "bash", arguments: { command: "git reset --hard" } },
-            { id: "c2", name: "bash", arguments: { command: "echo fine" } },
-            { id: "c3", name: "read", arguments: { file_path: skill } },
-            { id: "c4", name: "mcp__plugin_guardkit_fix__ok", arguments: {} },
-            { id: "c5", name: "task", arguments: { description: "review", prompt: "review the change", subagent_type: "reviewer" } },
-          ],
-        },
-        { text: "all done" },
-      ],
-      agents: { reviewer: { turns: [{ text: "reviewed by the plugin agent" }] } },
-    }));
-    const result = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--plugin-dir", plugin, "/greet Ada"], { env: world.env({ PLUGIN_TEST_LOG: log }) });
+    world.file(
+      "script.json",
+      JSON.stringify({
+        turns: [
+          {
+            tool_calls: [
+              { id: "c1", name: "bash", arguments: { command: "git reset --hard" } },
+              { id: "c2", name: "bash", arguments: { command: "echo fine" } },
+              { id: "c3", name: "read", arguments: { file_path: skill } },
+              { id: "c4", name: "mcp__plugin_guardkit_fix__ok", arguments: {} },
+              { id: "c5", name: "task", arguments: { description: "review", prompt: "review the change", subagent_type: "reviewer" } },
+            ],
+          },
+          { text: "all done" },
+        ],
+        agents: { reviewer: { turns: [{ text: "reviewed by the plugin agent" }] } },
+      }),
+    );
+    const result = await runCliInProcess(
+      world,
+      ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--plugin-dir", plugin, "/greet Ada"],
+      { env: world.env({ PLUGIN_TEST_LOG: log }) },
+    );
     expect(result.stderr).not.toContain("warning");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("all done");
@@ -70,9 +77,13 @@ describe("--plugin-dir", () => {
     ]);
     let result;
     try {
-      result = await runCliInProcess(world, ["run", "--provider", "openai", "--base-url", server.url, "--model", "fake", "--permission-mode", "bypass", "--plugin-dir", plugin, "write me a poem"], {
-        env: world.env({ OPENAI_API_KEY: "sk-test-not-real", PLUGIN_TEST_LOG: join(world.root, "guard.log") }),
-      });
+      result = await runCliInProcess(
+        world,
+        ["run", "--provider", "openai", "--base-url", server.url, "--model", "fake", "--permission-mode", "bypass", "--plugin-dir", plugin, "write me a poem"],
+        {
+          env: world.env({ OPENAI_API_KEY: "sk-test-not-real", PLUGIN_TEST_LOG: join(world.root, "guard.log") }),
+        },
+      );
     } finally {
       await server.close();
     }
@@ -93,7 +104,9 @@ describe("--plugin-dir", () => {
     const world = makeWorld();
     const plugin = writePlugin(world, join(world.root, "plugins/guardkit"));
     world.file("script.json", JSON.stringify({ turns: [{ text: "ok" }] }));
-    const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--plugin-dir", plugin, "/usr/bin/env is broken"], { env: world.env({ PLUGIN_TEST_LOG: join(world.root, "log") }) });
+    const run = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--plugin-dir", plugin, "/usr/bin/env is broken"], {
+      env: world.env({ PLUGIN_TEST_LOG: join(world.root, "log") }),
+    });
     expect(run.code).toBe(0);
     expect(sessionRecords(world).find((record) => record.type === "user")?.content).toBe("/usr/bin/env is broken");
     const missing = await runCliInProcess(world, ["run", "--provider", "script", "--script", "script.json", "--plugin-dir", join(world.root, "nope"), "hi"]);

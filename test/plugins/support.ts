@@ -22,16 +22,40 @@ export const GUARD = [
 export function writePlugin(world: World, dir: string, options: { name?: string; hooks?: Record<string, unknown> } = {}): string {
   const name = options.name ?? "guardkit";
   const at = (relative: string): string => join(dir, relative);
-  world.file(at(".claude-plugin/plugin.json"), JSON.stringify({ name, version: "1.2.0", description: "Guards and helpers", author: { name: "Test" } }, null, 2));
+  world.file(
+    at(".claude-plugin/plugin.json"),
+    JSON.stringify({ name, version: "1.2.0", description: "Guards and helpers", author: { name: "Test" } }, null, 2),
+  );
   const hooks = options.hooks ?? {
     PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh", timeout: 10 }] }],
   };
   world.file(at("hooks/hooks.json"), JSON.stringify({ description: "guard", hooks }, null, 2));
   world.file(at("hooks/guard.sh"), GUARD, { executable: true });
-  world.file(at("commands/greet.md"), ["---", "description: Greet someone", "argument-hint: NAME", "---", "", "Say hello to $ARGUMENTS, then stop.", ""].join("\n"));
-  world.file(at("skills/haiku/SKILL.md"), ["---", "name: haiku", "description: Write a haiku about code when asked for poetry", "---", "", "SKILL-BODY: count syllables 5-7-5.", ""].join("\n"));
-  world.file(at("agents/reviewer.md"), ["---", "name: reviewer", "description: Reviews a change for bugs", "tools: Read, Grep", "---", "", "You are the plugin reviewer. REVIEWER-PROMPT", ""].join("\n"));
-  world.file(at(".mcp.json"), JSON.stringify({ mcpServers: { fix: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs"], env: { [MARKER]: world.root } } } }, null, 2));
+  world.file(
+    at("commands/greet.md"),
+    ["---", "description: Greet someone", "argument-hint: NAME", "---", "", "Say hello to $ARGUMENTS, then stop.", ""].join("\n"),
+  );
+  world.file(
+    at("skills/haiku/SKILL.md"),
+    ["---", "name: haiku", "description: Write a haiku about code when asked for poetry", "---", "", "SKILL-BODY: count syllables 5-7-5.", ""].join("\n"),
+  );
+  world.file(
+    at("agents/reviewer.md"),
+    [
+      "---",
+      "name: reviewer",
+      "description: Reviews a change for bugs",
+      "tools: Read, Grep",
+      "---",
+      "",
+      "You are the plugin reviewer. REVIEWER-PROMPT",
+      "",
+    ].join("\n"),
+  );
+  world.file(
+    at(".mcp.json"),
+    JSON.stringify({ mcpServers: { fix: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs"], env: { [MARKER]: world.root } } } }, null, 2),
+  );
   mkdirSync(dir, { recursive: true });
   copyFileSync(join(FIXTURES, "crash-server.mjs"), at("server.mjs"));
   return dir;

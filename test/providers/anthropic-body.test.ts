@@ -19,7 +19,11 @@ describe("anthropic request body text", () => {
     for (let turn = 0; turn < 5; turn++) {
       same("claude-x", { messages, tools });
       same('m"messages":[]', { system: "be brief", messages, tools: [] }, 512);
-      messages.push({ role: "assistant", content: turn % 2 === 0 ? "" : "text", toolCalls: [{ id: `c${turn}`, name: "bash", arguments: turn === 2 ? "[1]" : '{"command":"true"}' }] });
+      messages.push({
+        role: "assistant",
+        content: turn % 2 === 0 ? "" : "text",
+        toolCalls: [{ id: `c${turn}`, name: "bash", arguments: turn === 2 ? "[1]" : '{"command":"true"}' }],
+      });
       messages.push({ role: "tool", toolCallId: `c${turn}`, name: "bash", content: `out ${turn}`, ...(turn === 3 ? { isError: true } : {}) });
       messages.push({ role: "user", content: turn === 1 ? "" : `<hook_context>${turn}</hook_context>` });
       if (turn === 4) messages.push({ role: "system", content: "later system text" });

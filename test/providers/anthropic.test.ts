@@ -164,7 +164,10 @@ describe("anthropic provider", () => {
   });
 
   test("401 never echoes the key", async () => {
-    const { provider } = await setup([{ status: 401, body: { type: "error", error: { type: "authentication_error", message: `invalid x-api-key ${KEY}` } } }], KEY);
+    const { provider } = await setup(
+      [{ status: 401, body: { type: "error", error: { type: "authentication_error", message: `invalid x-api-key ${KEY}` } } }],
+      KEY,
+    );
     const events = await collect(provider.stream(REQUEST));
     const last = lastEvent(events);
     expect(last?.type === "error" ? last.message : "").toContain("check ANTHROPIC_API_KEY");

@@ -19,7 +19,11 @@ describe("openai request body text", () => {
     for (let turn = 0; turn < 5; turn++) {
       same("gpt-x", { messages, tools });
       same('m"messages":[]', { system: "be brief", messages, tools: [] }, 512);
-      messages.push({ role: "assistant", content: turn % 2 === 0 ? "" : "text", toolCalls: [{ id: `c${turn}`, name: "bash", arguments: '{"command":"true"}' }] });
+      messages.push({
+        role: "assistant",
+        content: turn % 2 === 0 ? "" : "text",
+        toolCalls: [{ id: `c${turn}`, name: "bash", arguments: '{"command":"true"}' }],
+      });
       messages.push({ role: "tool", toolCallId: `c${turn}`, name: "bash", content: `out ${turn}`, isError: turn === 3 });
       messages.push({ role: "assistant", content: "plain", toolCalls: [] });
     }

@@ -30,7 +30,14 @@ describe("script provider", () => {
   test("LOOP-42 missing ids become call_1, call_2; object args are JSON, string args raw; then an empty final text", async () => {
     const provider = loadOk(
       writeScript("loop42.json", {
-        turns: [{ tool_calls: [{ name: "bash", arguments: { command: "ls" } }, { name: "read", arguments: '{"file_path":' }] }],
+        turns: [
+          {
+            tool_calls: [
+              { name: "bash", arguments: { command: "ls" } },
+              { name: "read", arguments: '{"file_path":' },
+            ],
+          },
+        ],
       }),
     );
     const first = await collect(provider.stream(TURN));
@@ -74,10 +81,7 @@ describe("script provider", () => {
   test("each request takes the next turn: reasoning, text, then calls; explicit ids kept", async () => {
     const provider = loadOk(
       writeScript("turns.json", {
-        turns: [
-          { reasoning: "plan", text: "I will read.", tool_calls: [{ id: "mine", name: "read", arguments: { file_path: "a" } }] },
-          { text: "all done" },
-        ],
+        turns: [{ reasoning: "plan", text: "I will read.", tool_calls: [{ id: "mine", name: "read", arguments: { file_path: "a" } }] }, { text: "all done" }],
       }),
     );
     expect(provider.id).toBe("script");
@@ -129,9 +133,7 @@ describe("script provider", () => {
     const provider = loadOk(writeScript("abort.json", { turns: [{ text: "kept" }] }));
     const controller = new AbortController();
     controller.abort();
-    expect(await collect(provider.stream({ ...TURN, signal: controller.signal }))).toEqual([
-      { type: "error", message: "request cancelled", retryable: false },
-    ]);
+    expect(await collect(provider.stream({ ...TURN, signal: controller.signal }))).toEqual([{ type: "error", message: "request cancelled", retryable: false }]);
     expect(textOf(await collect(provider.stream(TURN)))).toBe("kept");
   });
 });

@@ -27,7 +27,32 @@ function toolsDir(): string {
   const dir = join(root, "tools");
   if (existsSync(dir)) return dir;
   mkdirSync(dir);
-  for (const tool of ["sh", "sed", "grep", "head", "tail", "awk", "cut", "dd", "cmp", "cp", "mv", "chmod", "mkdir", "mktemp", "rm", "dirname", "basename", "uname", "ls", "wc", "tr", "cat", "sha256sum", "openssl"]) {
+  for (const tool of [
+    "sh",
+    "sed",
+    "grep",
+    "head",
+    "tail",
+    "awk",
+    "cut",
+    "dd",
+    "cmp",
+    "cp",
+    "mv",
+    "chmod",
+    "mkdir",
+    "mktemp",
+    "rm",
+    "dirname",
+    "basename",
+    "uname",
+    "ls",
+    "wc",
+    "tr",
+    "cat",
+    "sha256sum",
+    "openssl",
+  ]) {
     const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
     if (found === "") throw new Error(`${tool} is not installed; install.sh's test needs it`);
     symlinkSync(found, join(dir, tool));
@@ -52,7 +77,9 @@ function toolsWithCurl(): string {
 function runInstall(tools: string, args: string[], home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   mkdirSync(home, { recursive: true });
   return new Promise((resolve) => {
-    const child = spawn(join(tools, "sh"), [join(release, "install.sh"), ...args], { env: { PATH: tools, HOME: home, TMPDIR: process.env.TMPDIR ?? tmpdir() } });
+    const child = spawn(join(tools, "sh"), [join(release, "install.sh"), ...args], {
+      env: { PATH: tools, HOME: home, TMPDIR: process.env.TMPDIR ?? tmpdir() },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk.toString()));
@@ -97,7 +124,10 @@ describe("npm run release (host target, offline runtime)", () => {
     }
     const verdict = verifyMinisign(readFileSync(join(release, "SHA256SUMS")), readFileSync(join(release, "SHA256SUMS.minisig"), "utf8"), keys.publicFile);
     expect(verdict).toMatchObject({ ok: true });
-    expect(verifyMinisign(readFileSync(join(release, "SHA256SUMS")), readFileSync(join(release, "SHA256SUMS.minisig"), "utf8"), otherKeys.publicFile)).toEqual({ ok: false, error: "signed with another key (key id differs)" });
+    expect(verifyMinisign(readFileSync(join(release, "SHA256SUMS")), readFileSync(join(release, "SHA256SUMS.minisig"), "utf8"), otherKeys.publicFile)).toEqual({
+      ok: false,
+      error: "signed with another key (key id differs)",
+    });
   });
 
   test("the SBOM names the bundled npm packages with their installed versions, and the artefact's hash", () => {
@@ -116,95 +146,115 @@ describe("npm run release (host target, offline runtime)", () => {
   });
 
   test("a runtime file that does not exist is one clear error", () => {
-    const run = spawnSync(process.execPath, ["scripts/release.ts", "--targets=linux-x64", `--out=${join(root, "never")}`, "--runtime=linux-x64=/nonexistent/bun"], { cwd: REPO, encoding: "utf8" });
+    const run = spawnSync(
+      process.execPath,
+      ["scripts/release.ts", "--targets=linux-x64", `--out=${join(root, "never")}`, "--runtime=linux-x64=/nonexistent/bun"],
+      { cwd: REPO, encoding: "utf8" },
+    );
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("--runtime for linux-x64: /nonexistent/bun does not exist");
   });
 });
 
 describe("install.sh", () => {
-  test("installs from the release folder after checking the signature (OpenSSL) and SHA-256, and never calls curl or wget", () => {
-    const home = join(root, "home-ok");
-    const r = install(["--from", release, "--to", join(home, "bin"), "--pubkey", join(root, "release.pub")], home);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain("SHA256SUMS: signature ok\nagent-linux-x64: sha256 ok\n");
-    expect(r.stdout).toMatch(/\nagent \d+\.\d+\.\d+ \(commit /);
-    expect(sha256File(join(home, "bin", "agent"))).toBe(sha256File(join(release, "agent-linux-x64")));
-    expect(existsSync(join(root, "network-calls"))).toBe(false);
-  }, INSTALL_TIMEOUT_MS);
-
-  test("--from one file finds SHA256SUMS beside it; a file not listed there is refused", () => {
-    const home = join(root, "home-file");
-    const r = install(["--from", join(release, "agent-linux-x64"), "--to", join(home, "bin")], home);
-    expect(r.code).toBe(0);
-    const stray = join(root, "stray");
-    mkdirSync(stray);
-    copyFileSync(join(release, "SHA256SUMS"), join(stray, "SHA256SUMS"));
-    writeFileSync(join(stray, "agent-renamed"), "x");
-    const refused = install(["--from", join(stray, "agent-renamed"), "--to", join(home, "bin2")], home);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`install.sh: agent-renamed is not listed in ${join(stray, "SHA256SUMS")}\n`);
-    expect(existsSync(join(home, "bin2"))).toBe(false);
-  }, INSTALL_TIMEOUT_MS);
-
-  test("a tampered executable is refused and nothing is installed; a SHA256SUMS rewritten to match fails the signature", () => {
-    const tampered = join(root, "tampered");
-    cpSync(release, tampered, { recursive: true });
-    const binary = join(tampered, "agent-linux-x64");
-    const bytes = readFileSync(binary);
-    bytes[bytes.length - 100] = (bytes[bytes.length - 100] ?? 0) ^ 0xff;
-    writeFileSync(binary, bytes);
-    const home = join(root, "home-tampered");
-    const r = install(["--from", tampered, "--to", join(home, "bin")], home);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`install.sh: ${binary}: SHA-256 ${sha256File(binary)} does not match SHA256SUMS`);
-    expect(r.stderr).toContain("refusing to install");
-    expect(existsSync(join(home, "bin"))).toBe(false);
-
-    const sums = join(tampered, "SHA256SUMS");
-    writeFileSync(sums, readFileSync(sums, "utf8").replace(/^[0-9a-f]{64}(?=  agent-linux-x64$)/m, sha256File(binary)));
-    expect(install(["--from", tampered, "--to", join(home, "bin")], home).code).toBe(0);
-    const signed = install(["--from", tampered, "--to", join(home, "bin-signed"), "--pubkey", join(root, "release.pub")], home);
-    expect(signed.code).toBe(1);
-    expect(signed.stderr).toBe("install.sh: SHA256SUMS: bad signature\n");
-    expect(existsSync(join(home, "bin-signed"))).toBe(false);
-    const wrongKey = install(["--from", release, "--to", join(home, "bin-other"), "--pubkey", join(root, "other.pub")], home);
-    expect(wrongKey.code).toBe(1);
-    expect(wrongKey.stderr).toBe("install.sh: SHA256SUMS: signed by another key (key id differs)\n");
-  }, INSTALL_TIMEOUT_MS);
-
-  test("--from http://… downloads the file, SHA256SUMS and its signature, then checks them; a tampered download is refused", async () => {
-    const served: string[] = [];
-    let tamper = false;
-    const server: Server = createServer((req, res) => {
-      const name = (req.url ?? "").split("/").pop() ?? "";
-      served.push(req.url ?? "");
-      const path = join(release, name);
-      if (!existsSync(path) || name === "") {
-        res.writeHead(404).end();
-        return;
-      }
-      const bytes = readFileSync(path);
-      if (tamper && name === "agent-linux-x64") bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
-      res.writeHead(200, { "content-length": String(bytes.length) }).end(bytes);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
-      const home = join(root, "home-url");
-      const r = await runInstall(toolsWithCurl(), ["--from", url, "--to", join(home, "bin"), "--pubkey", join(root, "release.pub")], home);
+  test(
+    "installs from the release folder after checking the signature (OpenSSL) and SHA-256, and never calls curl or wget",
+    () => {
+      const home = join(root, "home-ok");
+      const r = install(["--from", release, "--to", join(home, "bin"), "--pubkey", join(root, "release.pub")], home);
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
-      expect(served).toEqual(["/v1/agent-linux-x64", "/v1/SHA256SUMS", "/v1/SHA256SUMS.minisig"]);
+      expect(r.stdout).toContain("SHA256SUMS: signature ok\nagent-linux-x64: sha256 ok\n");
+      expect(r.stdout).toMatch(/\nagent \d+\.\d+\.\d+ \(commit /);
       expect(sha256File(join(home, "bin", "agent"))).toBe(sha256File(join(release, "agent-linux-x64")));
-      tamper = true;
-      const refused = await runInstall(toolsWithCurl(), ["--from", url, "--to", join(home, "bin-tampered")], home);
+      expect(existsSync(join(root, "network-calls"))).toBe(false);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  test(
+    "--from one file finds SHA256SUMS beside it; a file not listed there is refused",
+    () => {
+      const home = join(root, "home-file");
+      const r = install(["--from", join(release, "agent-linux-x64"), "--to", join(home, "bin")], home);
+      expect(r.code).toBe(0);
+      const stray = join(root, "stray");
+      mkdirSync(stray);
+      copyFileSync(join(release, "SHA256SUMS"), join(stray, "SHA256SUMS"));
+      writeFileSync(join(stray, "agent-renamed"), "x");
+      const refused = install(["--from", join(stray, "agent-renamed"), "--to", join(home, "bin2")], home);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain("does not match SHA256SUMS");
-      expect(existsSync(join(home, "bin-tampered"))).toBe(false);
-    } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  }, INSTALL_TIMEOUT_MS);
+      expect(refused.stderr).toBe(`install.sh: agent-renamed is not listed in ${join(stray, "SHA256SUMS")}\n`);
+      expect(existsSync(join(home, "bin2"))).toBe(false);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  test(
+    "a tampered executable is refused and nothing is installed; a SHA256SUMS rewritten to match fails the signature",
+    () => {
+      const tampered = join(root, "tampered");
+      cpSync(release, tampered, { recursive: true });
+      const binary = join(tampered, "agent-linux-x64");
+      const bytes = readFileSync(binary);
+      bytes[bytes.length - 100] = (bytes[bytes.length - 100] ?? 0) ^ 0xff;
+      writeFileSync(binary, bytes);
+      const home = join(root, "home-tampered");
+      const r = install(["--from", tampered, "--to", join(home, "bin")], home);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`install.sh: ${binary}: SHA-256 ${sha256File(binary)} does not match SHA256SUMS`);
+      expect(r.stderr).toContain("refusing to install");
+      expect(existsSync(join(home, "bin"))).toBe(false);
+
+      const sums = join(tampered, "SHA256SUMS");
+      writeFileSync(sums, readFileSync(sums, "utf8").replace(/^[0-9a-f]{64}(?=  agent-linux-x64$)/m, sha256File(binary)));
+      expect(install(["--from", tampered, "--to", join(home, "bin")], home).code).toBe(0);
+      const signed = install(["--from", tampered, "--to", join(home, "bin-signed"), "--pubkey", join(root, "release.pub")], home);
+      expect(signed.code).toBe(1);
+      expect(signed.stderr).toBe("install.sh: SHA256SUMS: bad signature\n");
+      expect(existsSync(join(home, "bin-signed"))).toBe(false);
+      const wrongKey = install(["--from", release, "--to", join(home, "bin-other"), "--pubkey", join(root, "other.pub")], home);
+      expect(wrongKey.code).toBe(1);
+      expect(wrongKey.stderr).toBe("install.sh: SHA256SUMS: signed by another key (key id differs)\n");
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  test(
+    "--from http://… downloads the file, SHA256SUMS and its signature, then checks them; a tampered download is refused",
+    async () => {
+      const served: string[] = [];
+      let tamper = false;
+      const server: Server = createServer((req, res) => {
+        const name = (req.url ?? "").split("/").pop() ?? "";
+        served.push(req.url ?? "");
+        const path = join(release, name);
+        if (!existsSync(path) || name === "") {
+          res.writeHead(404).end();
+          return;
+        }
+        const bytes = readFileSync(path);
+        if (tamper && name === "agent-linux-x64") bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
+        res.writeHead(200, { "content-length": String(bytes.length) }).end(bytes);
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
+        const home = join(root, "home-url");
+        const r = await runInstall(toolsWithCurl(), ["--from", url, "--to", join(home, "bin"), "--pubkey", join(root, "release.pub")], home);
+        expect(r.stderr).toBe("");
+        expect(r.code).toBe(0);
+        expect(served).toEqual(["/v1/agent-linux-x64", "/v1/SHA256SUMS", "/v1/SHA256SUMS.minisig"]);
+        expect(sha256File(join(home, "bin", "agent"))).toBe(sha256File(join(release, "agent-linux-x64")));
+        tamper = true;
+        const refused = await runInstall(toolsWithCurl(), ["--from", url, "--to", join(home, "bin-tampered")], home);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain("does not match SHA256SUMS");
+        expect(existsSync(join(home, "bin-tampered"))).toBe(false);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 });

@@ -96,7 +96,10 @@ const checks: Record<string, Check> = {
 
   async "env is replaced entirely"(ctx) {
     const child = await ctx.spawn(["/usr/bin/env"], { env: { PATH: "/usr/bin:/bin", ONLY_THIS: "1" } });
-    const lines = (await readAll(child.stdout)).split("\n").filter((l) => l.length > 0).sort();
+    const lines = (await readAll(child.stdout))
+      .split("\n")
+      .filter((l) => l.length > 0)
+      .sort();
     assert(JSON.stringify(lines) === JSON.stringify(["ONLY_THIS=1", "PATH=/usr/bin:/bin"]), `env: ${JSON.stringify(lines)}`);
   },
 

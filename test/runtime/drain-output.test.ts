@@ -27,7 +27,11 @@ function slowRead(stream: Readable): Promise<string> {
   });
 }
 
-function runSlowly(world: World, args: readonly string[], options: { startReadingAfter?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runSlowly(
+  world: World,
+  args: readonly string[],
+  options: { startReadingAfter?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [MAIN, ...args], { cwd: world.project, env: world.env() });
   child.stdin.end("");
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -50,7 +54,12 @@ describe("output drains before exit", () => {
     expect(code).toBe(0);
     expect(stdout.length).toBe(32 * 64 * 1024);
     expect(stderr.length).toBe(16 * 64 * 1024);
-    expect(stdout.split("\n").slice(0, 32).map((line) => line.slice(0, 4))).toEqual(Array.from({ length: 32 }, (_, i) => String(i).padStart(4, "0")));
+    expect(
+      stdout
+        .split("\n")
+        .slice(0, 32)
+        .map((line) => line.slice(0, 4)),
+    ).toEqual(Array.from({ length: 32 }, (_, i) => String(i).padStart(4, "0")));
   });
 
   test("`agent run --output-format stream-json` and `agent sessions show` give a slow reader every byte of a 1.5 MiB reply", async () => {
@@ -59,8 +68,13 @@ describe("output drains before exit", () => {
     writeScript(w, [{ text: `BEGIN${big}END` }]);
     const ending = join(w.root, "ending");
     // The reader of `agent run` starts only once session_end ran, when the agent is about to exit.
-    w.file(join(w.agentHome, "settings.json"), JSON.stringify({ hooks: { lifecycle: { session_end: [{ hooks: [{ command: `cat >/dev/null; touch '${ending}'` }] }] } } }));
-    const r = await runSlowly(w, ["run", "--provider", "script", "--script", "script.json", "--output-format", "stream-json", "go"], { startReadingAfter: ending });
+    w.file(
+      join(w.agentHome, "settings.json"),
+      JSON.stringify({ hooks: { lifecycle: { session_end: [{ hooks: [{ command: `cat >/dev/null; touch '${ending}'` }] }] } } }),
+    );
+    const r = await runSlowly(w, ["run", "--provider", "script", "--script", "script.json", "--output-format", "stream-json", "go"], {
+      startReadingAfter: ending,
+    });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n");
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -98,7 +98,11 @@ describe("one registry for hook and bash groups", () => {
     // The direct child exits in time; its background child ignores TERM and holds none of the pipes.
     const result = await runInGroup(runtime, {
       // It exits once the background child ignores TERM (the signal file), so the SIGTERM cannot race the trap.
-      argv: ["/bin/sh", "-c", `/bin/sh -c 'trap "" TERM; echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; exec sleep 300' </dev/null >/dev/null 2>&1 & while [ ! -s ${pidFile} ]; do sleep 0.01; done; exit 0`],
+      argv: [
+        "/bin/sh",
+        "-c",
+        `/bin/sh -c 'trap "" TERM; echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; exec sleep 300' </dev/null >/dev/null 2>&1 & while [ ! -s ${pidFile} ]; do sleep 0.01; done; exit 0`,
+      ],
       cwd: root,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
       stdin: null,

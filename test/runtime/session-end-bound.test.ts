@@ -20,13 +20,32 @@ describe("session_end after a stop signal", () => {
     w.file(
       ".agent/settings.json",
       JSON.stringify({
-        hooks: { lifecycle: { session_end: [{ hooks: [{ command: `cat >/dev/null; echo $$ > '${endPid}'; trap '' TERM; sleep 600`, timeout_seconds: 600 }] }] } },
+        hooks: {
+          lifecycle: { session_end: [{ hooks: [{ command: `cat >/dev/null; echo $$ > '${endPid}'; trap '' TERM; sleep 600`, timeout_seconds: 600 }] }] },
+        },
       }),
     );
-    const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), "run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"], {
-      cwd: w.project,
-      env: w.env(),
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(REPO, "src", "main.ts"),
+        "run",
+        "--provider",
+        "script",
+        "--script",
+        "script.json",
+        "--permission-mode",
+        "bypass",
+        "--trust",
+        "--output-format",
+        "json",
+        "go",
+      ],
+      {
+        cwd: w.project,
+        env: w.env(),
+      },
+    );
     let stdout = "";
     child.stdout.on("data", (chunk) => (stdout += chunk.toString()));
     child.stderr.on("data", () => undefined);

@@ -17,7 +17,12 @@ function windows(files: string[], onPath: Record<string, string> = {}): ShellPro
   };
 }
 
-const ENV = { ProgramFiles: "C:\\Program Files", "ProgramFiles(x86)": "C:\\Program Files (x86)", LOCALAPPDATA: "C:\\Users\\ana\\AppData\\Local", Path: "C:\\Windows\\System32" };
+const ENV = {
+  ProgramFiles: "C:\\Program Files",
+  "ProgramFiles(x86)": "C:\\Program Files (x86)",
+  LOCALAPPDATA: "C:\\Users\\ana\\AppData\\Local",
+  Path: "C:\\Windows\\System32",
+};
 
 describe("shellFor: the shell of the bash tool and of list hooks", () => {
   test("Unix: /bin/bash -c, and -lc for a login shell", () => {
@@ -34,9 +39,13 @@ describe("shellFor: the shell of the bash tool and of list hooks", () => {
   });
 
   test("Windows: a per-user Git install, and bash.exe beside git.exe on PATH", () => {
-    expect(findGitBash(windows(["C:\\Users\\ana\\AppData\\Local\\Programs\\Git\\bin\\bash.exe"]), ENV)).toBe("C:\\Users\\ana\\AppData\\Local\\Programs\\Git\\bin\\bash.exe");
+    expect(findGitBash(windows(["C:\\Users\\ana\\AppData\\Local\\Programs\\Git\\bin\\bash.exe"]), ENV)).toBe(
+      "C:\\Users\\ana\\AppData\\Local\\Programs\\Git\\bin\\bash.exe",
+    );
     expect(findGitBash(windows(["D:\\tools\\Git\\bin\\bash.exe"], { "git.exe": "D:\\tools\\Git\\cmd\\git.exe" }), ENV)).toBe("D:\\tools\\Git\\bin\\bash.exe");
-    expect(findGitBash(windows(["D:\\tools\\Git\\bin\\bash.exe"], { "git.exe": "D:\\tools\\Git\\mingw64\\bin\\git.exe" }), ENV)).toBe("D:\\tools\\Git\\bin\\bash.exe");
+    expect(findGitBash(windows(["D:\\tools\\Git\\bin\\bash.exe"], { "git.exe": "D:\\tools\\Git\\mingw64\\bin\\git.exe" }), ENV)).toBe(
+      "D:\\tools\\Git\\bin\\bash.exe",
+    );
   });
 
   test("Windows: WSL's System32 bash.exe is not Git Bash; PowerShell comes next, with -NoProfile -NonInteractive -Command", () => {
@@ -44,7 +53,14 @@ describe("shellFor: the shell of the bash tool and of list hooks", () => {
     expect(findGitBash(probe, ENV)).toBeNull();
     const shell = shellFor(probe, ENV);
     expect(shell.kind).toBe("powershell");
-    expect(shell.argv("Get-ChildItem")).toEqual(["C:\\Program Files\\PowerShell\\7\\pwsh.exe", "-NoLogo", "-NoProfile", "-NonInteractive", "-Command", "Get-ChildItem"]);
+    expect(shell.argv("Get-ChildItem")).toEqual([
+      "C:\\Program Files\\PowerShell\\7\\pwsh.exe",
+      "-NoLogo",
+      "-NoProfile",
+      "-NonInteractive",
+      "-Command",
+      "Get-ChildItem",
+    ]);
   });
 
   test("Windows: powershell.exe when there is no pwsh; nothing found names what was tried", () => {

@@ -33,7 +33,10 @@ function start(world: World, args: readonly string[]): Running {
 const RUN = ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "--trust", "--output-format", "json", "go"];
 
 describe("SIGTERM and SIGHUP stop agent run like Ctrl-C", () => {
-  for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const) {
     test(`LOOP-36 ${signal} during a hanging pre_tool hook kills its group (grandchild too), runs session_end, exits ${code}`, async () => {
       const w = makeWorld();
       writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: `touch '${join(w.root, "ran")}'` } }] }, { text: "never" }]);
@@ -111,7 +114,10 @@ describe("SIGTERM and SIGHUP stop agent run like Ctrl-C", () => {
 
   test("SIGTERM during `agent hooks test` (no session) kills the hanging hook's group and exits 143", async () => {
     const w = makeWorld();
-    w.file(".agent/settings.json", JSON.stringify({ hooks: { lifecycle: { session_start: [group([`cat >/dev/null; echo $$ > '${join(w.root, "pid")}'; sleep 300`])] } } }));
+    w.file(
+      ".agent/settings.json",
+      JSON.stringify({ hooks: { lifecycle: { session_start: [group([`cat >/dev/null; echo $$ > '${join(w.root, "pid")}'; sleep 300`])] } } }),
+    );
     const run = start(w, ["hooks", "test", "session_start", "--trust"]);
     const pgid = Number(await waitForText(join(w.root, "pid")));
     try {

@@ -10,12 +10,28 @@ import { trust } from "./helpers.ts";
 setDefaultTimeout(60_000);
 
 // The rule names .agent/ so the model's write goes through the gate (D28) and the spawn-time check is what stops it.
-const EDITS = ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "accept-edits", "--allow", "bash(echo*)", "--allow", "write(.agent/*)", "hi"];
+const EDITS = [
+  "run",
+  "--provider",
+  "script",
+  "--script",
+  "s.json",
+  "--permission-mode",
+  "accept-edits",
+  "--allow",
+  "bash(echo*)",
+  "--allow",
+  "write(.agent/*)",
+  "hi",
+];
 
 /** A trusted project whose warn-policy before_tool hook appends `v1` to a log; the model then writes `path`. */
 function world(path: string, content: string): World {
   const w = makeWorld();
-  w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "h", command: "./scripts/h.sh", failure_policy: "warn" }] } }));
+  w.file(
+    ".agent/settings.json",
+    JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "h", command: "./scripts/h.sh", failure_policy: "warn" }] } }),
+  );
   w.file("scripts/h.sh", `#!/bin/sh\ncat >/dev/null\necho v1 >> "$AGENT_PROJECT_DIR/log"\n`, { executable: true });
   w.file(".agent/hooks/x/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
   w.file(".agent/hooks/x/run.sh", `#!/bin/sh\ncat >/dev/null\n. "$(dirname "$0")/lib.sh"\n`, { executable: true });

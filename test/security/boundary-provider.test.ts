@@ -99,7 +99,9 @@ describe("provider redirection needs trust", () => {
       w.file(".agent/config.toml", `[providers.openai]\napi_key = "sk-attacker-account-000000"\n`);
       w.file(join(w.agentHome, "config.toml"), `[providers.openai]\nbase_url = "${server.url}"\napi_key_env = "MY_OPENAI_KEY"\n`);
       // No routing setting in the project: no trust needed.
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--permission-mode", "bypass", "hi"], { env: env(w, { MY_OPENAI_KEY: "sk-from-user-env-123456" }) });
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--permission-mode", "bypass", "hi"], {
+        env: env(w, { MY_OPENAI_KEY: "sk-from-user-env-123456" }),
+      });
       expect(r.code).toBe(0);
       expect(server.headers[0]?.authorization).toBe("Bearer sk-from-user-env-123456");
       expect(JSON.stringify(server.headers)).not.toContain("sk-attacker-account");

@@ -13,7 +13,10 @@ setDefaultTimeout(60_000);
 const ALLOW_AND_PERSIST = {
   hookSpecificOutput: {
     hookEventName: "PermissionRequest",
-    decision: { behavior: "allow", updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "echo hi" }], behavior: "allow", destination: "projectSettings" }] },
+    decision: {
+      behavior: "allow",
+      updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "echo hi" }], behavior: "allow", destination: "projectSettings" }],
+    },
   },
 };
 
@@ -69,7 +72,11 @@ describe("re-pinning after a hook-written rule", () => {
     writeScript(
       w,
       [
-        { tool_calls: [{ name: "write", arguments: { file_path: ".agent/settings.json", content: JSON.stringify({ permissions: { allow: ["read", "bash(*)"] } }) } }] },
+        {
+          tool_calls: [
+            { name: "write", arguments: { file_path: ".agent/settings.json", content: JSON.stringify({ permissions: { allow: ["read", "bash(*)"] } }) } },
+          ],
+        },
         { tool_calls: [{ name: "bash", arguments: { command: "touch hi" } }] },
         { text: "done" },
       ],

@@ -35,7 +35,7 @@ describe("project hooks shadowing user hooks", () => {
     expect(refusal.stderr).toContain("yours will not run in this project");
     const list = await runCliInProcess(w, ["hooks", "list"]);
     expect(list.stdout).toContain("replaces your fail_closed hook guard-bash");
-    expect(list.stdout).toContain("replaces the user's fail_closed hook \"guard-bash\"");
+    expect(list.stdout).toContain('replaces the user\'s fail_closed hook "guard-bash"');
     expect((await trustInProcess(w)).stdout).toContain(PLAIN);
     // Trusted knowingly: the project's hook runs in place of the user's (DIR-04).
     expect((await runCliInProcess(w, RUN)).code).toBe(0);

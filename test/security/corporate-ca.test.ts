@@ -28,7 +28,23 @@ beforeAll(async () => {
   openssl(["req", "-x509", ...ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Test Corp Root CA"]);
   openssl(["req", ...ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"]);
   writeFileSync(join(dir, "san.ext"), "subjectAltName=IP:127.0.0.1\n");
-  openssl(["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "san.ext"]);
+  openssl([
+    "x509",
+    "-req",
+    "-in",
+    "server.csr",
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "server.pem",
+    "-days",
+    "2",
+    "-extfile",
+    "san.ext",
+  ]);
   server = createServer({ key: readFileSync(join(dir, "server.key")), cert: readFileSync(join(dir, "server.pem")) }, (req, res) => {
     req.resume();
     req.on("end", () => {

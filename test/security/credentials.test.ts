@@ -103,9 +103,13 @@ describe("credentials never reach a child", () => {
     const server = await startFakeOpenAI([{ toolCalls: [{ id: "c1", name: "bash", arguments: { command: `${dump} bash` } }] }, { text: "done" }]);
     try {
       // The configured api_key_env is the one the openai provider reads.
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--no-session", "hi"], {
-        env: w.env({ ...SECRETS, ...PLAIN, OUT: w.root }),
-      });
+      const r = await runCliAsync(
+        w,
+        ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "--trust", "--no-session", "hi"],
+        {
+          env: w.env({ ...SECRETS, ...PLAIN, OUT: w.root }),
+        },
+      );
       expect(r.code).toBe(0);
       expect(server.headers.map((headers) => headers.authorization)).toEqual([`Bearer ${SECRETS.LLM_CRED}`, `Bearer ${SECRETS.LLM_CRED}`]);
       expectClean(w, ["dir", "lifecycle", "list", "bash"]);

@@ -77,7 +77,10 @@ describe("escaped descendants are killed at exit (subreaper)", () => {
     );
     const r = await runCliAsync(w, ["run", "--provider", "script", "--script", "s.json", "--permission-mode", "bypass", "--no-session", "hi"]);
     expect(r.code).toBe(0);
-    const [ppidOfEscape, agentPid] = readFileSync(seen, "utf8").trim().split("\n").map((line) => Number(line.trim()));
+    const [ppidOfEscape, agentPid] = readFileSync(seen, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => Number(line.trim()));
     expect(ppidOfEscape).toBe(agentPid);
     expect(ppidOfEscape).not.toBe(1);
     expect(psLive(pidIn(pidFile))).toEqual([]);
@@ -89,8 +92,14 @@ describe("escaped descendants are killed at exit (subreaper)", () => {
     const bun = execFileSync(process.execPath, [join(REPO, "src", "main.ts"), "hooks", "validate"], { cwd: w.project, env: w.env(), encoding: "utf8" });
     expect(bun).not.toContain("note: a hook's descendant");
     const deno = join(REPO, "node_modules", ".bin", "deno");
-    const out = execFileSync(deno, ["run", "-A", join(REPO, "src", "main.ts"), "hooks", "validate"], { cwd: w.project, env: { ...w.env(), DENO_NO_UPDATE_CHECK: "1" }, encoding: "utf8" });
-    expect(out).toContain("note: a hook's descendant that leaves its process group (setsid) is not killed when the agent exits here: needs Bun's FFI (running on Deno or Node)");
+    const out = execFileSync(deno, ["run", "-A", join(REPO, "src", "main.ts"), "hooks", "validate"], {
+      cwd: w.project,
+      env: { ...w.env(), DENO_NO_UPDATE_CHECK: "1" },
+      encoding: "utf8",
+    });
+    expect(out).toContain(
+      "note: a hook's descendant that leaves its process group (setsid) is not killed when the agent exits here: needs Bun's FFI (running on Deno or Node)",
+    );
     expect(out).toContain("ok: 1 hook in 1 file");
   });
 });

@@ -13,7 +13,20 @@ setDefaultTimeout(60_000);
 
 const KEY = "sk-canary-0123456789abcdef";
 
-const LIFECYCLE_FIELDS = ["phase", "label", "target_tool", "status", "policy", "category", "target_ran", "tool_call_id", "activity_id", "hook_index", "elapsed_ms", "message"];
+const LIFECYCLE_FIELDS = [
+  "phase",
+  "label",
+  "target_tool",
+  "status",
+  "policy",
+  "category",
+  "target_ran",
+  "tool_call_id",
+  "activity_id",
+  "hook_index",
+  "elapsed_ms",
+  "message",
+];
 const INJECTION_FIELDS = ["schema_version", "phase", "label", "target_tool", "status", "item_count", "byte_count", "max_bytes", "hook_index"];
 
 describe("secrets and local-only data", () => {

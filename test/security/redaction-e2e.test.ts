@@ -38,7 +38,9 @@ describe("redacted envelopes", () => {
     expect(request.file_path).toBe(`${w.project}/dumps/[REDACTED:github_pat].txt`);
     expect(read?.affected_paths).toEqual([{ path: `${w.project}/dumps/[REDACTED:github_pat].txt`, kind: "read_target", source: "request.file_path" }]);
     const grep = envelopes.find((e) => (e.tool as { name?: string } | undefined)?.name === "grep");
-    expect((grep?.request as { pattern?: string }).pattern).toBe("machine api.example.com login alice password [REDACTED:netrc_password] [REDACTED:discord_bot_token]");
+    expect((grep?.request as { pattern?: string }).pattern).toBe(
+      "machine api.example.com login alice password [REDACTED:netrc_password] [REDACTED:discord_bot_token]",
+    );
     const assistant = envelopes.filter((e) => e.phase === "after_assistant").pop(); // the final message
     expect((assistant?.request as { text?: string }).text).toBe(
       "Found: machine api.example.com login alice password [REDACTED:netrc_password]\nbot token [REDACTED:discord_bot_token]",

@@ -38,7 +38,10 @@ describe("token-shaped values under plain names", () => {
   test("RUN-09 never reach a user hook, a project hook or bash, nor the agent's /proc environ; a plain variable does", () => {
     const w = makeWorld();
     const dump = w.file(join(w.root, "dump.sh"), DUMP, { executable: true });
-    w.file(join(w.agentHome, "config.toml"), `[[hooks.lifecycle.session_start]]\nhooks = [{ command = "${dump} user; tr '\\\\0' '\\\\n' < /proc/$PPID/environ > $OUT/agent.environ" }]\n`);
+    w.file(
+      join(w.agentHome, "config.toml"),
+      `[[hooks.lifecycle.session_start]]\nhooks = [{ command = "${dump} user; tr '\\\\0' '\\\\n' < /proc/$PPID/environ > $OUT/agent.environ" }]\n`,
+    );
     w.file(".agent/config.toml", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "${dump} project" }]\n`);
     w.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ id: "b1", name: "bash", arguments: { command: `${dump} bash` } }] }, { text: "done" }] }));
     const r = runCli(w, [...RUN, "go"], { env: w.env({ ...TOKENS, ...PLAIN, OUT: w.root }) });
@@ -128,14 +131,17 @@ describe("http hooks: redacted content and redirects", () => {
   test("D16 a redacted post_tool_use http hook gets markers for originalFile, hunk lines, oldString and newString", async () => {
     const w = makeWorld();
     w.file("notes.txt", "old secret line\nkept\n");
-    w.file(join(w.agentHome, "config.toml"), [
-      "[hooks]",
-      'http_allow = ["http://127.0.0.1:*"]',
-      "[[hooks.lifecycle.post_tool_use]]",
-      'matcher = "Edit|Write"',
-      `hooks = [{ type = "http", url = "${first.url}/allow", timeout = 5 }]`,
-      "",
-    ].join("\n"));
+    w.file(
+      join(w.agentHome, "config.toml"),
+      [
+        "[hooks]",
+        'http_allow = ["http://127.0.0.1:*"]',
+        "[[hooks.lifecycle.post_tool_use]]",
+        'matcher = "Edit|Write"',
+        `hooks = [{ type = "http", url = "${first.url}/allow", timeout = 5 }]`,
+        "",
+      ].join("\n"),
+    );
     const turns = [
       { tool_calls: [{ id: "e1", name: "edit", arguments: { file_path: "notes.txt", old_string: "old secret line", new_string: "new secret line" } }] },
       { tool_calls: [{ id: "w1", name: "write", arguments: { file_path: "notes.txt", content: "written secret text\n" } }] },
@@ -172,14 +178,17 @@ describe("http hooks: redacted content and redirects", () => {
     const token = "hook-token-c4n4ry-5150";
     const target = `${second.url}/allow`;
     const hop = `${first.url}/redirect?to=${encodeURIComponent(target)}`;
-    w.file(join(w.agentHome, "config.toml"), [
-      "[hooks]",
-      'http_allow = ["http://127.0.0.1:*"]',
-      "[[hooks.lifecycle.pre_tool_use]]",
-      'matcher = "Bash"',
-      `hooks = [{ type = "http", url = "${first.url}/redirect?to=${encodeURIComponent(hop)}", headers = { Authorization = "Bearer \${HOOK_TOKEN}", X-Trace = "t1" }, timeout = 5 }]`,
-      "",
-    ].join("\n"));
+    w.file(
+      join(w.agentHome, "config.toml"),
+      [
+        "[hooks]",
+        'http_allow = ["http://127.0.0.1:*"]',
+        "[[hooks.lifecycle.pre_tool_use]]",
+        'matcher = "Bash"',
+        `hooks = [{ type = "http", url = "${first.url}/redirect?to=${encodeURIComponent(hop)}", headers = { Authorization = "Bearer \${HOOK_TOKEN}", X-Trace = "t1" }, timeout = 5 }]`,
+        "",
+      ].join("\n"),
+    );
     w.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ id: "b1", name: "bash", arguments: { command: "touch ran" } }] }, { text: "done" }] }));
     const firstBefore = first.requests.length;
     const secondBefore = second.requests.length;
@@ -199,7 +208,10 @@ describe("http hooks: redacted content and redirects", () => {
 describe("HTTP_PROXY with credentials after the hand-over", () => {
   test("provider requests still go through the proxy with its credentials; bash never sees them", async () => {
     const w = makeWorld();
-    const upstream = await startFakeOpenAI([{ toolCalls: [{ id: "b1", name: "bash", arguments: { command: `env > ${join(w.root, "bash.env")}` } }] }, { text: "done" }]);
+    const upstream = await startFakeOpenAI([
+      { toolCalls: [{ id: "b1", name: "bash", arguments: { command: `env > ${join(w.root, "bash.env")}` } }] },
+      { text: "done" },
+    ]);
     const seen: { url: string; auth: string | undefined }[] = [];
     const proxy = createServer((req, res) => {
       seen.push({ url: req.url ?? "", auth: req.headers["proxy-authorization"] as string | undefined });
@@ -218,9 +230,13 @@ describe("HTTP_PROXY with credentials after the hand-over", () => {
     const listening = await listenLocal(proxy);
     try {
       const proxyUrl = listening.url.replace("http://", "http://pxuser:px-pass-c4n4ry@");
-      const r = await runCliAsync(w, ["run", "--provider", "openai", "--base-url", "http://model.invalid/v1", "--model", "fake", "--permission-mode", "bypass", "--no-session", "go"], {
-        env: w.env({ OPENAI_API_KEY: "sk-canary-proxy-0a1b2c3d4e5f", HTTP_PROXY: proxyUrl }),
-      });
+      const r = await runCliAsync(
+        w,
+        ["run", "--provider", "openai", "--base-url", "http://model.invalid/v1", "--model", "fake", "--permission-mode", "bypass", "--no-session", "go"],
+        {
+          env: w.env({ OPENAI_API_KEY: "sk-canary-proxy-0a1b2c3d4e5f", HTTP_PROXY: proxyUrl }),
+        },
+      );
       expect(r.stderr).not.toContain("error");
       expect(r.code).toBe(0);
       expect(seen.length).toBe(2);

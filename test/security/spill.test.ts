@@ -58,7 +58,11 @@ describe("payload_ref spills", () => {
       const path = refPath(w, name);
       expect(path.startsWith(`${spillRoot}/`)).toBe(true);
       // While the hook ran, its spill directory existed.
-      expect(readFileSync(join(w.root, `${name}.during`), "utf8").trim().split("\n")).toContain(path.slice(spillRoot.length + 1).split("/")[0] ?? "?");
+      expect(
+        readFileSync(join(w.root, `${name}.during`), "utf8")
+          .trim()
+          .split("\n"),
+      ).toContain(path.slice(spillRoot.length + 1).split("/")[0] ?? "?");
       expect(existsSync(path)).toBe(false);
       expect(existsSync(join(path, ".."))).toBe(false);
     }
@@ -68,7 +72,9 @@ describe("payload_ref spills", () => {
   test("SEC-22 a session of 100 spilled calls leaves nothing under <tmp>/agent-hook-payloads/", async () => {
     const { w, env, spillRoot } = spillWorld();
     const counter = join(w.root, "referenced");
-    const hook = w.file(join(w.agentHome, "count.sh"), `#!/bin/sh\nif grep -q '"status":"referenced"'; then echo r >> "${counter}"; fi\n`, { executable: true });
+    const hook = w.file(join(w.agentHome, "count.sh"), `#!/bin/sh\nif grep -q '"status":"referenced"'; then echo r >> "${counter}"; fi\n`, {
+      executable: true,
+    });
     w.file(join(w.agentHome, "settings.json"), JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "count", command: hook, payload: "full" }] } }));
     const calls = Array.from({ length: 100 }, (_, i) => ({ name: "write", arguments: { file_path: `out-${i % 3}.txt`, content: BIG } }));
     writeScript(w, [{ tool_calls: calls }, { text: "done" }], "s.json");
@@ -79,7 +85,10 @@ describe("payload_ref spills", () => {
   }, 120_000);
 
   test("SEC-22 stale spill directories of a crashed run are swept when `agent run` and `agent hooks test` start", async () => {
-    for (const args of [["run", "--provider", "script", "--script", "s.json", "hi"], ["hooks", "test", "session_start"]]) {
+    for (const args of [
+      ["run", "--provider", "script", "--script", "s.json", "hi"],
+      ["hooks", "test", "session_start"],
+    ]) {
       const { w, env, spillRoot } = spillWorld();
       writeScript(w, [{ text: "done" }], "s.json");
       const stale = join(spillRoot, "stale0001");
@@ -112,7 +121,9 @@ describe("payload_ref spills", () => {
       { text: "all done" },
     ]);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "hi"], { env: { ...env, OPENAI_API_KEY: "sk-test-key" } });
+      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "hi"], {
+        env: { ...env, OPENAI_API_KEY: "sk-test-key" },
+      });
       expect(r.code).toBe(0);
       expect(server.requests).toHaveLength(5);
       const stdins = readdirSync(w.root)

@@ -16,7 +16,10 @@ describe("trust of forms and settings (D17)", () => {
   test("SEC-42 project hook settings need trust and never weaken a user gate; a hook-written projectSettings rule keeps the trust", async () => {
     const w = makeWorld();
     const gate = w.file(join(w.agentHome, "g.sh"), `#!/bin/sh\ncat > "${w.root}/g.json"\n`, { executable: true });
-    w.file(join(w.agentHome, "settings.json"), JSON.stringify({ hooks: { enabled: true, failure_policy: "block", before_tool: [{ label: "g", command: gate }] } }));
+    w.file(
+      join(w.agentHome, "settings.json"),
+      JSON.stringify({ hooks: { enabled: true, failure_policy: "block", before_tool: [{ label: "g", command: gate }] } }),
+    );
     w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: false, failure_policy: "ignore", payload: "full" } }));
     writeScript(w, BASH_CALL, "s.json");
     const r = await runCliInProcess(w, RUN);
@@ -48,7 +51,10 @@ describe("trust of forms and settings (D17)", () => {
     const reply = {
       hookSpecificOutput: {
         hookEventName: "PermissionRequest",
-        decision: { behavior: "allow", updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch hi" }], behavior: "allow", destination: "projectSettings" }] },
+        decision: {
+          behavior: "allow",
+          updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch hi" }], behavior: "allow", destination: "projectSettings" }],
+        },
       },
     };
     const hook = w.file(join(w.agentHome, "allow.sh"), `#!/bin/sh\ncat >/dev/null\necho '${JSON.stringify(reply)}'\n`, { executable: true });
@@ -137,14 +143,24 @@ describe("trust of forms and settings (D17)", () => {
     w.file("a.sh", touch("list-off"), { executable: true });
     w.file("b.sh", touch("list-on"), { executable: true });
     w.file(".agent/config.toml", `[[hooks.lifecycle.pre_tool_use]]\nhooks = [{ command = "./x.sh", disabled = true }, { command = "./y.sh" }]\n`);
-    const list = (disabled: boolean) => ({ hooks: { enabled: true, before_tool: [{ label: "a", command: "./a.sh", disabled }, { label: "b", command: "./b.sh" }] } });
+    const list = (disabled: boolean) => ({
+      hooks: {
+        enabled: true,
+        before_tool: [
+          { label: "a", command: "./a.sh", disabled },
+          { label: "b", command: "./b.sh" },
+        ],
+      },
+    });
     w.file(".agent/settings.json", JSON.stringify(list(true)));
     writeScript(w, BASH_CALL, "s.json");
     await trustInProcess(w);
     const r = await runCliInProcess(w, RUN);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("warning");
-    const ran = readdirSync(w.root).filter((name) => /-(on|off)$/.test(name)).sort();
+    const ran = readdirSync(w.root)
+      .filter((name) => /-(on|off)$/.test(name))
+      .sort();
     expect(ran).toEqual(["dir-on", "life-on", "list-on"]);
     const rows = (await runCliInProcess(w, ["hooks", "list"])).stdout.split("\n").filter((line) => line.includes("disabled"));
     expect(rows).toHaveLength(3);

@@ -53,7 +53,10 @@ describe("trust pins what runs", () => {
     w.file(join(w.agentHome, "config.toml"), "[compat]\nclaude_settings = true\n");
     const lib = w.file(".claude/hooks/lib.sh", `touch "${w.root}/ok"\n`);
     w.file(".claude/hooks/run.sh", SOURCING(lib), { executable: true });
-    w.file(".claude/settings.json", JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "$CLAUDE_PROJECT_DIR/.claude/hooks/run.sh" }] }] } }));
+    w.file(
+      ".claude/settings.json",
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "$CLAUDE_PROJECT_DIR/.claude/hooks/run.sh" }] }] } }),
+    );
     bashTurn(w);
     const { second } = trustRunTamper(w, lib);
     expect(second.code).toBe(1);
@@ -72,7 +75,11 @@ describe("trust pins what runs", () => {
 });
 
 /** Runs the CLI with stdin held open (a terminal that never types), killed only by the bound. */
-function runHeld(w: World, args: readonly string[], boundMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+function runHeld(
+  w: World,
+  args: readonly string[],
+  boundMs: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), ...args], { cwd: w.project, env: w.env(), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";

@@ -33,7 +33,9 @@ describe("project trust (D17)", () => {
     // Same refusal with a real provider: the fake server never sees a request.
     const server = await startFakeOpenAI([{ text: "should not be asked" }]);
     try {
-      const o = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "hi"], { env: w.env({ OPENAI_API_KEY: "sk-test" }) });
+      const o = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", server.url, "--permission-mode", "bypass", "hi"], {
+        env: w.env({ OPENAI_API_KEY: "sk-test" }),
+      });
       expect(o.code).toBe(1);
       expect(server.requests).toHaveLength(0);
       expect(canaries(w)).toEqual([]);
@@ -60,19 +62,37 @@ describe("project trust (D17)", () => {
     expect((await runCliInProcess(w, RUN)).code).toBe(0);
   });
 
-  const changes: { name: string; options?: Parameters<typeof sec29World>[0]; change: (w: ReturnType<typeof sec29World>) => void; names: (w: ReturnType<typeof sec29World>) => string }[] = [
-    { name: "a byte appended to scripts/h.sh", change: (w) => appendFileSync(join(w.project, "scripts/h.sh"), "\n"), names: (w) => `changed: file ${join(w.project, "scripts/h.sh")}` },
-    { name: "a byte appended to the hook dir's run.sh", change: (w) => appendFileSync(join(w.project, ".agent/hooks/x/run.sh"), "\n"), names: (w) => `changed: file ${join(w.project, ".agent/hooks/x/run.sh")}` },
+  const changes: {
+    name: string;
+    options?: Parameters<typeof sec29World>[0];
+    change: (w: ReturnType<typeof sec29World>) => void;
+    names: (w: ReturnType<typeof sec29World>) => string;
+  }[] = [
+    {
+      name: "a byte appended to scripts/h.sh",
+      change: (w) => appendFileSync(join(w.project, "scripts/h.sh"), "\n"),
+      names: (w) => `changed: file ${join(w.project, "scripts/h.sh")}`,
+    },
+    {
+      name: "a byte appended to the hook dir's run.sh",
+      change: (w) => appendFileSync(join(w.project, ".agent/hooks/x/run.sh"), "\n"),
+      names: (w) => `changed: file ${join(w.project, ".agent/hooks/x/run.sh")}`,
+    },
     {
       name: "a byte appended to a script a lifecycle command names",
       options: { extraToml: `[[hooks.lifecycle.session_start]]\nhooks = [{ command = 'sh "$AGENT_PROJECT_DIR/scripts/ss.sh"' }]\n` },
       change: (w) => appendFileSync(join(w.project, "scripts/ss.sh"), "\n"),
       names: (w) => `changed: file ${join(w.project, "scripts/ss.sh")}`,
     },
-    { name: "timeout_seconds 5 → 6", change: (w) => writeFileSync(join(w.project, ".agent/config.toml"), lifecycleToml(6)), names: () => `changed: hook lifecycle session_start session_start[0].hooks[0]: ${LIFECYCLE_COMMAND}` },
+    {
+      name: "timeout_seconds 5 → 6",
+      change: (w) => writeFileSync(join(w.project, ".agent/config.toml"), lifecycleToml(6)),
+      names: () => `changed: hook lifecycle session_start session_start[0].hooks[0]: ${LIFECYCLE_COMMAND}`,
+    },
     {
       name: "a hook added",
-      change: (w) => writeFileSync(join(w.project, ".agent/settings.json"), JSON.stringify(sec29Settings([{ label: "added", command: "./scripts/h.sh --again" }]))),
+      change: (w) =>
+        writeFileSync(join(w.project, ".agent/settings.json"), JSON.stringify(sec29Settings([{ label: "added", command: "./scripts/h.sh --again" }]))),
       names: () => "added: hook list pre_tool added: ./scripts/h.sh --again",
     },
     {
@@ -84,7 +104,7 @@ describe("project trust (D17)", () => {
   for (const { name, options, change, names } of changes) {
     test(`SEC-31 ${name} invalidates the trust and the refusal names it`, async () => {
       const w = sec29World(options);
-      if (options?.extraToml) w.file("scripts/ss.sh", "touch \"$AGENT_PROJECT_DIR/canary-ss2\"\n");
+      if (options?.extraToml) w.file("scripts/ss.sh", 'touch "$AGENT_PROJECT_DIR/canary-ss2"\n');
       await trustInProcess(w);
       expect((await runCliInProcess(w, RUN)).code).toBe(0);
       change(w);
@@ -117,7 +137,9 @@ describe("project trust (D17)", () => {
     );
     w.file(".agent/settings.json", JSON.stringify({ hooks: { enabled: true, before_tool: [{ label: "audit", command: "python3 scripts/audit.py" }] } }));
     w.file(".agent/hooks/d/hook.json", JSON.stringify({ event: "pre_tool", run: "./run.sh" }));
-    const files = [".agent/hooks/check.sh", ".agent/hooks/c2.sh", "scripts/audit.py", ".agent/hooks/d/run.sh"].map((f) => w.file(f, "#!/bin/sh\nexit 0\n", { executable: true }));
+    const files = [".agent/hooks/check.sh", ".agent/hooks/c2.sh", "scripts/audit.py", ".agent/hooks/d/run.sh"].map((f) =>
+      w.file(f, "#!/bin/sh\nexit 0\n", { executable: true }),
+    );
     writeScript(w, [{ text: "done" }], "s.json");
     const t = await trustInProcess(w);
     for (const path of files) expect(t.stdout).toContain(`file ${path}`);

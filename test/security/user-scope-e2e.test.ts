@@ -25,7 +25,10 @@ describe("user-scope templates", () => {
     w.file("node_modules/.bin/prettier", canary("project-prettier-ran"), { executable: true });
     w.file("package.json", JSON.stringify({ name: "cloned", private: true, scripts: { test: `touch ${w.root}/project-tests-ran; exit 1` } }));
     w.file(join(w.root, "user-bin", "prettier"), `#!/bin/sh\nprintf '%s\\n' "$*" >> "${w.root}/user-prettier.calls"\n`, { executable: true });
-    w.file("script.json", JSON.stringify({ turns: [{ tool_calls: [{ id: "w1", name: "write", arguments: { file_path: "a.ts", content: "let x=1\n" } }] }, { text: "done" }] }));
+    w.file(
+      "script.json",
+      JSON.stringify({ turns: [{ tool_calls: [{ id: "w1", name: "write", arguments: { file_path: "a.ts", content: "let x=1\n" } }] }, { text: "done" }] }),
+    );
 
     const path = `${join(w.project, "node_modules", ".bin")}:node_modules/.bin:${join(w.root, "user-bin")}:${process.env.PATH}`;
     const r = runCli(w, ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "bypass", "go"], { env: w.env({ PATH: path }) });

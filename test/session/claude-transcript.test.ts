@@ -44,7 +44,11 @@ function setUp(w: World): void {
   const ts = `'${process.execPath}' '${join(w.project, "hooks/last-text.ts")}'`;
   w.file(
     ".agent/settings.json",
-    JSON.stringify({ hooks: { lifecycle: { stop: [group([`OUT_DIR='${w.root}' '${join(w.project, "hooks/last-text.sh")}'`, `OUT_DIR='${w.root}' ${ts}`, logTo(w, "stop.log")])] } } }),
+    JSON.stringify({
+      hooks: {
+        lifecycle: { stop: [group([`OUT_DIR='${w.root}' '${join(w.project, "hooks/last-text.sh")}'`, `OUT_DIR='${w.root}' ${ts}`, logTo(w, "stop.log")])] },
+      },
+    }),
   );
   w.file(
     "script.json",
@@ -125,7 +129,10 @@ describe("Claude-format transcript", () => {
     expect(resumed.code).toBe(0);
     const after = transcriptOf(w, sessionId);
     expect(after.slice(0, before.length)).toEqual(before);
-    expect(after.slice(before.length).map((e) => e.message)).toMatchObject([{ role: "user", content: "more" }, { role: "assistant", content: [{ type: "text", text: "again" }] }]);
+    expect(after.slice(before.length).map((e) => e.message)).toMatchObject([
+      { role: "user", content: "more" },
+      { role: "assistant", content: [{ type: "text", text: "again" }] },
+    ]);
     expect(after[before.length]?.parentUuid).toBe(before[before.length - 1]?.uuid ?? "missing");
 
     // A session from before transcripts existed: resume rebuilds the transcript from its records first.
@@ -133,7 +140,11 @@ describe("Claude-format transcript", () => {
     w.file("script.json", JSON.stringify({ turns: [{ text: "third" }] }));
     expect((await runScriptInProcess(w, "bypass", ["--resume", sessionId], "last")).code).toBe(0);
     const rebuilt = transcriptOf(w, sessionId);
-    expect(rebuilt.map((e) => e.message)).toEqual([...after.map((e) => e.message).map(withoutIds), { role: "user", content: "last" }, expect.objectContaining({ content: [{ type: "text", text: "third" }] })]);
+    expect(rebuilt.map((e) => e.message)).toEqual([
+      ...after.map((e) => e.message).map(withoutIds),
+      { role: "user", content: "last" },
+      expect.objectContaining({ content: [{ type: "text", text: "third" }] }),
+    ]);
     expect(rebuilt.map((e) => e.timestamp).slice(0, after.length)).toEqual(after.map((e) => e.timestamp));
 
     const w2 = makeWorld();

@@ -17,11 +17,37 @@ function sessionWithHooks(): SessionWriter {
   writer.append("assistant", { message_id: "msg_1", content: "running", tool_calls: [{ id: "call_1", name: "bash", arguments: '{"command":"ls"}' }] });
   writer.append("tool_call", { tool_call_id: "call_1", tool_name: "bash", input: { command: "ls" } });
   writer.append("hook_lifecycle", { ...hook, phase: "before_tool", status: "started", category: null, target_ran: null, elapsed_ms: null, message: null });
-  writer.append("hook_lifecycle", { ...hook, phase: "before_tool", status: "failed", category: "exit", target_ran: null, elapsed_ms: 2, message: "exited with code 1" });
-  writer.append("hook_diagnostic", { ...hook, phase: "before_tool", status: "failed", category: "exit", target_ran: null, elapsed_ms: 2, message: "exited with code 1" });
+  writer.append("hook_lifecycle", {
+    ...hook,
+    phase: "before_tool",
+    status: "failed",
+    category: "exit",
+    target_ran: null,
+    elapsed_ms: 2,
+    message: "exited with code 1",
+  });
+  writer.append("hook_diagnostic", {
+    ...hook,
+    phase: "before_tool",
+    status: "failed",
+    category: "exit",
+    target_ran: null,
+    elapsed_ms: 2,
+    message: "exited with code 1",
+  });
   writer.append("tool_result", { tool_call_id: "call_1", tool_name: "bash", input: { command: "ls" }, success: true, content: "RAW-OUTPUT", metadata: {} });
   writer.append("tool_result_delivered", { tool_call_id: "call_1", content: "REWRITTEN\n<hook_context>\nctx\n</hook_context>", output: "REWRITTEN" });
-  writer.append("hook_context_injection", { schema_version: 1, phase: "after_tool", label: "lbl-9c1e", target_tool: "bash", status: "success", item_count: 1, byte_count: 13, max_bytes: 4096, hook_index: 1 });
+  writer.append("hook_context_injection", {
+    schema_version: 1,
+    phase: "after_tool",
+    label: "lbl-9c1e",
+    target_tool: "bash",
+    status: "success",
+    item_count: 1,
+    byte_count: 13,
+    max_bytes: 4096,
+    hook_index: 1,
+  });
   writer.append("provider_context_item", { role: "user", content: "injected item" });
   writer.append("assistant", { message_id: "msg_2", content: "done", tool_calls: [] });
   writer.append("session_end", { reason: "completed", stop_reason: "completed", is_error: false });

@@ -5,16 +5,7 @@ import { join } from "node:path";
 import { createRuntime } from "../../src/runtime/index.ts";
 import type { FileSystem } from "../../src/runtime/types.ts";
 import { formatSessionList, formatSessionShow } from "../../src/session/format.ts";
-import {
-  findSession,
-  latestSessionOf,
-  listSessions,
-  newSessionId,
-  readSession,
-  resolveSession,
-  SessionWriter,
-  sessionPath,
-} from "../../src/session/store.ts";
+import { findSession, latestSessionOf, listSessions, newSessionId, readSession, resolveSession, SessionWriter, sessionPath } from "../../src/session/store.ts";
 
 const runtime = createRuntime();
 const freshHome = () => mkdtempSync(join(tmpdir(), "agent-sessions-"));
@@ -46,7 +37,17 @@ function writeToolCallSession(writer: SessionWriter) {
   writer.append("user", { content: "list files" });
   writer.append("assistant", { message_id: "msg_1", content: "", tool_calls: [{ id: "call_1", name: "bash", arguments: '{"command":"ls"}' }] });
   writer.append("tool_call", { tool_call_id: "call_1", tool_name: "bash", input: { command: "ls" } });
-  const hook = { phase: "before_tool", label: "b", target_tool: "bash", policy: "warn", category: null, tool_call_id: "call_1", activity_id: "call_1", hook_index: 0, message: null } as const;
+  const hook = {
+    phase: "before_tool",
+    label: "b",
+    target_tool: "bash",
+    policy: "warn",
+    category: null,
+    tool_call_id: "call_1",
+    activity_id: "call_1",
+    hook_index: 0,
+    message: null,
+  } as const;
   writer.append("hook_lifecycle", { ...hook, status: "started", target_ran: null, elapsed_ms: null });
   writer.append("hook_lifecycle", { ...hook, status: "success", target_ran: null, elapsed_ms: 3 });
   writer.append("tool_result", { tool_call_id: "call_1", tool_name: "bash", input: { command: "ls" }, success: true, content: "a\nb", metadata: {} });
@@ -54,7 +55,17 @@ function writeToolCallSession(writer: SessionWriter) {
   writer.append("hook_lifecycle", { ...after, status: "started", target_ran: true, elapsed_ms: null });
   writer.append("hook_lifecycle", { ...after, status: "success", target_ran: true, elapsed_ms: 4 });
   writer.append("tool_result_delivered", { tool_call_id: "call_1", content: "a\nb\n<hook_context>\nnote\n</hook_context>", output: "a\nb" });
-  writer.append("hook_context_injection", { schema_version: 1, phase: "after_tool", label: "a", target_tool: "bash", status: "success", item_count: 1, byte_count: 4, max_bytes: 4096, hook_index: 0 });
+  writer.append("hook_context_injection", {
+    schema_version: 1,
+    phase: "after_tool",
+    label: "a",
+    target_tool: "bash",
+    status: "success",
+    item_count: 1,
+    byte_count: 4,
+    max_bytes: 4096,
+    hook_index: 0,
+  });
   writer.append("provider_context_item", { role: "user", content: "item" });
   writer.append("assistant", { message_id: "msg_2", content: "done", tool_calls: [] });
   writer.append("session_end", { reason: "completed", stop_reason: "completed", is_error: false });
@@ -130,7 +141,14 @@ describe("session store (D25)", () => {
     expect(existsSync(join(home, "sessions", "subagents", "child-1.jsonl"))).toBe(true);
 
     const streamed: string[] = [];
-    const failing = { fs: { ...runtime.fs, mkdir(): void { throw Object.assign(new Error("EROFS: read-only file system"), { code: "EROFS" }); } } };
+    const failing = {
+      fs: {
+        ...runtime.fs,
+        mkdir(): void {
+          throw Object.assign(new Error("EROFS: read-only file system"), { code: "EROFS" });
+        },
+      },
+    };
     const writer = new SessionWriter({ runtime: failing, home: freshHome(), id: "s-fail", persist: true, listener: (line) => streamed.push(line) });
     const outcome = writer.append("user", { content: "x" });
     expect(outcome.ok).toBe(false);
@@ -230,14 +248,25 @@ describe("session store (D25)", () => {
     newer.append("session_start", { session_id: newer.id, source: "startup", cwd: "/w", project_dir: "/w", provider: "script", model: "fake" });
     newer.append("user", { content: "spawn a child" });
     const child = new SessionWriter({ runtime, home, id: "20261130T090001-cccccc", child: true, persist: true, clock: fixedClock("2026-11-30T09:00:01Z") });
-    child.append("session_start", { session_id: child.id, source: "startup", cwd: "/w", project_dir: "/w", provider: "script", model: "fake", parent_session_id: newer.id, agent_name: "general" });
+    child.append("session_start", {
+      session_id: child.id,
+      source: "startup",
+      cwd: "/w",
+      project_dir: "/w",
+      provider: "script",
+      model: "fake",
+      parent_session_id: newer.id,
+      agent_name: "general",
+    });
     mkdirSync(join(home, "sessions", "stray"), { recursive: true });
     writeFileSync(join(home, "sessions", "notes.txt"), "x");
 
     const list = listSessions(runtime, home);
     expect(list.map((s) => s.id)).toEqual(["20261130T090000-bbbbbb", "20261130T080000-aaaaaa"]);
     expect(list[1]).toMatchObject({ startedAt: "2026-11-30T08:00:00.000Z", prompt: "list files", stopReason: "completed", model: "fake" });
-    const lines = formatSessionList(list).split("\n").filter((line) => line.length > 0);
+    const lines = formatSessionList(list)
+      .split("\n")
+      .filter((line) => line.length > 0);
     expect(lines).toHaveLength(2);
     expect(lines[0]?.startsWith("20261130T090000-bbbbbb  2026-11-30T09:00:00.000Z")).toBe(true);
     expect(lines[1]?.startsWith("20261130T080000-aaaaaa  2026-11-30T08:00:00.000Z")).toBe(true);
@@ -252,7 +281,15 @@ describe("session store (D25)", () => {
     const read = readSession(runtime, older.path ?? "");
     if (!read.ok) throw new Error(read.error);
     const shown = formatSessionShow(older.id, read.records);
-    const order = ["session 20261130T080000-aaaaaa", "[user] list files", '[tool_call call_1] bash {"command":"ls"}', "[result call_1] a", "[context] item", "[assistant] done", "[end] completed"];
+    const order = [
+      "session 20261130T080000-aaaaaa",
+      "[user] list files",
+      '[tool_call call_1] bash {"command":"ls"}',
+      "[result call_1] a",
+      "[context] item",
+      "[assistant] done",
+      "[end] completed",
+    ];
     let at = -1;
     for (const needle of order) {
       const found = shown.indexOf(needle);

@@ -55,7 +55,11 @@ export interface CliResult {
 }
 
 /** Runs the CLI synchronously. */
-export function runCli(world: World, args: readonly string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): CliResult {
+export function runCli(
+  world: World,
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {},
+): CliResult {
   const result = spawnSync(process.execPath, [MAIN, ...args], {
     cwd: options.cwd ?? world.project,
     env: options.env ?? world.env(),
@@ -68,7 +72,11 @@ export function runCli(world: World, args: readonly string[], options: { cwd?: s
 }
 
 /** Runs the CLI asynchronously (for tests that talk to an in-process HTTP server meanwhile). */
-export function runCliAsync(world: World, args: readonly string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+export function runCliAsync(
+  world: World,
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MAIN, ...args], { cwd: options.cwd ?? world.project, env: options.env ?? world.env() });
     let stdout = "";

@@ -33,8 +33,12 @@ export function noEightCharRun(haystack: string, secret: string): boolean {
 /** TOOL-46: positives whose secret survives, negatives that change. */
 export function redactionMisses(lines: readonly SecretLine[]): string[] {
   return [
-    ...positivesOf(lines).filter((line) => redactText(line.text).includes(line.secret)).map((l) => `kept secret: ${l.id}`),
-    ...negativesOf(lines).filter((line) => redactText(line.text) !== line.text).map((l) => `changed negative: ${l.id}`),
+    ...positivesOf(lines)
+      .filter((line) => redactText(line.text).includes(line.secret))
+      .map((l) => `kept secret: ${l.id}`),
+    ...negativesOf(lines)
+      .filter((line) => redactText(line.text) !== line.text)
+      .map((l) => `changed negative: ${l.id}`),
   ];
 }
 

@@ -7,8 +7,7 @@ import { argumentsText, splitParts, startFakeServer, type FakeReply, type FakeSe
 
 export type { FakeReply, FakeServer, FakeStreamReply, FakeToolCall } from "./fake-openai.ts";
 
-const event = (name: string, value: Record<string, unknown>): string =>
-  `event: ${name}\ndata: ${JSON.stringify({ type: name, ...value })}\n\n`;
+const event = (name: string, value: Record<string, unknown>): string => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...value })}\n\n`;
 
 export function renderAnthropic(reply: FakeStreamReply): string[] {
   return renderWithUsage(reply, reply.usage === false ? undefined : (reply.usage ?? { input: 10, output: 5 }));
@@ -123,9 +122,15 @@ export class FakePromptCache {
 type Block = Record<string, unknown>;
 
 function requestBlocks(request: unknown): Block[] {
-  const body = (typeof request === "object" && request !== null ? request : {}) as { tools?: Block[]; system?: string | Block[]; messages?: { content: string | Block[] }[] };
+  const body = (typeof request === "object" && request !== null ? request : {}) as {
+    tools?: Block[];
+    system?: string | Block[];
+    messages?: { content: string | Block[] }[];
+  };
   const system = typeof body.system === "string" ? [{ type: "text", text: body.system }] : (body.system ?? []);
-  const messages = (body.messages ?? []).flatMap((message) => (typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content));
+  const messages = (body.messages ?? []).flatMap((message) =>
+    typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content,
+  );
   return [...(body.tools ?? []), ...system, ...messages];
 }
 

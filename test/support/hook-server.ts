@@ -39,7 +39,9 @@ function answer(req: IncomingMessage, res: ServerResponse, onHang: () => void): 
   if (path === "/deny") return void res.writeHead(200, { "content-type": "application/json" }).end(DENY_BODY);
   if (path === "/allow") return void res.writeHead(200).end();
   if (path === "/context") {
-    return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "from-http" } }));
+    return void res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "from-http" } }));
   }
   if (path === "/garbage") return void res.writeHead(200, { "content-type": "text/plain" }).end("<<not json>>");
   if (path.startsWith("/status/")) return void res.writeHead(Number(path.slice("/status/".length)), { "content-type": "application/json" }).end(DENY_BODY);

@@ -47,7 +47,12 @@ function fsAt(fs: FileSystem, cwd: string): FileSystem {
 }
 
 /** The Runtime a process started in `cwd` with exactly `env` would build. */
-export function worldRuntime(env: Record<string, string>, cwd: string, io: { input: string; out(text: string): void; err(text: string): void }, args: readonly string[]): Runtime {
+export function worldRuntime(
+  env: Record<string, string>,
+  cwd: string,
+  io: { input: string; out(text: string): void; err(text: string): void },
+  args: readonly string[],
+): Runtime {
   const base = createRuntime();
   const tmp = env.TMPDIR !== undefined && env.TMPDIR.length > 0 ? env.TMPDIR : "/tmp";
   return {

@@ -58,7 +58,12 @@ describe("patch parser", () => {
 
   test("lenient like Codex: padded markers, a heredoc wrapper, a first chunk without @@, empty lines as context", () => {
     const padded = parsePatch("  *** Begin Patch \n*** Update File: a.txt\n x\n-y\n\n+z\n  *** End Patch  \n");
-    expect(padded).toEqual({ ok: true, ops: [{ kind: "update", path: "a.txt", movePath: null, chunks: [{ context: null, oldLines: ["x", "y", ""], newLines: ["x", "", "z"], endOfFile: false }] }] });
+    expect(padded).toEqual({
+      ok: true,
+      ops: [
+        { kind: "update", path: "a.txt", movePath: null, chunks: [{ context: null, oldLines: ["x", "y", ""], newLines: ["x", "", "z"], endOfFile: false }] },
+      ],
+    });
     const heredoc = parsePatch(`<<'EOF'\n${wrap("*** Add File: h.txt\n+hi")}\nEOF\n`);
     expect(heredoc).toEqual({ ok: true, ops: [{ kind: "add", path: "h.txt", contents: "hi\n" }] });
   });
@@ -68,8 +73,14 @@ describe("patch parser", () => {
     expect(parsePatch("*** Begin Patch\n*** Add File: a\n+x")).toEqual({ ok: false, message: "the last line must be '*** End Patch'" });
     expect(parsePatch(wrap(""))).toMatchObject({ ok: false });
     expect(parsePatch(wrap("*** Update File: t.py"))).toEqual({ ok: false, message: "line 2: '*** Update File: t.py' has no @@ chunk" });
-    expect(parsePatch(wrap("*** Frobnicate File: x"))).toMatchObject({ ok: false, message: expect.stringContaining("line 2: '*** Frobnicate File: x' is not a file section header") });
-    expect(parsePatch(wrap("*** Update File: a\n@@\n-x\n+y\n@@ ctx\nnot a diff line"))).toMatchObject({ ok: false, message: expect.stringContaining("line 7:") });
+    expect(parsePatch(wrap("*** Frobnicate File: x"))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("line 2: '*** Frobnicate File: x' is not a file section header"),
+    });
+    expect(parsePatch(wrap("*** Update File: a\n@@\n-x\n+y\n@@ ctx\nnot a diff line"))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("line 7:"),
+    });
     expect(parsePatch(wrap("*** Add File:   "))).toMatchObject({ ok: false, message: expect.stringContaining("needs a path") });
   });
 });
@@ -103,7 +114,16 @@ describe("apply_patch tool", () => {
     putFile(ws.root, "src/app.py", 'def greet():\n    print("Hi")\n');
     putFile(ws.root, "obsolete.txt", "old\n");
     const input = wrap(
-      ["*** Add File: hello.txt", "+Hello world", "*** Update File: src/app.py", "*** Move to: src/main.py", "@@ def greet():", '-    print("Hi")', '+    print("Hello, world!")', "*** Delete File: obsolete.txt"].join("\n"),
+      [
+        "*** Add File: hello.txt",
+        "+Hello world",
+        "*** Update File: src/app.py",
+        "*** Move to: src/main.py",
+        "@@ def greet():",
+        '-    print("Hi")',
+        '+    print("Hello, world!")',
+        "*** Delete File: obsolete.txt",
+      ].join("\n"),
     );
     const result = await applyPatchTool.execute({ input }, makeContext(ws.root));
     expect(result.success).toBe(true);
@@ -149,7 +169,10 @@ describe("apply_patch tool", () => {
     ws = makeWorkspace();
     putFile(ws.root, "a.txt", "one\n");
     // `q` becomes a file, so `q/c.txt` cannot be written: the failure comes only when writing (root too).
-    const result = await applyPatchTool.execute({ input: wrap("*** Update File: a.txt\n@@\n-one\n+ONE\n*** Add File: q\n+file\n*** Add File: q/c.txt\n+new") }, makeContext(ws.root));
+    const result = await applyPatchTool.execute(
+      { input: wrap("*** Update File: a.txt\n@@\n-one\n+ONE\n*** Add File: q\n+file\n*** Add File: q/c.txt\n+new") },
+      makeContext(ws.root),
+    );
     expect(result.success).toBe(false);
     expect(result.content).toContain("cannot write q/c.txt");
     expect(result.content).toContain("(nothing was changed)");

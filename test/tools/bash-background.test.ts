@@ -85,7 +85,10 @@ describe("background shells through the tools", () => {
     const ready = join(ws.root, "ready");
     const go = join(ws.root, "go");
     const before = new Set(liveGroups.pids());
-    const started = await bashTool.execute({ command: `echo first; touch ready; while [ ! -e go ]; do sleep 0.02; done; echo second; exit 3`, run_in_background: true }, ctx);
+    const started = await bashTool.execute(
+      { command: `echo first; touch ready; while [ ! -e go ]; do sleep 0.02; done; echo second; exit 3`, run_in_background: true },
+      ctx,
+    );
     expect(started.success).toBe(true);
     expect(started.metadata).toEqual({ background: true, shell_id: "bash_1" });
     expect(started.content).toContain("Command running in background with ID: bash_1");
@@ -172,7 +175,9 @@ describe("agent run --provider script", () => {
           { id: "call_2", name: "Bash", arguments: { command: `touch ready2; sleep ${keep}`, run_in_background: true } },
         ],
       },
-      { tool_calls: [{ id: "call_3", name: "bash", arguments: { command: "while [ ! -e ready1 ] || [ ! -e ready2 ]; do sleep 0.02; done; echo both-ready" } }] },
+      {
+        tool_calls: [{ id: "call_3", name: "bash", arguments: { command: "while [ ! -e ready1 ] || [ ! -e ready2 ]; do sleep 0.02; done; echo both-ready" } }],
+      },
       { tool_calls: [{ id: "call_4", name: "BashOutput", arguments: { bash_id: "bash_1" } }] },
       { tool_calls: [{ id: "call_5", name: "KillShell", arguments: { shell_id: "bash_1" } }] },
       { tool_calls: [{ id: "call_6", name: "bash_output", arguments: { bash_id: "bash_1" } }] },

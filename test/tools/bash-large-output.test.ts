@@ -40,7 +40,18 @@ describe("large bash outputs", () => {
     });
     const listening = await listenLocal(server);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", listening.url, "--permission-mode", "bypass", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        listening.url,
+        "--permission-mode",
+        "bypass",
+        "--output-format",
+        "json",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       expect(bodies).toHaveLength(3);
       const preview = toolTexts(bodies[1] as Body)[0] ?? "";
@@ -68,14 +79,29 @@ describe("large bash outputs", () => {
     const server = createServer((req, res) => {
       void readBody(req).then((body) => {
         bodies.push(body);
-        const events = bodies.length === 1 ? renderOpenAI({ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "seq 1 30000" } }] }) : renderOpenAI({ text: "done" });
+        const events =
+          bodies.length === 1
+            ? renderOpenAI({ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "seq 1 30000" } }] })
+            : renderOpenAI({ text: "done" });
         res.writeHead(200, { "content-type": "text/event-stream" });
         res.end(events.join(""));
       });
     });
     const listening = await listenLocal(server);
     try {
-      const r = await runCliInProcess(w, ["run", "--provider", "openai", "--base-url", listening.url, "--permission-mode", "bypass", "--no-session", "--output-format", "json", "go"]);
+      const r = await runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        listening.url,
+        "--permission-mode",
+        "bypass",
+        "--no-session",
+        "--output-format",
+        "json",
+        "go",
+      ]);
       expect(r.code).toBe(0);
       const tool = (bodies[1] as Body).messages.find((m) => m.role === "tool");
       expect(String(tool?.content)).toBe(`${Array.from({ length: 30000 }, (_, i) => String(i + 1)).join("\n")}\n`);

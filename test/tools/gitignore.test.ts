@@ -20,10 +20,28 @@ const RG = createRuntime().which("rg", process.env.PATH);
 
 /** A tree exercising every rule form: negation, dir-only, anchoring, `**`, nesting, the exclude file. */
 function ignoredTree(root: string): void {
-  putFile(root, ".gitignore", ["# build output", "*.log", "!keep.log", "build/", "/only-top.txt", "**/gen/*.ts", "\\#hash.txt", "trailing.txt   ", ""].join("\n"));
+  putFile(
+    root,
+    ".gitignore",
+    ["# build output", "*.log", "!keep.log", "build/", "/only-top.txt", "**/gen/*.ts", "\\#hash.txt", "trailing.txt   ", ""].join("\n"),
+  );
   putFile(root, ".git/info/exclude", "secret-local.txt\n");
   putFile(root, ".git/HEAD", "ref: refs/heads/main\n");
-  for (const path of ["a.log", "keep.log", "build/out.txt", "src/build", "only-top.txt", "src/only-top.txt", "src/gen/x.ts", "src/gen/x.js", "#hash.txt", "trailing.txt", "secret-local.txt", "src/main.ts", ".hidden/h.txt"]) {
+  for (const path of [
+    "a.log",
+    "keep.log",
+    "build/out.txt",
+    "src/build",
+    "only-top.txt",
+    "src/only-top.txt",
+    "src/gen/x.ts",
+    "src/gen/x.js",
+    "#hash.txt",
+    "trailing.txt",
+    "secret-local.txt",
+    "src/main.ts",
+    ".hidden/h.txt",
+  ]) {
     putFile(root, path, `needle in ${path}\n`);
   }
   // A nested .gitignore wins over its parent; an ignored directory cannot be re-included from inside.

@@ -26,7 +26,13 @@ describe("todo_write", () => {
     const todos = new TodoList();
     const ctx = makeContext(ws.root, { todos });
     const first = await todoWriteTool.execute(
-      { todos: [{ content: "Write the parser", status: "completed" }, { content: "Add tests", status: "in_progress", activeForm: "Adding tests" }, { content: "Docs", status: "pending" }] },
+      {
+        todos: [
+          { content: "Write the parser", status: "completed" },
+          { content: "Add tests", status: "in_progress", activeForm: "Adding tests" },
+          { content: "Docs", status: "pending" },
+        ],
+      },
       ctx,
     );
     expect(first.content).toBe("Plan (1/3 completed):\n[x] 1. Write the parser\n[>] 2. Add tests\n[ ] 3. Docs");
@@ -40,8 +46,20 @@ describe("todo_write", () => {
     });
     expect(todosOfMetadata(first.metadata)).toEqual(todos.items.map(({ id, content, status }) => ({ id, content, status })));
     const second = await todoWriteTool.execute({ todos: [{ id: "a", content: "Only this", status: "pending" }] }, ctx);
-    expect(second.details).toMatchObject({ tool: "todo_write", oldTodos: [{ id: "1" }, { id: "2" }, { id: "3" }], newTodos: [{ id: "a", content: "Only this" }] });
-    const dup = await todoWriteTool.execute({ todos: [{ id: "x", content: "a", status: "pending" }, { id: "x", content: "b", status: "pending" }] }, ctx);
+    expect(second.details).toMatchObject({
+      tool: "todo_write",
+      oldTodos: [{ id: "1" }, { id: "2" }, { id: "3" }],
+      newTodos: [{ id: "a", content: "Only this" }],
+    });
+    const dup = await todoWriteTool.execute(
+      {
+        todos: [
+          { id: "x", content: "a", status: "pending" },
+          { id: "x", content: "b", status: "pending" },
+        ],
+      },
+      ctx,
+    );
     expect(dup).toMatchObject({ success: false, content: 'todos: id "x" is used twice; give every item its own id (or none)' });
     expect(todos.items.map((item) => item.id)).toEqual(["a"]);
     const bad = await todoWriteTool.execute({ todos: [{ content: "", status: "pending" }] }, ctx);
@@ -57,18 +75,39 @@ describe("multi_edit", () => {
     putFile(ws.root, "a.ts", "const a = 1;\nconst b = a + a;\n");
     const ctx = makeContext(ws.root);
     const ok = await multiEditTool.execute(
-      { file_path: "a.ts", edits: [{ old_string: "const a = 1", new_string: "const x = 1" }, { old_string: "a + a", new_string: "x + x" }, { old_string: "const", new_string: "let", replace_all: true }] },
+      {
+        file_path: "a.ts",
+        edits: [
+          { old_string: "const a = 1", new_string: "const x = 1" },
+          { old_string: "a + a", new_string: "x + x" },
+          { old_string: "const", new_string: "let", replace_all: true },
+        ],
+      },
       ctx,
     );
     expect(ok).toMatchObject({ success: true, content: "edited a.ts: 3 edits, 4 replacements", metadata: { edits: 3, replacements: 4 } });
     expect(readFileSync(join(ws.root, "a.ts"), "utf8")).toBe("let x = 1;\nlet b = x + x;\n");
-    const failing = await multiEditTool.execute({ file_path: "a.ts", edits: [{ old_string: "let x", new_string: "var x" }, { old_string: "x", new_string: "y" }] }, ctx);
-    expect(failing).toMatchObject({ success: false, content: "edits[1]: old_string occurs 3 times in a.ts; add surrounding context to make it unique, or set replace_all; no edit was applied" });
+    const failing = await multiEditTool.execute(
+      {
+        file_path: "a.ts",
+        edits: [
+          { old_string: "let x", new_string: "var x" },
+          { old_string: "x", new_string: "y" },
+        ],
+      },
+      ctx,
+    );
+    expect(failing).toMatchObject({
+      success: false,
+      content: "edits[1]: old_string occurs 3 times in a.ts; add surrounding context to make it unique, or set replace_all; no edit was applied",
+    });
     expect(readFileSync(join(ws.root, "a.ts"), "utf8")).toBe("let x = 1;\nlet b = x + x;\n");
     const literal = await multiEditTool.execute({ file_path: "a.ts", edits: [{ old_string: "b = ", new_string: "b = $& " }] }, ctx);
     expect(literal.success).toBe(true);
     expect(readFileSync(join(ws.root, "a.ts"), "utf8")).toContain("let b = $& x + x;");
-    expect((await multiEditTool.execute({ file_path: "../outside/a", edits: [{ old_string: "a", new_string: "b" }] }, ctx)).content).toBe("path outside the workspace: ../outside/a");
+    expect((await multiEditTool.execute({ file_path: "../outside/a", edits: [{ old_string: "a", new_string: "b" }] }, ctx)).content).toBe(
+      "path outside the workspace: ../outside/a",
+    );
     expect((await multiEditTool.execute({ file_path: "a.ts", edits: [] }, ctx)).success).toBe(false);
   });
 });
@@ -84,7 +123,9 @@ describe("read: images and PDFs", () => {
     putFile(ws.root, "photo.jpg", new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16]));
     putFile(ws.root, "BM.txt", "BM is how this text file starts\n");
     const ctx = makeContext(ws.root);
-    expect((await readTool.execute({ file_path: "logo.txt" }, ctx)).content).toBe("logo.txt is a PNG image (12 bytes): read shows text files only, so images and PDFs cannot be read here");
+    expect((await readTool.execute({ file_path: "logo.txt" }, ctx)).content).toBe(
+      "logo.txt is a PNG image (12 bytes): read shows text files only, so images and PDFs cannot be read here",
+    );
     expect((await readTool.execute({ file_path: "paper.dat" }, ctx)).content).toContain("paper.dat is a PDF document");
     expect((await readTool.execute({ file_path: "photo.jpg" }, ctx)).content).toContain("is a JPEG image");
     expect((await readTool.execute({ file_path: "BM.txt" }, ctx)).content).toBe("     1\tBM is how this text file starts");

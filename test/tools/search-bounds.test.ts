@@ -45,7 +45,23 @@ describe("regex guard", () => {
   });
 
   test("ordinary patterns pass: single repeats, bounded repeats, literal parens and classes", () => {
-    for (const pattern of ["foo", "a+b*c?", "(a|b)+", "(foo)+", "(a+){2}", "(a+){1,5}", "(a+)?", "\\d+(\\.\\d+)?", "\\(a+\\)+", "[(a+)+]x", "\\\\1", "[\\1]", "x{2,3}", "function\\s+\\w+\\(", "\\u{41}+"]) {
+    for (const pattern of [
+      "foo",
+      "a+b*c?",
+      "(a|b)+",
+      "(foo)+",
+      "(a+){2}",
+      "(a+){1,5}",
+      "(a+)?",
+      "\\d+(\\.\\d+)?",
+      "\\(a+\\)+",
+      "[(a+)+]x",
+      "\\\\1",
+      "[\\1]",
+      "x{2,3}",
+      "function\\s+\\w+\\(",
+      "\\u{41}+",
+    ]) {
       expect([pattern, riskyShape(pattern)]).toEqual([pattern, undefined]);
     }
   });

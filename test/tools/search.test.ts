@@ -120,7 +120,10 @@ describe("grep tool", () => {
     expect(bad.content).toContain("invalid regular expression");
     writeFileSync(join(ws.outside, "o.txt"), "foo");
     symlinkSync(join(ws.outside, "o.txt"), join(ws.root, "o-link.txt"));
-    expect(await grepTool.execute({ pattern: "foo", path: "../outside" }, ctx)).toMatchObject({ success: false, content: "path outside the workspace: ../outside" });
+    expect(await grepTool.execute({ pattern: "foo", path: "../outside" }, ctx)).toMatchObject({
+      success: false,
+      content: "path outside the workspace: ../outside",
+    });
     const all = await grepTool.execute({ pattern: "foo" }, ctx);
     expect(all.content).not.toContain("o-link.txt");
   });

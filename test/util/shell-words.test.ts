@@ -10,7 +10,10 @@ import { tokenizeCommand } from "../../src/hooks/shell/command-words.ts";
 
 /** The words bash builds from `words` (no expansion happens in these cases). */
 function bashWords(words: string): string[] {
-  const run = spawnSync("/bin/bash", ["--norc", "--noprofile", "-c", `printf '%s\\0' ${words}`], { encoding: "utf8", env: { PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8" } });
+  const run = spawnSync("/bin/bash", ["--norc", "--noprofile", "-c", `printf '%s\\0' ${words}`], {
+    encoding: "utf8",
+    env: { PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8" },
+  });
   if (run.status !== 0) throw new Error(`bash failed on ${words}: ${run.stderr}`);
   return run.stdout.split("\0").slice(0, -1);
 }
@@ -62,7 +65,7 @@ describe("lexShell follows bash quoting", () => {
   });
 
   test("a backslash-newline is a line continuation, in and out of double quotes", () => {
-    expect(lexWords("a\\\nb \"c\\\nd\"")).toEqual(["ab", "cd"]);
+    expect(lexWords('a\\\nb "c\\\nd"')).toEqual(["ab", "cd"]);
   });
 
   test("SEC-32 tokenizeCommand: an escaped quote does not start a quoted run; ANSI-C strings are decoded and static", () => {
@@ -116,7 +119,11 @@ describe("preflight (D12) on adversarial quoting", () => {
   test("the accepted rows really are harmless under bash: cd never runs", () => {
     for (const [command, rule] of table) {
       if (rule !== null || !command.includes("cd ..")) continue;
-      const run = spawnSync("/bin/bash", ["--norc", "--noprofile", "-c", `${command.replace("scripts/x.sh", "true")} ; pwd`], { cwd: "/tmp", encoding: "utf8", env: { PATH: "/usr/bin:/bin" } });
+      const run = spawnSync("/bin/bash", ["--norc", "--noprofile", "-c", `${command.replace("scripts/x.sh", "true")} ; pwd`], {
+        cwd: "/tmp",
+        encoding: "utf8",
+        env: { PATH: "/usr/bin:/bin" },
+      });
       expect(run.stdout.trim().split("\n").pop()).toBe("/tmp");
     }
   });
@@ -124,7 +131,11 @@ describe("preflight (D12) on adversarial quoting", () => {
   test("the rejected rows really run cd under bash", () => {
     for (const [command, rule] of table) {
       if (rule !== "cd" || !command.includes("cd ..")) continue;
-      const run = spawnSync("/bin/bash", ["--norc", "--noprofile", "-c", `${command.replace("> out.txt", "")} ; pwd`], { cwd: "/tmp", encoding: "utf8", env: { PATH: "/usr/bin:/bin" } });
+      const run = spawnSync("/bin/bash", ["--norc", "--noprofile", "-c", `${command.replace("> out.txt", "")} ; pwd`], {
+        cwd: "/tmp",
+        encoding: "utf8",
+        env: { PATH: "/usr/bin:/bin" },
+      });
       expect(run.stdout.trim().split("\n").pop()).toBe("/");
     }
   });

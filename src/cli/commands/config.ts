@@ -16,8 +16,12 @@ export async function runConfigPath(runtime: Runtime, io: CliIO, options: { cwd:
   const location = locateConfig(runtime.fs, { env: runtime.env(), homedir: runtime.platform.homedir, cwd: options.cwd });
   // Managed files are listed when present (or named by AGENT_MANAGED_FILE): most machines have none.
   const env = runtime.env();
-  const managed = managedSettingsFiles(runtime.platform, env).filter((file) => runtime.fs.stat(file.path) !== undefined || file.path === env[MANAGED_FILE_ENV]?.trim());
-  const lines = [...managed, ...location.files].map((file) => `${file.path} (${runtime.fs.stat(file.path) !== undefined ? "present" : "missing"})${file.scope === "managed" ? " [managed]" : ""}`);
+  const managed = managedSettingsFiles(runtime.platform, env).filter(
+    (file) => runtime.fs.stat(file.path) !== undefined || file.path === env[MANAGED_FILE_ENV]?.trim(),
+  );
+  const lines = [...managed, ...location.files].map(
+    (file) => `${file.path} (${runtime.fs.stat(file.path) !== undefined ? "present" : "missing"})${file.scope === "managed" ? " [managed]" : ""}`,
+  );
   io.out(`${lines.join("\n")}\n`);
   return 0;
 }
@@ -71,7 +75,9 @@ export function wireSettings(settings: EffectiveSettings, files: readonly Parsed
     permissions: { mode: settings.permissions.mode, allow: settings.permissions.allow, ask: settings.permissions.ask, deny: settings.permissions.deny },
     tools: { bash: { absolute_paths: settings.tools.bash.absolutePaths }, web_fetch: { allow: settings.tools.webFetch.allow } },
     // Header values may carry credentials: names only.
-    ...(settings.audit.otlp.length > 0 ? { audit: { otlp: settings.audit.otlp.map((d) => ({ endpoint: d.endpoint, scope: d.scope, headers: Object.keys(d.headers) })) } } : {}),
+    ...(settings.audit.otlp.length > 0
+      ? { audit: { otlp: settings.audit.otlp.map((d) => ({ endpoint: d.endpoint, scope: d.scope, headers: Object.keys(d.headers) })) } }
+      : {}),
     hooks: {
       enabled: h.enabled,
       show_in_tui: h.showInTui,
@@ -108,7 +114,8 @@ function managedSection(policy: ManagedPolicy, files: readonly ParsedSettingsFil
     for (const key of ["allow", "ask", "deny"] as const) if (Array.isArray(p[key])) permissions[key].push(...p[key]);
     const h = isRecord(data?.hooks) ? data.hooks : {};
     for (const [key, value] of Object.entries(h)) if (Array.isArray(value)) (hooks[key] ??= []).push(...value);
-    if (isRecord(h.lifecycle)) for (const [key, value] of Object.entries(h.lifecycle)) if (Array.isArray(value)) (hooks[`lifecycle.${key}`] ??= []).push(...value);
+    if (isRecord(h.lifecycle))
+      for (const [key, value] of Object.entries(h.lifecycle)) if (Array.isArray(value)) (hooks[`lifecycle.${key}`] ??= []).push(...value);
     if (isRecord(data?.mcp_servers)) servers.push(...Object.keys(data.mcp_servers));
   }
   return {
@@ -146,7 +153,11 @@ export async function runConfigShow(runtime: Runtime, io: CliIO, options: { cwd:
 
 export async function runConfigSchema(_runtime: Runtime, io: CliIO): Promise<number> {
   const schema = toJsonSchema(settingsSchema, { errorMode: "ignore" });
-  const document = { ...schema, title: "agent settings.json / config.toml", description: "Settings of the agent coding agent (TOML and JSON are two spellings of this schema)." };
+  const document = {
+    ...schema,
+    title: "agent settings.json / config.toml",
+    description: "Settings of the agent coding agent (TOML and JSON are two spellings of this schema).",
+  };
   io.out(`${JSON.stringify(document, null, 2)}\n`);
   return 0;
 }

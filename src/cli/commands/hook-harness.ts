@@ -106,7 +106,8 @@ function promptProviderFor(runtime: Runtime, loaded: LoadedConfig, options: Harn
   return () => {
     if (provider !== undefined) return provider;
     if (loaded.settings.provider === undefined) {
-      provider = "a prompt hook matched but no provider is set: pass --provider script --script FILE (replies in its \"hooks\" table) or --provider openai|anthropic";
+      provider =
+        'a prompt hook matched but no provider is set: pass --provider script --script FILE (replies in its "hooks" table) or --provider openai|anthropic';
       return provider;
     }
     try {

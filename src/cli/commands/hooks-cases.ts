@@ -64,7 +64,8 @@ export interface CaseOutcome {
   readonly failures: readonly string[];
 }
 
-const FORMAT_FIX = 'one JSON object a line, e.g. {"name":"no rm","event":"pre_tool","tool":"bash","input":{"command":"rm -rf /"},"expect":{"decision":"deny"}} (or TOML [[case]] tables)';
+const FORMAT_FIX =
+  'one JSON object a line, e.g. {"name":"no rm","event":"pre_tool","tool":"bash","input":{"command":"rm -rf /"},"expect":{"decision":"deny"}} (or TOML [[case]] tables)';
 
 function caseError(where: string, message: string): AgentError {
   return new AgentError("usage", `${where}: ${message}`, { fix: FORMAT_FIX });
@@ -149,9 +150,12 @@ function sameJson(a: unknown, b: unknown): boolean {
 export function caseFailures(c: PolicyCase, fired: HarnessResult): string[] {
   const failures: string[] = [];
   const e = c.expect;
-  if (e.decision !== undefined && e.decision !== fired.verdict) failures.push(`decision: expected ${e.decision}, got ${fired.verdict}${fired.reason ? ` (${fired.reason})` : ""}`);
-  if (e.reason_contains !== undefined && !(fired.reason ?? "").includes(e.reason_contains)) failures.push(`reason: expected to contain ${JSON.stringify(e.reason_contains)}, got ${JSON.stringify(fired.reason)}`);
-  if (e.context_contains !== undefined && !fired.context.includes(e.context_contains)) failures.push(`context: expected to contain ${JSON.stringify(e.context_contains)}, got ${JSON.stringify(fired.context)}`);
+  if (e.decision !== undefined && e.decision !== fired.verdict)
+    failures.push(`decision: expected ${e.decision}, got ${fired.verdict}${fired.reason ? ` (${fired.reason})` : ""}`);
+  if (e.reason_contains !== undefined && !(fired.reason ?? "").includes(e.reason_contains))
+    failures.push(`reason: expected to contain ${JSON.stringify(e.reason_contains)}, got ${JSON.stringify(fired.reason)}`);
+  if (e.context_contains !== undefined && !fired.context.includes(e.context_contains))
+    failures.push(`context: expected to contain ${JSON.stringify(e.context_contains)}, got ${JSON.stringify(fired.context)}`);
   if (e.input !== undefined && !sameJson(fired.input, e.input)) failures.push(`input: expected ${JSON.stringify(e.input)}, got ${JSON.stringify(fired.input)}`);
   return failures;
 }
@@ -172,16 +176,27 @@ function report(io: CliIO, outcomes: readonly CaseOutcome[], json: boolean): voi
     return;
   }
   const rows = [["RESULT", "CASE", "EVENT", "DECISION", "DECIDED BY"]];
-  for (const o of outcomes) rows.push([o.pass ? "pass" : "FAIL", o.name, `${o.event}${o.tool ? ` ${o.tool}` : ""}`, o.decision, decider(o)].map(escapeControls));
+  for (const o of outcomes)
+    rows.push([o.pass ? "pass" : "FAIL", o.name, `${o.event}${o.tool ? ` ${o.tool}` : ""}`, o.decision, decider(o)].map(escapeControls));
   const lines = table(rows);
   const out = [lines[0] ?? ""];
   outcomes.forEach((o, index) => out.push(lines[index + 1] ?? "", ...o.failures.map((f) => `      ${escapeControls(f)}`)));
   out.push("", `${outcomes.length} case${outcomes.length === 1 ? "" : "s"}: ${outcomes.length - failed} passed, ${failed} failed`);
-  if (failed > 0) out.push(`failed: ${outcomes.filter((o) => !o.pass).map((o) => escapeControls(o.name)).join(", ")}`);
+  if (failed > 0)
+    out.push(
+      `failed: ${outcomes
+        .filter((o) => !o.pass)
+        .map((o) => escapeControls(o.name))
+        .join(", ")}`,
+    );
   io.out(`${out.join("\n")}\n`);
 }
 
-export async function runHooksCases(runtime: Runtime, io: CliIO, options: HarnessOptions & { readonly cases: string; readonly json: boolean }): Promise<number> {
+export async function runHooksCases(
+  runtime: Runtime,
+  io: CliIO,
+  options: HarnessOptions & { readonly cases: string; readonly json: boolean },
+): Promise<number> {
   const cases = readCases(runtime, options.cwd, options.cases);
   const harness = openHarness(runtime, io, options);
   if (harness === null) return 1;
@@ -189,7 +204,14 @@ export async function runHooksCases(runtime: Runtime, io: CliIO, options: Harnes
   try {
     for (const c of cases) {
       // Each case is its own session: `once` hooks and session-keyed state never leak between cases.
-      const fired = await harness.fire({ named: c.named, tool: c.tool, input: c.input, result: c.result, fields: c.fields, sessionId: `hooks-case-${runtime.randomId(4)}` });
+      const fired = await harness.fire({
+        named: c.named,
+        tool: c.tool,
+        input: c.input,
+        result: c.result,
+        fields: c.fields,
+        sessionId: `hooks-case-${runtime.randomId(4)}`,
+      });
       for (const line of harness.takeFailureLines()) io.err(`${line}\n`);
       const failures = caseFailures(c, fired);
       outcomes.push({

@@ -52,7 +52,10 @@ function readDocument(runtime: Runtime, file: SourceFile): Record<string, unknow
   const text = runtime.fs.readText(file.path);
   if (text === undefined) return undefined;
   const parsed = file.format === "toml" ? parseToml(text) : parseJson(text);
-  if (!parsed.ok) throw new AgentError("config", `${file.path}:${parsed.line}:${parsed.column}: ${parsed.message}`, { fix: "fix the file, then import again; nothing was written" });
+  if (!parsed.ok)
+    throw new AgentError("config", `${file.path}:${parsed.line}:${parsed.column}: ${parsed.message}`, {
+      fix: "fix the file, then import again; nothing was written",
+    });
   if (!isRecord(parsed.value)) throw new AgentError("config", `${file.path}: not an object`, { fix: "nothing was written" });
   return parsed.value;
 }
@@ -77,12 +80,14 @@ export async function runHooksImport(runtime: Runtime, io: CliIO, options: Hooks
   const settings: Record<string, unknown> = {};
   if (existingText !== undefined) {
     const existing = parseJson(existingText);
-    if (!existing.ok) throw new AgentError("config", `${target}:${existing.line}:${existing.column}: ${existing.message}`, { fix: "fix it first; nothing was written" });
+    if (!existing.ok)
+      throw new AgentError("config", `${target}:${existing.line}:${existing.column}: ${existing.message}`, { fix: "fix it first; nothing was written" });
     if (!isRecord(existing.value)) throw new AgentError("config", `${target}: not an object`, { fix: "nothing was written" });
     Object.assign(settings, existing.value);
   }
   const hooks = isRecord(settings.hooks) ? { ...settings.hooks } : {};
-  if (settings.hooks !== undefined && !isRecord(settings.hooks)) throw new AgentError("config", `${target}: hooks: not an object`, { fix: "nothing was written" });
+  if (settings.hooks !== undefined && !isRecord(settings.hooks))
+    throw new AgentError("config", `${target}: hooks: not an object`, { fix: "nothing was written" });
   const lifecycle = isRecord(hooks.lifecycle) ? { ...hooks.lifecycle } : {};
 
   const read: string[] = [];
@@ -125,7 +130,8 @@ export async function runHooksImport(runtime: Runtime, io: CliIO, options: Hooks
     lines.push("not translated or changed:");
     for (const item of notes) lines.push(`  ${item.file}: ${item.field}: ${item.message}`);
   }
-  if (imported > 0 && !options.dryRun && !options.user) lines.push("next: review with `agent hooks list`, then `agent hooks trust` — project hooks never run before the project is trusted");
+  if (imported > 0 && !options.dryRun && !options.user)
+    lines.push("next: review with `agent hooks list`, then `agent hooks trust` — project hooks never run before the project is trusted");
   const report = `${lines.join("\n")}\n`;
   if (options.dryRun) io.err(report);
   else io.out(report);

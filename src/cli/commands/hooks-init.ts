@@ -56,16 +56,23 @@ function tomlWrite(runtime: Runtime, place: Place, snippet: string, scripts: rea
   const path = `${place.base}/config.toml`;
   let text = snippet;
   if (place.scope === "user") {
-    for (const script of scripts) text = text.split(JSON.stringify(`${PROJECT_SCRIPTS}${script}`)).join(JSON.stringify(shellQuote(`${place.base}/scripts/${script}`)));
+    for (const script of scripts)
+      text = text.split(JSON.stringify(`${PROJECT_SCRIPTS}${script}`)).join(JSON.stringify(shellQuote(`${place.base}/scripts/${script}`)));
   }
   const existing = runtime.fs.readText(path) ?? "";
   if (existing !== "") {
     const before = parseToml(existing);
-    if (!before.ok) throw new AgentError("config", `${path}:${before.line}:${before.column}: could not parse TOML: ${before.message}`, { fix: "fix it first (agent hooks validate); nothing was written" });
+    if (!before.ok)
+      throw new AgentError("config", `${path}:${before.line}:${before.column}: could not parse TOML: ${before.message}`, {
+        fix: "fix it first (agent hooks validate); nothing was written",
+      });
   }
   const joined = existing === "" ? text : `${existing}${existing.endsWith("\n") ? "" : "\n"}\n${text}`;
   const after = parseToml(joined);
-  if (!after.ok) throw new AgentError("config", `${path}: the snippet does not fit: ${after.line}:${after.column}: ${after.message}`, { fix: "merge it by hand; nothing was written" });
+  if (!after.ok)
+    throw new AgentError("config", `${path}: the snippet does not fit: ${after.line}:${after.column}: ${after.message}`, {
+      fix: "merge it by hand; nothing was written",
+    });
   return { path, content: joined, mode: 0o644 };
 }
 
@@ -73,17 +80,22 @@ function tomlWrite(runtime: Runtime, place: Place, snippet: string, scripts: rea
 function jsonWrite(runtime: Runtime, place: Place, snippet: string, scripts: readonly string[]): Write {
   const path = `${place.base}/settings.json`;
   const parsedSnippet = parseJson(snippet);
-  if (!parsedSnippet.ok || !isRecord(parsedSnippet.value) || !isRecord(parsedSnippet.value.hooks)) throw new AgentError("runtime", "template settings.json is not an object with hooks");
+  if (!parsedSnippet.ok || !isRecord(parsedSnippet.value) || !isRecord(parsedSnippet.value.hooks))
+    throw new AgentError("runtime", "template settings.json is not an object with hooks");
   const existingText = runtime.fs.readText(path);
   let existing: Record<string, unknown> = {};
   if (existingText !== undefined && existingText.trim() !== "") {
     const parsed = parseJson(existingText);
-    if (!parsed.ok) throw new AgentError("config", `${path}:${parsed.line}:${parsed.column}: could not parse JSON: ${parsed.message}`, { fix: "fix it first (agent hooks validate); nothing was written" });
+    if (!parsed.ok)
+      throw new AgentError("config", `${path}:${parsed.line}:${parsed.column}: could not parse JSON: ${parsed.message}`, {
+        fix: "fix it first (agent hooks validate); nothing was written",
+      });
     if (!isRecord(parsed.value)) throw new AgentError("config", `${path}: the document must be an object`, { fix: "fix it first; nothing was written" });
     existing = parsed.value;
   }
   const hooks: Record<string, unknown> = isRecord(existing.hooks) ? { ...existing.hooks } : {};
-  if (existing.hooks !== undefined && !isRecord(existing.hooks)) throw new AgentError("config", `${path}: hooks: must be an object`, { fix: "fix it first; nothing was written" });
+  if (existing.hooks !== undefined && !isRecord(existing.hooks))
+    throw new AgentError("config", `${path}: hooks: must be an object`, { fix: "fix it first; nothing was written" });
   for (const [key, value] of Object.entries(parsedSnippet.value.hooks)) {
     if (Array.isArray(value)) {
       const entries = value.map((entry) => {
@@ -93,11 +105,14 @@ function jsonWrite(runtime: Runtime, place: Place, snippet: string, scripts: rea
       });
       for (const entry of entries) {
         if (isRecord(entry) && typeof entry.command === "string" && !preflight(entry.command, { absolutePaths: true }).ok) {
-          throw new AgentError("config", `${path}: hooks.${key}: the command ${entry.command} would not pass the list-hook preflight`, { fix: "install it by hand from hooks-examples/; nothing was written" });
+          throw new AgentError("config", `${path}: hooks.${key}: the command ${entry.command} would not pass the list-hook preflight`, {
+            fix: "install it by hand from hooks-examples/; nothing was written",
+          });
         }
       }
       const current = hooks[key];
-      if (current !== undefined && !Array.isArray(current)) throw new AgentError("config", `${path}: hooks.${key}: must be an array`, { fix: "fix it first; nothing was written" });
+      if (current !== undefined && !Array.isArray(current))
+        throw new AgentError("config", `${path}: hooks.${key}: must be an array`, { fix: "fix it first; nothing was written" });
       hooks[key] = [...(Array.isArray(current) ? current : []), ...entries];
     } else if (key === "enabled") hooks[key] = value;
     else if (hooks[key] === undefined) hooks[key] = value;
@@ -108,7 +123,8 @@ function jsonWrite(runtime: Runtime, place: Place, snippet: string, scripts: rea
 function plan(runtime: Runtime, place: Place, name: string, template: HookTemplate): { writes: Write[]; dirs: string[]; made: string } {
   if (template.kind === "dir") {
     const target = `${place.base}/hooks/${name}`;
-    if (runtime.fs.lstat(target) !== undefined) throw new AgentError("config", `${target} already exists`, { fix: "remove it first or pick another template; nothing was overwritten" });
+    if (runtime.fs.lstat(target) !== undefined)
+      throw new AgentError("config", `${target} already exists`, { fix: "remove it first or pick another template; nothing was overwritten" });
     const writes = template.files.map((file) => ({ path: `${target}/${file.name}`, content: file.content, mode: file.executable ? 0o755 : 0o644 }));
     return { writes, dirs: [target], made: `${target} (${template.files.map((file) => file.name).join(", ")})` };
   }
@@ -116,7 +132,8 @@ function plan(runtime: Runtime, place: Place, name: string, template: HookTempla
   const writes: Write[] = [];
   for (const script of scripts) {
     const path = `${place.base}/scripts/${script.name}`;
-    if (runtime.fs.lstat(path) !== undefined) throw new AgentError("config", `${path} already exists (is ${name} installed already?)`, { fix: "remove it first; nothing was overwritten" });
+    if (runtime.fs.lstat(path) !== undefined)
+      throw new AgentError("config", `${path} already exists (is ${name} installed already?)`, { fix: "remove it first; nothing was overwritten" });
     writes.push({ path, content: script.content, mode: 0o755 });
   }
   const snippet = snippetOf(template);
@@ -124,7 +141,14 @@ function plan(runtime: Runtime, place: Place, name: string, template: HookTempla
   const config = snippet.name === "config.toml" ? tomlWrite(runtime, place, snippet.content, names) : jsonWrite(runtime, place, snippet.content, names);
   writes.push(config);
   const verb = snippet.name === "config.toml" ? "appended its hooks to" : "merged its hooks into";
-  return { writes, dirs: [`${place.base}/scripts`], made: `${writes.slice(0, -1).map((w) => w.path).join(", ")} and ${verb} ${config.path}` };
+  return {
+    writes,
+    dirs: [`${place.base}/scripts`],
+    made: `${writes
+      .slice(0, -1)
+      .map((w) => w.path)
+      .join(", ")} and ${verb} ${config.path}`,
+  };
 }
 
 export async function runHooksInit(runtime: Runtime, io: CliIO, options: { cwd: string; template: string | undefined }): Promise<number> {

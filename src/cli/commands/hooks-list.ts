@@ -100,7 +100,10 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
     const rows = [["LABEL", "SCOPE", "FORM", "DIALECT", "EVENT", "MATCHER", "POLICY", "ASYNC", "TIMEOUT", "STATUS"]];
     const details: string[][] = [];
     for (const spec of loaded.hooks) {
-      const status = [spec.scope === "project" && !trusted ? "untrusted" : "", spec.disabled ? "disabled" : "", spec.scope === "managed" ? "managed" : ""].filter(Boolean).join(",") || "active";
+      const status =
+        [spec.scope === "project" && !trusted ? "untrusted" : "", spec.disabled ? "disabled" : "", spec.scope === "managed" ? "managed" : ""]
+          .filter(Boolean)
+          .join(",") || "active";
       const row = [
         spec.label,
         spec.scope,
@@ -116,8 +119,18 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
       // Config text is escaped cell by cell, so a `\r` or ESC in a label or command cannot redraw the table.
       rows.push(row.map(escapeControls));
       const source = spec.field === "" ? displayPath(spec.source, places) : `${displayPath(spec.source, places)} ${spec.field}`;
-      const claudeKeys = spec.form === "lifecycle" ? [...(spec.once === true ? ["    once: yes"] : []), ...(spec.statusMessage !== undefined ? [`    statusMessage: ${spec.statusMessage}`] : [])] : [];
-      details.push([`    source: ${source}`, handlerType(spec) === "command" ? `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}` : `    ${commandText(spec)}`, ...claudeKeys, ...reviewNotes(spec, loaded)].map(escapeControls));
+      const claudeKeys =
+        spec.form === "lifecycle"
+          ? [...(spec.once === true ? ["    once: yes"] : []), ...(spec.statusMessage !== undefined ? [`    statusMessage: ${spec.statusMessage}`] : [])]
+          : [];
+      details.push(
+        [
+          `    source: ${source}`,
+          handlerType(spec) === "command" ? `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}` : `    ${commandText(spec)}`,
+          ...claudeKeys,
+          ...reviewNotes(spec, loaded),
+        ].map(escapeControls),
+      );
     }
     const rendered = table(rows);
     lines.push(rendered[0] ?? "");

@@ -61,7 +61,10 @@ function subjectOf(input: Readonly<Record<string, unknown>>): string {
 }
 
 /** Indexes of the session: decisions by event and call, and which calls' events ran hooks. */
-function indexRecords(records: readonly SessionRecord[]): { decision: (event: string, callId: string | null) => RecordOf<"hook_decision"> | undefined; ran: (phase: string, callId: string) => boolean } {
+function indexRecords(records: readonly SessionRecord[]): {
+  decision: (event: string, callId: string | null) => RecordOf<"hook_decision"> | undefined;
+  ran: (phase: string, callId: string) => boolean;
+} {
   const decisions = new Map<string, RecordOf<"hook_decision">>();
   const ran = new Set<string>();
   for (const record of records) {
@@ -73,7 +76,15 @@ function indexRecords(records: readonly SessionRecord[]): { decision: (event: st
 
 function promptItem(record: number, prompt: string, then: Then): ReplayItem {
   const fields = { ...EVENT_FIELD_DEFAULTS.user_prompt_submit, prompt };
-  return { record, event: "user_prompt_submit", tool: undefined, callId: null, subject: subjectOf({ command: prompt }), fire: { named: "user_prompt_submit", fields }, then };
+  return {
+    record,
+    event: "user_prompt_submit",
+    tool: undefined,
+    callId: null,
+    subject: subjectOf({ command: prompt }),
+    fire: { named: "user_prompt_submit", fields },
+    then,
+  };
 }
 
 /** The replayable events of a session, in record order. */
@@ -105,17 +116,39 @@ export function replayItems(records: readonly SessionRecord[]): ReplayItem[] {
       const checked = tool === undefined || typeof record.input === "string" ? undefined : validateToolInput(tool, record.input);
       if (tool === undefined || checked === undefined || !checked.ok) return;
       inputs.set(record.tool_call_id, { tool, input: checked.input });
-      const then = thenOf(index.decision("pre_tool", record.tool_call_id), index.ran("pre_tool", record.tool_call_id) || index.ran("before_tool", record.tool_call_id));
-      items.push({ record: at, event: "pre_tool", tool, callId: record.tool_call_id, subject: subjectOf(checked.input), fire: { named: "pre_tool", tool, input: checked.input, fields: EVENT_FIELD_DEFAULTS.pre_tool, callId: record.tool_call_id }, then });
+      const then = thenOf(
+        index.decision("pre_tool", record.tool_call_id),
+        index.ran("pre_tool", record.tool_call_id) || index.ran("before_tool", record.tool_call_id),
+      );
+      items.push({
+        record: at,
+        event: "pre_tool",
+        tool,
+        callId: record.tool_call_id,
+        subject: subjectOf(checked.input),
+        fire: { named: "pre_tool", tool, input: checked.input, fields: EVENT_FIELD_DEFAULTS.pre_tool, callId: record.tool_call_id },
+        then,
+      });
     } else if (record.type === "tool_result") {
       const call = inputs.get(record.tool_call_id);
       const pre = index.decision("pre_tool", record.tool_call_id);
       // A call its pre_tool hooks denied never ran, so it had no post_tool event.
       if (call === undefined || pre?.decision === "deny" || typeof record.input === "string") return;
-      const then = thenOf(index.decision("post_tool", record.tool_call_id), index.ran("post_tool", record.tool_call_id) || index.ran("after_tool", record.tool_call_id));
+      const then = thenOf(
+        index.decision("post_tool", record.tool_call_id),
+        index.ran("post_tool", record.tool_call_id) || index.ran("after_tool", record.tool_call_id),
+      );
       const result = { success: record.success, content: record.content, metadata: record.metadata };
       const named = record.success ? "post_tool" : "post_tool_failure";
-      items.push({ record: at, event: named, tool: call.tool, callId: record.tool_call_id, subject: subjectOf(record.input), fire: { named, tool: call.tool, input: record.input, result, fields: EVENT_FIELD_DEFAULTS[named], callId: record.tool_call_id }, then });
+      items.push({
+        record: at,
+        event: named,
+        tool: call.tool,
+        callId: record.tool_call_id,
+        subject: subjectOf(record.input),
+        fire: { named, tool: call.tool, input: record.input, result, fields: EVENT_FIELD_DEFAULTS[named], callId: record.tool_call_id },
+        then,
+      });
     }
   });
   return items;
@@ -123,7 +156,8 @@ export function replayItems(records: readonly SessionRecord[]): ReplayItem[] {
 
 function parseFrom(raw: string | undefined): number {
   if (raw === undefined) return 1;
-  if (!/^[1-9]\d*$/.test(raw)) throw new AgentError("usage", `--from: "${raw}" is not a record number`, { fix: "give a positive integer, e.g. --from 12 (records are numbered from 1)" });
+  if (!/^[1-9]\d*$/.test(raw))
+    throw new AgentError("usage", `--from: "${raw}" is not a record number`, { fix: "give a positive integer, e.g. --from 12 (records are numbered from 1)" });
   return Number(raw);
 }
 
@@ -137,13 +171,16 @@ function loadRecords(runtime: Runtime, query: string): { id: string; records: Se
 }
 
 export async function runHooksReplay(runtime: Runtime, io: CliIO, options: HooksReplayOptions): Promise<number> {
-  if (options.session === undefined) throw new AgentError("usage", "missing SESSION", { fix: "agent hooks replay SESSION (an id or unique prefix from agent sessions list)" });
-  if (options.extra.length > 0) throw new AgentError("usage", `unexpected argument "${options.extra[0]}"`, { fix: "agent hooks replay SESSION [--from N] [--json]" });
+  if (options.session === undefined)
+    throw new AgentError("usage", "missing SESSION", { fix: "agent hooks replay SESSION (an id or unique prefix from agent sessions list)" });
+  if (options.extra.length > 0)
+    throw new AgentError("usage", `unexpected argument "${options.extra[0]}"`, { fix: "agent hooks replay SESSION [--from N] [--json]" });
   const from = parseFrom(options.from);
   const { id, records } = loadRecords(runtime, options.session);
   const start = records.find((record) => record.type === "session_start");
   const cwd = options.cwd ?? (start?.type === "session_start" ? start.cwd : runtime.cwd());
-  if (runtime.fs.stat(cwd)?.kind !== "dir") throw new AgentError("config", `the session ran in ${cwd}, which is gone`, { fix: "pass --cwd DIR: the directory whose hooks to replay through" });
+  if (runtime.fs.stat(cwd)?.kind !== "dir")
+    throw new AgentError("config", `the session ran in ${cwd}, which is gone`, { fix: "pass --cwd DIR: the directory whose hooks to replay through" });
   const items = replayItems(records).filter((item) => item.record >= from);
   const harness = openHarness(runtime, io, { cwd, trust: options.trust });
   if (harness === null) return 1;
@@ -154,7 +191,16 @@ export async function runHooksReplay(runtime: Runtime, io: CliIO, options: Hooks
       const now = await harness.fire({ ...item.fire, sessionId });
       for (const line of harness.takeFailureLines()) io.err(`${line}\n`);
       const changed = item.then.decision !== "unknown" && item.then.decision !== now.verdict;
-      rows.push({ record: item.record, event: item.event, tool: item.tool ?? null, tool_call_id: item.callId, subject: item.subject, then: { decision: item.then.decision, reason: item.then.reason, decided_by: item.then.decidedBy }, now: { decision: now.verdict, reason: now.reason, decided_by: now.decidedBy?.label ?? null }, changed });
+      rows.push({
+        record: item.record,
+        event: item.event,
+        tool: item.tool ?? null,
+        tool_call_id: item.callId,
+        subject: item.subject,
+        then: { decision: item.then.decision, reason: item.then.reason, decided_by: item.then.decidedBy },
+        now: { decision: now.verdict, reason: now.reason, decided_by: now.decidedBy?.label ?? null },
+        changed,
+      });
     }
   } finally {
     await harness.close();
@@ -186,11 +232,26 @@ function report(io: CliIO, r: { id: string; cwd: string; from: number; rows: rea
   }
   const table = [["RECORD", "EVENT", "SUBJECT", "THEN", "NOW", ""]];
   for (const row of r.rows) {
-    table.push([String(row.record), `${row.event}${row.tool ? ` ${row.tool}` : ""}`, row.subject, verdictText(row.then), verdictText(row.now), row.changed ? "CHANGED" : ""].map(escapeControls));
+    table.push(
+      [
+        String(row.record),
+        `${row.event}${row.tool ? ` ${row.tool}` : ""}`,
+        row.subject,
+        verdictText(row.then),
+        verdictText(row.now),
+        row.changed ? "CHANGED" : "",
+      ].map(escapeControls),
+    );
   }
   const widths = table[0]?.map((_, column) => Math.max(...table.map((cells) => (cells[column] ?? "").length))) ?? [];
   const lines = [`replay of session ${r.id} through today's hooks in ${escapeControls(r.cwd)}${r.from > 1 ? ` from record ${r.from}` : ""}`];
-  for (const cells of table) lines.push(cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd());
+  for (const cells of table)
+    lines.push(
+      cells
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    );
   for (const row of r.rows.filter((x) => x.changed && x.now.reason)) lines.push(`record ${row.record} now: ${escapeControls(row.now.reason ?? "")}`);
   lines.push("", `${r.rows.length} event${r.rows.length === 1 ? "" : "s"} replayed: ${changed} changed`);
   io.out(`${lines.join("\n")}\n`);

@@ -56,14 +56,17 @@ function readJsonArgument(runtime: Runtime, flag: string, raw: string, cwd: stri
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = jsonErrorPosition(text);
-    throw new AgentError("usage", `${flag}: invalid JSON${position ? ` at ${position}` : ""}: ${message}`, { fix: `pass a JSON value or @file, e.g. ${flag} '{"command":"ls"}'` });
+    throw new AgentError("usage", `${flag}: invalid JSON${position ? ` at ${position}` : ""}: ${message}`, {
+      fix: `pass a JSON value or @file, e.g. ${flag} '{"command":"ls"}'`,
+    });
   }
 }
 
 function parseEvent(name: string | undefined): CanonicalEvent {
   if (name === undefined) throw new AgentError("usage", "missing EVENT", { fix: `use one of ${CANONICAL_EVENTS.join(", ")}` });
   const event = canonicalEvent(name);
-  if (event === undefined) throw new AgentError("usage", `unknown event "${name}"`, { fix: `use one of ${CANONICAL_EVENTS.join(", ")} (or an alias such as PreToolUse)` });
+  if (event === undefined)
+    throw new AgentError("usage", `unknown event "${name}"`, { fix: `use one of ${CANONICAL_EVENTS.join(", ")} (or an alias such as PreToolUse)` });
   return event;
 }
 
@@ -76,7 +79,9 @@ function parseFields(event: CanonicalEvent, pairs: readonly string[]): Record<st
     const key = pair.slice(0, eq);
     if (!(key in allowed)) {
       const names = Object.keys(allowed);
-      throw new AgentError("usage", `--field ${key}: ${event} has no field "${key}"`, { fix: names.length > 0 ? `fields of ${event}: ${names.join(", ")}` : `${event} takes no --field` });
+      throw new AgentError("usage", `--field ${key}: ${event} has no field "${key}"`, {
+        fix: names.length > 0 ? `fields of ${event}: ${names.join(", ")}` : `${event} takes no --field`,
+      });
     }
     try {
       fields[key] = JSON.parse(pair.slice(eq + 1));
@@ -88,15 +93,22 @@ function parseFields(event: CanonicalEvent, pairs: readonly string[]): Record<st
 }
 
 export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTestOptions): Promise<number> {
-  if (options.extra.length > 0) throw new AgentError("usage", `unexpected argument "${options.extra[0]}"`, { fix: "agent hooks test EVENT [--tool NAME] [--input JSON] …" });
+  if (options.extra.length > 0)
+    throw new AgentError("usage", `unexpected argument "${options.extra[0]}"`, { fix: "agent hooks test EVENT [--tool NAME] [--input JSON] …" });
   const named = parseEvent(options.event);
   const isToolEvent = TOOL_EVENTS.has(named);
   let tool: ToolId | undefined;
   if (options.tool !== undefined) {
-    if (!isToolEvent) throw new AgentError("usage", `--tool is only for tool events, not ${named}`, { fix: "use pre_tool, post_tool, post_tool_failure or permission_request" });
+    if (!isToolEvent)
+      throw new AgentError("usage", `--tool is only for tool events, not ${named}`, {
+        fix: "use pre_tool, post_tool, post_tool_failure or permission_request",
+      });
     // An MCP tool name needs no running server: hooks only see the name and input.
     tool = toolIdOf(options.tool);
-    if (tool === undefined) throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, { fix: "use read, write, edit, bash, grep, glob, task, bash_output, kill_shell or an MCP tool mcp__<server>__<tool>" });
+    if (tool === undefined)
+      throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, {
+        fix: "use read, write, edit, bash, grep, glob, task, bash_output, kill_shell or an MCP tool mcp__<server>__<tool>",
+      });
   } else if (isToolEvent) {
     throw new AgentError("usage", `${named} needs --tool`, { fix: "e.g. --tool bash" });
   }
@@ -107,14 +119,17 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
 
   let result: ToolResultInfo | undefined;
   if (named === "post_tool" || named === "post_tool_failure") {
-    const raw = options.result === undefined ? { success: named === "post_tool", content: "" } : readJsonArgument(runtime, "--result", options.result, options.cwd);
+    const raw =
+      options.result === undefined ? { success: named === "post_tool", content: "" } : readJsonArgument(runtime, "--result", options.result, options.cwd);
     const parsed = v.safeParse(ResultSchema, raw);
     if (!parsed.success) {
       const issue = parsed.issues[0];
       const path = issue ? (v.getDotPath(issue) ?? "") : "";
-      throw new AgentError("usage", `--result: ${path ? `field ${path}: ` : ""}${issue?.message ?? "invalid"}`, { fix: `e.g. --result '{"success":true,"content":"ok"}'` });
+      throw new AgentError("usage", `--result: ${path ? `field ${path}: ` : ""}${issue?.message ?? "invalid"}`, {
+        fix: `e.g. --result '{"success":true,"content":"ok"}'`,
+      });
     }
-    if (named === "post_tool_failure" && parsed.output.success) throw new AgentError("usage", "--result: post_tool_failure needs \"success\": false");
+    if (named === "post_tool_failure" && parsed.output.success) throw new AgentError("usage", '--result: post_tool_failure needs "success": false');
     result = parsed.output;
   } else if (options.result !== undefined) {
     throw new AgentError("usage", `--result is only for post_tool and post_tool_failure, not ${named}`);
@@ -139,7 +154,9 @@ export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTe
 
   const state = outcome.state;
   const context = fired.context;
-  const contextItems = state.injections.filter((i) => i.status === "success").flatMap((i) => i.items.map((item) => ({ role: item.role, content: item.content })));
+  const contextItems = state.injections
+    .filter((i) => i.status === "success")
+    .flatMap((i) => i.items.map((item) => ({ role: item.role, content: item.content })));
   const summary = {
     event: named,
     tool: tool ?? null,

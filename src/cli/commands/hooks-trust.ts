@@ -14,7 +14,13 @@ import type { LoadedConfig } from "../../config/load.ts";
  * carry the user's authority (docs/model-context.md).
  */
 function instructionListing(runtime: Runtime, loaded: LoadedConfig, cwd: string): string[] {
-  const files = instructionPaths({ fs: runtime.fs, agentHome: loaded.home, projectRoot: loaded.projectRoot, cwd, ...(loaded.settings.agent.contextFiles ? { names: loaded.settings.agent.contextFiles } : {}) }).filter((file) => file.scope === "project");
+  const files = instructionPaths({
+    fs: runtime.fs,
+    agentHome: loaded.home,
+    projectRoot: loaded.projectRoot,
+    cwd,
+    ...(loaded.settings.agent.contextFiles ? { names: loaded.settings.agent.contextFiles } : {}),
+  }).filter((file) => file.scope === "project");
   if (files.length === 0) return [];
   return [
     "project instructions (repository text the model reads as the project's conventions, never with your authority; not pinned):",

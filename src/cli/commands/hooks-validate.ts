@@ -47,7 +47,11 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
       const pathValue = env.PATH;
       // A plugin hook's `${CLAUDE_PLUGIN_ROOT}` is known here, so its script is checked like any other.
       const command = spec.form === "lifecycle" && spec.pluginRoot !== undefined ? expandPluginRoot(spec.command, spec.pluginRoot) : spec.command;
-      for (const problem of checkCommandTargets(runtime, command, { projectDir: loaded.projectRoot, cwd: loaded.cwd, ...(pathValue !== undefined ? { pathValue } : {}) })) {
+      for (const problem of checkCommandTargets(runtime, command, {
+        projectDir: loaded.projectRoot,
+        cwd: loaded.cwd,
+        ...(pathValue !== undefined ? { pathValue } : {}),
+      })) {
         add(spec.source, field, problem);
       }
     }
@@ -55,7 +59,10 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
   if (needsShell && runtime.platform.os === "win32" && runtime.which("pwsh") === null && runtime.which("powershell.exe") === null) {
     add(loaded.home, "", "PowerShell not found (tried pwsh, powershell.exe)");
   }
-  const shellNote = runtime.platform.os === "win32" ? `note: list hooks and the bash tool run in ${shellFor(runtime, env).describe}; lifecycle commands in PowerShell` : undefined;
+  const shellNote =
+    runtime.platform.os === "win32"
+      ? `note: list hooks and the bash tool run in ${shellFor(runtime, env).describe}; lifecycle commands in PowerShell`
+      : undefined;
 
   const places = { projectRoot: loaded.projectRoot, userHome: env.HOME ?? runtime.platform.homedir };
   const errors = problems.filter((p) => p.severity === "error");

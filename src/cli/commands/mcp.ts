@@ -30,11 +30,24 @@ export async function runMcpCommand(runtime: Runtime, io: CliIO, options: McpCom
     const startable = loaded.mcpServers.filter((spec) => trusted || spec.scope !== "project");
     const manager = createMcpManager(runtime, { servers: startable, cwd: options.cwd, onNotice: () => undefined });
     await manager.start();
-    const statuses: (ServerStatus | { name: string; scope: string; transport: string; file: string; state: "untrusted"; error: string; tools: string[]; skipped: string[]; stderr: string })[] = [...manager.statuses()];
+    const statuses: (
+      | ServerStatus
+      | { name: string; scope: string; transport: string; file: string; state: "untrusted"; error: string; tools: string[]; skipped: string[]; stderr: string }
+    )[] = [...manager.statuses()];
     await manager.close();
     for (const spec of loaded.mcpServers) {
       if (!startable.includes(spec)) {
-        statuses.push({ name: spec.name, scope: spec.scope, transport: spec.transport, file: spec.file, state: "untrusted", error: "project server not started: the project is not trusted (agent hooks trust)", tools: [], skipped: [], stderr: "" });
+        statuses.push({
+          name: spec.name,
+          scope: spec.scope,
+          transport: spec.transport,
+          file: spec.file,
+          state: "untrusted",
+          error: "project server not started: the project is not trusted (agent hooks trust)",
+          tools: [],
+          skipped: [],
+          stderr: "",
+        });
       }
     }
     if (options.json) {
@@ -58,7 +71,9 @@ export async function runMcpCommand(runtime: Runtime, io: CliIO, options: McpCom
     const spec = loaded.mcpServers.find((candidate) => candidate.name === name);
     if (spec === undefined) {
       const known = loaded.mcpServers.map((candidate) => candidate.name);
-      throw new AgentError("config", `no MCP server "${name}" is configured`, { fix: known.length > 0 ? `configured: ${known.join(", ")}` : "add [mcp_servers.NAME] to config.toml" });
+      throw new AgentError("config", `no MCP server "${name}" is configured`, {
+        fix: known.length > 0 ? `configured: ${known.join(", ")}` : "add [mcp_servers.NAME] to config.toml",
+      });
     }
     if (spec.scope === "project" && !requireTrust(runtime, io, loaded, { once: options.trust })) return 1;
     const manager = createMcpManager(runtime, { servers: [{ ...spec, disabled: false }], cwd: options.cwd, onNotice: () => undefined });
@@ -71,7 +86,9 @@ export async function runMcpCommand(runtime: Runtime, io: CliIO, options: McpCom
       return 1;
     }
     if (options.json) {
-      io.out(`${JSON.stringify({ server: name, state: "ok", tools: definitions.map((tool) => ({ name: tool.name, description: tool.description })), skipped: status.skipped })}\n`);
+      io.out(
+        `${JSON.stringify({ server: name, state: "ok", tools: definitions.map((tool) => ({ name: tool.name, description: tool.description })), skipped: status.skipped })}\n`,
+      );
       return 0;
     }
     io.out(`${name}: started, ${definitions.length} tools, stopped\n`);

@@ -13,7 +13,16 @@ import { loadConfig } from "../../config/load.ts";
 import { formatWarning } from "../../config/warnings.ts";
 import { readPluginRegistry } from "../../config/plugins.ts";
 import { pluginCatalog } from "../../plugins/components.ts";
-import { addMarketplace, disablePlugin, enablePlugin, installPlugin, readMarketplace, removePlugin, MAX_ARCHIVE_BYTES, type InstallSource } from "../../plugins/registry.ts";
+import {
+  addMarketplace,
+  disablePlugin,
+  enablePlugin,
+  installPlugin,
+  readMarketplace,
+  removePlugin,
+  MAX_ARCHIVE_BYTES,
+  type InstallSource,
+} from "../../plugins/registry.ts";
 
 export interface PluginCommandOptions {
   readonly action: string;
@@ -49,7 +58,8 @@ async function installSource(runtime: Runtime, home: string, arg: string, option
   const path = resolvePath(options.cwd, arg);
   if (at?.[1] && at[2] && runtime.fs.stat(path) === undefined) {
     const dir = readPluginRegistry(runtime.fs, home).marketplaces[at[2]];
-    if (dir === undefined) throw new AgentError("usage", `plugin install: no marketplace named ${at[2]}`, { fix: "agent plugin marketplace add DIR records a marketplace folder" });
+    if (dir === undefined)
+      throw new AgentError("usage", `plugin install: no marketplace named ${at[2]}`, { fix: "agent plugin marketplace add DIR records a marketplace folder" });
     const found = readMarketplace(runtime, dir).plugins.get(at[1]);
     if (found === undefined) throw new AgentError("usage", `plugin install: marketplace ${at[2]} has no plugin ${at[1]}`);
     return { kind: "dir", path: found, marketplace: at[2] };
@@ -99,7 +109,8 @@ function listPlugins(runtime: Runtime, io: CliIO, options: PluginCommandOptions)
 }
 
 function requireName(action: string, name: string | undefined): string {
-  if (name === undefined || name === "") throw new AgentError("usage", `plugin ${action} needs a plugin name`, { fix: `agent plugin ${action} NAME (agent plugin list shows them)` });
+  if (name === undefined || name === "")
+    throw new AgentError("usage", `plugin ${action} needs a plugin name`, { fix: `agent plugin ${action} NAME (agent plugin list shows them)` });
   return name;
 }
 
@@ -108,10 +119,15 @@ export async function runPluginCommand(runtime: Runtime, io: CliIO, options: Plu
   const [first, second] = options.args;
   switch (options.action) {
     case "install": {
-      if (first === undefined) throw new AgentError("usage", "plugin install needs a folder, a .tar.gz/.tgz archive, an http(s) URL of one, or NAME@MARKETPLACE");
+      if (first === undefined)
+        throw new AgentError("usage", "plugin install needs a folder, a .tar.gz/.tgz archive, an http(s) URL of one, or NAME@MARKETPLACE");
       const installed = installPlugin(runtime, home, await installSource(runtime, home, first, options));
       for (const path of installed.skipped) io.err(escapeControls(`agent: plugin install: skipped ${path} (not a regular file or folder)\n`));
-      io.out(escapeControls(`${installed.replaced ? "replaced" : "installed"} plugin ${installed.name} in ${installed.root} (enabled: its hooks and MCP servers run in every session; agent plugin disable ${installed.name} stops them)\n`));
+      io.out(
+        escapeControls(
+          `${installed.replaced ? "replaced" : "installed"} plugin ${installed.name} in ${installed.root} (enabled: its hooks and MCP servers run in every session; agent plugin disable ${installed.name} stops them)\n`,
+        ),
+      );
       return 0;
     }
     case "list":

@@ -45,10 +45,15 @@ function reportLoad(io: CliIO, env: Readonly<Record<string, string>>, loaded: Re
     io.err(`agent: hooks disabled (${hooksOff})\n`);
   } else if (loaded.warnings.length > 0) {
     if ((env.AGENT_DEBUG ?? "") === "1") {
-      for (const w of loaded.warnings) io.err(`agent: ${w.severity === "error" ? "hook load error" : "hook load warning"}: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
+      for (const w of loaded.warnings)
+        io.err(`agent: ${w.severity === "error" ? "hook load error" : "hook load warning"}: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
     } else {
       const n = loaded.warnings.length;
-      io.err(n === 1 ? "agent: 1 hook load warning (set AGENT_DEBUG=1 or run agent hooks list to see it)\n" : `agent: ${n} hook load warnings (set AGENT_DEBUG=1 or run agent hooks list to see them)\n`);
+      io.err(
+        n === 1
+          ? "agent: 1 hook load warning (set AGENT_DEBUG=1 or run agent hooks list to see it)\n"
+          : `agent: ${n} hook load warnings (set AGENT_DEBUG=1 or run agent hooks list to see them)\n`,
+      );
     }
   }
 }
@@ -175,7 +180,15 @@ export async function runRunCommand(runtime: Runtime, io: CliIO, options: RunOpt
     renderer.interrupted?.();
     controller.abort();
   });
-  const shared = await prepareSession(runtime, io, { loaded, cwd: options.cwd, provider, permissionMode: prepared.permissionMode, rules: prepared.rules, maxContextTokens: flags.maxContextTokens, repinOnRuleWrite: trustPersisted });
+  const shared = await prepareSession(runtime, io, {
+    loaded,
+    cwd: options.cwd,
+    provider,
+    permissionMode: prepared.permissionMode,
+    rules: prepared.rules,
+    maxContextTokens: flags.maxContextTokens,
+    repinOnRuleWrite: trustPersisted,
+  });
   try {
     const session = new AgentSession({
       ...shared.options,

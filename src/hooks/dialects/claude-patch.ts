@@ -98,7 +98,8 @@ function diffEntries(oldTokens: readonly string[], newTokens: readonly string[])
   let head = 0;
   while (head < oldTokens.length && head < newTokens.length && oldTokens[head] === newTokens[head]) head++;
   let tail = 0;
-  while (tail < oldTokens.length - head && tail < newTokens.length - head && oldTokens[oldTokens.length - 1 - tail] === newTokens[newTokens.length - 1 - tail]) tail++;
+  while (tail < oldTokens.length - head && tail < newTokens.length - head && oldTokens[oldTokens.length - 1 - tail] === newTokens[newTokens.length - 1 - tail])
+    tail++;
   const oldMid = oldTokens.slice(head, oldTokens.length - tail);
   const newMid = newTokens.slice(head, newTokens.length - tail);
   const ids = new Map<string, number>();

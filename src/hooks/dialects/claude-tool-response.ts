@@ -149,7 +149,12 @@ function grep(tool: ToolCallInfo, result: ToolResultInfo): Json {
 function glob(result: ToolResultInfo): Json {
   const details = detailsFor(result, "glob");
   const filenames = details?.filenames ?? contentLines(result.content);
-  return { filenames, durationMs: details?.durationMs ?? 0, numFiles: filenames.length, truncated: details?.truncated ?? result.content.includes("\n[truncated") };
+  return {
+    filenames,
+    durationMs: details?.durationMs ?? 0,
+    numFiles: filenames.length,
+    truncated: details?.truncated ?? result.content.includes("\n[truncated"),
+  };
 }
 
 function task(tool: ToolCallInfo, result: ToolResultInfo): Json {

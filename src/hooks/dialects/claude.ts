@@ -14,16 +14,7 @@ import type { HookSpec } from "../types.ts";
 import { cutUtf8 } from "../merge/context.ts";
 import { decodeText } from "./action.ts";
 import { claudeToolResponse } from "./claude-tool-response.ts";
-import type {
-  Dialect,
-  EncodedRequest,
-  EncodeOptions,
-  HookEventInput,
-  HookReply,
-  PermissionMode,
-  PermissionRuleUpdate,
-  ProcessRun,
-} from "./types.ts";
+import type { Dialect, EncodedRequest, EncodeOptions, HookEventInput, HookReply, PermissionMode, PermissionRuleUpdate, ProcessRun } from "./types.ts";
 
 const encoder = new TextEncoder();
 
@@ -74,8 +65,7 @@ const plainObjectSchema = v.custom<Record<string, unknown>>(
   "expected an object",
 );
 /** Case-insensitive, trimmed enum values (behavior is case-insensitive per LIFE-55). */
-const looseEnum = <const T extends string>(values: readonly [T, ...T[]]) =>
-  v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(values));
+const looseEnum = <const T extends string>(values: readonly [T, ...T[]]) => v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(values));
 
 const RuleUpdateSchema = v.looseObject({
   type: v.string(),
@@ -171,7 +161,9 @@ function toRuleUpdates(value: HookSpecific["decision"]): PermissionRuleUpdate[] 
   const list = Array.isArray(raw) ? raw : [raw];
   return list.map((entry) => ({
     type: entry.type,
-    rules: entry.rules.map((rule) => (rule.ruleContent === undefined ? { toolName: rule.toolName } : { toolName: rule.toolName, ruleContent: rule.ruleContent })),
+    rules: entry.rules.map((rule) =>
+      rule.ruleContent === undefined ? { toolName: rule.toolName } : { toolName: rule.toolName, ruleContent: rule.ruleContent },
+    ),
     behavior: entry.behavior,
     destination: entry.destination,
   }));
@@ -350,8 +342,7 @@ function decode(spec: HookSpec, input: HookEventInput, run: ProcessRun): HookRep
   const code = run.exit.code;
   const exit2Decides = code === 2 && CLAUDE_BLOCK_KIND[event] !== "none";
   // D6: any other non-zero exit (or a signal) is a failure that never blocks by itself.
-  const exitFailure =
-    code === null ? `killed by signal ${run.exit.signal ?? "unknown"}` : code !== 0 && !exit2Decides ? `exited ${code}` : undefined;
+  const exitFailure = code === null ? `killed by signal ${run.exit.signal ?? "unknown"}` : code !== 0 && !exit2Decides ? `exited ${code}` : undefined;
   if (exitFailure !== undefined) draft.failure = { category: "exit", detail: exitFailure };
 
   const text = decodeText(run.stdout);

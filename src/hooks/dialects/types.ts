@@ -91,14 +91,7 @@ export interface ProcessRun {
 import type { PermissionRuleUpdate } from "../../permissions/rule-update.ts";
 export type { PermissionRuleUpdate };
 
-export type ContextItemsStatus =
-  | "success"
-  | "invalid_json"
-  | "invalid_shape"
-  | "unsupported_role"
-  | "empty_content"
-  | "over_limit"
-  | "hook_failed";
+export type ContextItemsStatus = "success" | "invalid_json" | "invalid_shape" | "unsupported_role" | "empty_content" | "over_limit" | "hook_failed";
 
 /** Dialect-neutral decoded reply. Absent fields mean "no opinion". */
 export interface HookReply {

@@ -141,7 +141,15 @@ async function runHookProcess(ctx: ExecuteContext, spec: HookSpec, input: HookEv
 function planSpawn(ctx: ExecuteContext, spec: HookSpec, input: HookEventInput, baseEnv: Readonly<Record<string, string>>): SpawnPlan {
   const which = (command: string): string | null => ctx.runtime.which(command, baseEnv.PATH);
   if (spec.form === "dir") return planDirSpawn(ctx.runtime.fs, ctx.runtime.platform, which, spec);
-  return planShellSpawn(ctx.runtime.platform, which, spec.form, spec.command, input.cwd, input.projectDir, ctx.runtime.platform.os === "win32" ? findGitBash(ctx.runtime, ctx.baseEnv) : null);
+  return planShellSpawn(
+    ctx.runtime.platform,
+    which,
+    spec.form,
+    spec.command,
+    input.cwd,
+    input.projectDir,
+    ctx.runtime.platform.os === "win32" ? findGitBash(ctx.runtime, ctx.baseEnv) : null,
+  );
 }
 
 function hookEnvFor(baseEnv: Readonly<Record<string, string>>, spec: HookSpec, input: HookEventInput): Record<string, string> {
@@ -181,7 +189,12 @@ function decodeReply(ctx: ExecuteContext, spec: HookSpec, input: HookEventInput,
  * A list hook's `/bin/bash -lc COMMAND` becomes `/bin/bash -c COMMAND` under the session's captured
  * login environment; without a capture (none configured, or it failed) the plan stays as it is.
  */
-async function withLoginEnv(ctx: ExecuteContext, argv: string[], cwd: string, hookEnv: Record<string, string>): Promise<{ argv: string[]; env: Record<string, string> }> {
+async function withLoginEnv(
+  ctx: ExecuteContext,
+  argv: string[],
+  cwd: string,
+  hookEnv: Record<string, string>,
+): Promise<{ argv: string[]; env: Record<string, string> }> {
   const [shell, flag, ...rest] = argv;
   if (ctx.loginEnv === undefined || shell !== "/bin/bash" || flag !== "-lc") return { argv, env: hookEnv };
   const login = await ctx.loginEnv.get(ctx.runtime, ctx.baseEnv, cwd, ctx.groups);

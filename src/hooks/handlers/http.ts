@@ -53,7 +53,9 @@ export function httpBody(stdin: Uint8Array, payload: HttpHandler["payload"], str
  * Header values with `${NAME}` filled in. A project hook reads the stripped environment, so it can
  * never send a credential the agent strips (D18); a hook in the user's own or the managed config may name one.
  */
-export function httpHeaders(request: Pick<HttpHookRequest, "spec" | "handler" | "fullEnv" | "hookEnv">): { ok: true; headers: Record<string, string> } | { ok: false; detail: string } {
+export function httpHeaders(
+  request: Pick<HttpHookRequest, "spec" | "handler" | "fullEnv" | "hookEnv">,
+): { ok: true; headers: Record<string, string> } | { ok: false; detail: string } {
   const env = request.spec.scope !== "project" ? request.fullEnv : request.hookEnv;
   const headers: Record<string, string> = { "content-type": "application/json" };
   for (const [name, template] of Object.entries(request.handler.headers)) {
@@ -118,7 +120,9 @@ export async function runHttpHook(request: HttpHookRequest): Promise<HttpOutcome
   const deadline = AbortSignal.timeout(spec.timeoutMs);
   const signal = request.signal ? AbortSignal.any([deadline, request.signal]) : deadline;
   const timedOut = (): HttpOutcome =>
-    deadline.aborted ? { ok: false, category: "timeout", detail: `timed out after ${formatDuration(spec.timeoutMs)}` } : { ok: false, category: "timeout", detail: "cancelled" };
+    deadline.aborted
+      ? { ok: false, category: "timeout", detail: `timed out after ${formatDuration(spec.timeoutMs)}` }
+      : { ok: false, category: "timeout", detail: "cancelled" };
 
   let url = handler.url;
   let method = "POST";
@@ -131,7 +135,8 @@ export async function runHttpHook(request: HttpHookRequest): Promise<HttpOutcome
         await response.body?.cancel().catch(() => undefined);
         const next = new URL(location, url).href;
         if (hop >= HTTP_HOOK_MAX_REDIRECTS) return { ok: false, category: "runner", detail: `more than ${HTTP_HOOK_MAX_REDIRECTS} redirects` };
-        if (!urlAllowed(next, spec.httpAllow ?? [])) return { ok: false, category: "runner", detail: `redirect to ${next} refused: not allowed by hooks.http_allow` };
+        if (!urlAllowed(next, spec.httpAllow ?? []))
+          return { ok: false, category: "runner", detail: `redirect to ${next} refused: not allowed by hooks.http_allow` };
         // 307/308 repeat the POST; 301/302/303 become a GET, as fetch would do.
         if (response.status !== 307 && response.status !== 308) method = "GET";
         // The hook's own headers (an Authorization, an API key) are for the origin it names: as

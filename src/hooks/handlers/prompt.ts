@@ -37,7 +37,10 @@ export function promptText(template: string, payloadJson: string): string {
 
 /** `{"ok": …}` from the reply text (a ```json fence around it is tolerated), or why not. */
 export function parseVerdict(text: string): { ok: true; allow: boolean; reason: string | undefined } | { ok: false; detail: string } {
-  const trimmed = text.trim().replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/, "$1").trim();
+  const trimmed = text
+    .trim()
+    .replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/, "$1")
+    .trim();
   let json: unknown;
   try {
     json = JSON.parse(trimmed);
@@ -82,7 +85,8 @@ export async function runPromptHook(request: PromptHookRequest): Promise<PromptO
     for await (const event of stream) {
       if (event.type === "text_delta") {
         text += event.text;
-        if (text.length > PROMPT_HOOK_REPLY_MAX_CHARS) return { ok: false, category: "output-limit", detail: `the model's reply exceeded ${PROMPT_HOOK_REPLY_MAX_CHARS} characters` };
+        if (text.length > PROMPT_HOOK_REPLY_MAX_CHARS)
+          return { ok: false, category: "output-limit", detail: `the model's reply exceeded ${PROMPT_HOOK_REPLY_MAX_CHARS} characters` };
       } else if (event.type === "error") {
         if (signal.aborted) break;
         return { ok: false, category: "runner", detail: `provider: ${event.message}` };

@@ -93,11 +93,27 @@ export async function runProcess(runtime: Runtime, req: RunRequest): Promise<Run
   const base = { elapsedMs: run.elapsedMs, pid: run.pid };
   switch (run.stop) {
     case "spawn":
-      return { ...base, kind: "runner", exit: null, stdout: EMPTY, stderr: EMPTY, truncated: { stdout: false, stderr: false }, detail: `spawn failed: ${run.code}` };
+      return {
+        ...base,
+        kind: "runner",
+        exit: null,
+        stdout: EMPTY,
+        stderr: EMPTY,
+        truncated: { stdout: false, stderr: false },
+        detail: `spawn failed: ${run.code}`,
+      };
     case "output-limit": {
       // D14: no output content for an overflow.
       const cap = run.overflow === "stderr" ? req.stderrCapBytes : req.stdoutCapBytes;
-      return { ...base, kind: "output-limit", exit: null, stdout: EMPTY, stderr: EMPTY, truncated, detail: `${run.overflow ?? "stdout"} exceeded ${cap} bytes` };
+      return {
+        ...base,
+        kind: "output-limit",
+        exit: null,
+        stdout: EMPTY,
+        stderr: EMPTY,
+        truncated,
+        detail: `${run.overflow ?? "stdout"} exceeded ${cap} bytes`,
+      };
     }
     case "timeout":
     case "cancelled":

@@ -134,13 +134,7 @@ export function initialState(event: CanonicalEvent, tool?: ToolId, toolInput?: R
 
 const PRE_EVENTS: ReadonlySet<CanonicalEvent> = new Set(["pre_tool", "permission_request"]);
 const POST_EVENTS: ReadonlySet<CanonicalEvent> = new Set(["post_tool", "post_tool_failure"]);
-const BLOCKING_EVENTS: ReadonlySet<CanonicalEvent> = new Set([
-  "user_prompt_submit",
-  "stop",
-  "pre_compact",
-  "subagent_start",
-  "subagent_stop",
-]);
+const BLOCKING_EVENTS: ReadonlySet<CanonicalEvent> = new Set(["user_prompt_submit", "stop", "pre_compact", "subagent_start", "subagent_stop"]);
 
 function outcomeWords(event: CanonicalEvent, effect: "open" | "block" | "fail"): string {
   if (PRE_EVENTS.has(event)) return effect === "open" ? "tool ran anyway" : "tool blocked";
@@ -241,7 +235,8 @@ interface InputReplacement {
 
 function checkInputReplacement(state: MergeState, reply: HookReply, options: MergeOptions): InputReplacement {
   const event = state.event;
-  const replacesInput = reply.updatedInput !== undefined && (event === "pre_tool" || event === "permission_request" || event === "subagent_start") && !state.denied;
+  const replacesInput =
+    reply.updatedInput !== undefined && (event === "pre_tool" || event === "permission_request" || event === "subagent_start") && !state.denied;
   if (!replacesInput || reply.updatedInput === undefined) return { input: undefined, problem: null };
   return { input: reply.updatedInput, problem: options.validateInput(state.tool, reply.updatedInput) };
 }
@@ -249,14 +244,25 @@ function checkInputReplacement(state: MergeState, reply: HookReply, options: Mer
 function noteTruncation(state: MergeState, run: HookRun): MergeState {
   if (!run.truncated.stdout && !run.truncated.stderr) return state;
   const which = run.truncated.stdout ? "stdout" : "stderr";
-  return { ...state, diagnostics: [...state.diagnostics, { spec: run.spec, hookIndex: run.hookIndex, message: `${which} exceeded 1 MiB; extra bytes discarded` }] };
+  return {
+    ...state,
+    diagnostics: [...state.diagnostics, { spec: run.spec, hookIndex: run.hookIndex, message: `${which} exceeded 1 MiB; extra bytes discarded` }],
+  };
 }
 
 function mergeNotification(current: MergeState["notification"], reply: HookReply): MergeState["notification"] {
   return {
     suppress: current.suppress || reply.suppressOutput,
-    ...(reply.updatedNotification?.title !== undefined ? { title: reply.updatedNotification.title } : current.title !== undefined ? { title: current.title } : {}),
-    ...(reply.updatedNotification?.message !== undefined ? { message: reply.updatedNotification.message } : current.message !== undefined ? { message: current.message } : {}),
+    ...(reply.updatedNotification?.title !== undefined
+      ? { title: reply.updatedNotification.title }
+      : current.title !== undefined
+        ? { title: current.title }
+        : {}),
+    ...(reply.updatedNotification?.message !== undefined
+      ? { message: reply.updatedNotification.message }
+      : current.message !== undefined
+        ? { message: current.message }
+        : {}),
   };
 }
 
@@ -269,7 +275,13 @@ function keepReplyEffects(state: MergeState, run: HookRun, reply: HookReply, opt
       ...next,
       injections: [
         ...next.injections,
-        { spec: run.spec, hookIndex: run.hookIndex, status: reply.contextItems.status, items: reply.contextItems.items, byteCount: reply.contextItems.byteCount },
+        {
+          spec: run.spec,
+          hookIndex: run.hookIndex,
+          status: reply.contextItems.status,
+          items: reply.contextItems.items,
+          byteCount: reply.contextItems.byteCount,
+        },
       ],
     };
   }
@@ -290,7 +302,8 @@ function keepReplyEffects(state: MergeState, run: HookRun, reply: HookReply, opt
 function applyPermissionReply(state: MergeState, reply: HookReply): Folded {
   if (state.event !== "permission_request" || !reply.permission || state.permission) return { state, halt: false };
   let next: MergeState = { ...state, permission: reply.permission };
-  if (reply.permission.interrupt) next = { ...next, stopSession: next.stopSession ?? { reason: reply.permission.message ?? "interrupted by hook", kind: "hook_blocked" } };
+  if (reply.permission.interrupt)
+    next = { ...next, stopSession: next.stopSession ?? { reason: reply.permission.message ?? "interrupted by hook", kind: "hook_blocked" } };
   return { state: next, halt: true };
 }
 
@@ -300,7 +313,8 @@ function applyDecision(state: MergeState, reply: HookReply, spec: HookSpec): Fol
   if (decision === "deny" || (decision === "block" && PRE_EVENTS.has(event))) {
     const reason = reply.reason ?? "blocked by hook";
     if (event === "permission_request") {
-      if (!state.permission) return { state: { ...state, permission: { behavior: "deny", message: reason, updatedPermissions: [], interrupt: false } }, halt: true };
+      if (!state.permission)
+        return { state: { ...state, permission: { behavior: "deny", message: reason, updatedPermissions: [], interrupt: false } }, halt: true };
     } else if (!state.denied) {
       return { state: { ...state, denied: { reason, modelReason: reason } }, halt: true };
     }
@@ -327,7 +341,10 @@ function applyStopSession(state: MergeState, reply: HookReply): Folded {
   if (!reply.stopSession || event === "session_end") return { state, halt: false };
   const reason = reply.stopSession.reason;
   if (PRE_EVENTS.has(event)) {
-    return { state: { ...state, denied: state.denied ?? { reason, modelReason: reason }, stopSession: state.stopSession ?? { reason, kind: "hook_blocked" } }, halt: true };
+    return {
+      state: { ...state, denied: state.denied ?? { reason, modelReason: reason }, stopSession: state.stopSession ?? { reason, kind: "hook_blocked" } },
+      halt: true,
+    };
   }
   if (event === "user_prompt_submit") {
     return { state: { ...state, blocked: state.blocked ?? { reason }, stopSession: state.stopSession ?? { reason, kind: "hook_blocked" } }, halt: true };
@@ -393,7 +410,8 @@ export function decisionOf(state: MergeState): { decision: MergedDecision; reaso
   }
   if (event === "permission_request") {
     if (state.denied) return { decision: "deny", reason: state.denied.reason };
-    if (state.permission) return { decision: state.permission.behavior, reason: state.permission.behavior === "deny" ? (state.permission.message ?? "denied by hook") : null };
+    if (state.permission)
+      return { decision: state.permission.behavior, reason: state.permission.behavior === "deny" ? (state.permission.message ?? "denied by hook") : null };
     return { decision: "ask", reason: null };
   }
   if (event === "session_end") return { decision: "continue", reason: null };

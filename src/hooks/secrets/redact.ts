@@ -46,12 +46,34 @@ function kindOfKey(key: string): RedactionKind | undefined {
 }
 
 const CREDENTIAL_SEGMENTS: ReadonlySet<string> = new Set([
-  "password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "tokens", "apikey", "auth",
-  "authorization", "cookie", "credential", "credentials", "creds", "signature",
+  "password",
+  "passwd",
+  "pwd",
+  "passphrase",
+  "secret",
+  "secrets",
+  "token",
+  "tokens",
+  "apikey",
+  "auth",
+  "authorization",
+  "cookie",
+  "credential",
+  "credentials",
+  "creds",
+  "signature",
 ]);
 const CREDENTIAL_PAIRS: readonly (readonly string[])[] = [
-  ["api", "key"], ["access", "key"], ["secret", "key"], ["private", "key"], ["client", "secret"],
-  ["set", "cookie"], ["session", "key"], ["x", "api", "key"], ["account", "id"], ["account", "number"],
+  ["api", "key"],
+  ["access", "key"],
+  ["secret", "key"],
+  ["private", "key"],
+  ["client", "secret"],
+  ["set", "cookie"],
+  ["session", "key"],
+  ["x", "api", "key"],
+  ["account", "id"],
+  ["account", "number"],
   ["aws", "account", "id"],
 ];
 const KEPT_LAST_SEGMENTS: ReadonlySet<string> = new Set(["tokens", "length", "size", "url", "path", "file"]);

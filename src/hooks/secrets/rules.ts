@@ -161,8 +161,10 @@ function prefixTable(rules: readonly PrefixRule[]): PrefixTable {
   rules.forEach((rule, index) => {
     // The grouping relies on it (a regex alternation would pick the first listed prefix instead).
     for (const p of rule.prefixes) {
-      if (p.length < 2 || rule.prefixes.some((q) => q !== p && q.startsWith(p))) throw new Error(`secret rule ${rule.id}: prefix ${p} is too short or starts another`);
-      if (rule.body.high || [...p].some((ch) => ch.charCodeAt(0) >= 128)) throw new Error(`secret rule ${rule.id}: the run scan assumes ASCII prefixes and bodies`);
+      if (p.length < 2 || rule.prefixes.some((q) => q !== p && q.startsWith(p)))
+        throw new Error(`secret rule ${rule.id}: prefix ${p} is too short or starts another`);
+      if (rule.body.high || [...p].some((ch) => ch.charCodeAt(0) >= 128))
+        throw new Error(`secret rule ${rule.id}: the run scan assumes ASCII prefixes and bodies`);
     }
     for (const prefix of rule.prefixes) {
       all.push({ key: prefix.charCodeAt(0) * 128 + prefix.charCodeAt(1), rule: index, prefix });
@@ -473,7 +475,9 @@ function readValue(text: string, from: number, bare: CharClass): { start: number
 /** JavaScript's `\s` (what `(?:^|\s)` in a regex would accept). */
 function isJsSpace(c: number): boolean {
   if (c < 128) return c === 32 || (c >= 9 && c <= 13);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 /** What may precede a long flag: whitespace, a quote or `(`. */
 const isFlagLead = (c: number): boolean => isJsSpace(c) || c === 34 || c === 39 || c === 40;
@@ -578,7 +582,8 @@ function isNetrcPassword(text: string, at: number): boolean {
     const valueEnd = spaceStartBefore(text, pos);
     const valueStart = valueEnd < 0 ? -1 : tokenStartBefore(text, valueEnd);
     if (valueStart < 0) return false;
-    if (valueEnd - valueStart === 7 && text.startsWith("default", valueStart)) return valueStart === 0 || inClass(isNetrcSpace, text.charCodeAt(valueStart - 1));
+    if (valueEnd - valueStart === 7 && text.startsWith("default", valueStart))
+      return valueStart === 0 || inClass(isNetrcSpace, text.charCodeAt(valueStart - 1));
     const keywordEnd = spaceStartBefore(text, valueStart);
     const keywordStart = keywordEnd < 0 ? -1 : tokenStartBefore(text, keywordEnd);
     if (keywordStart < 0 || keywordEnd - keywordStart > 7) return false;
@@ -750,7 +755,8 @@ const RULE_IMPLS: readonly (RuleImpl & { readonly members?: readonly SecretRule[
     prefixRule("openrouter_api_key", "OpenRouter API keys (sk-or-v1-…)", ["sk-or-"], isToken, between(32, MAX_VALUE_CHARS)),
     prefixRule("openai_api_key", "OpenAI-style API keys (sk-proj-…, sk-svcacct-…, sk-… with digits)", ["sk-"], isToken, {
       min: 20,
-      accept: (b) => b.length <= MAX_VALUE_CHARS && (kindsOf(b) & (HAS_DIGIT | HAS_ALPHA)) === (HAS_DIGIT | HAS_ALPHA) && !b.startsWith("ant-") && !b.startsWith("or-"),
+      accept: (b) =>
+        b.length <= MAX_VALUE_CHARS && (kindsOf(b) & (HAS_DIGIT | HAS_ALPHA)) === (HAS_DIGIT | HAS_ALPHA) && !b.startsWith("ant-") && !b.startsWith("or-"),
     }),
     prefixRule("stripe_api_key", "Stripe secret and restricted keys", ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], isAlnum, between(20, MAX_VALUE_CHARS)),
     prefixRule("github_pat", "GitHub classic personal access tokens (ghp_)", ["ghp_"], isAlnum, between(36, 255)),
@@ -758,13 +764,49 @@ const RULE_IMPLS: readonly (RuleImpl & { readonly members?: readonly SecretRule[
     prefixRule("github_app_token", "GitHub app user/installation tokens (ghu_, ghs_)", ["ghu_", "ghs_"], isAlnum, between(36, 255)),
     prefixRule("github_refresh_token", "GitHub refresh tokens (ghr_)", ["ghr_"], isAlnum, between(36, 255)),
     prefixRule("github_fine_grained_pat", "GitHub fine-grained tokens (github_pat_)", ["github_pat_"], isWord, between(40, 255)),
-    prefixRule("gitlab_token", "GitLab tokens (glpat-, glptt-, gldt-, glrt-, glsoat-, glcbt-)", ["glpat-", "glptt-", "gldt-", "glrt-", "glsoat-", "glcbt-"], isToken, between(20, 255)),
-    prefixRule("aws_access_key_id", "AWS access key ids (AKIA…, ASIA…, …)", ["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA"], isAlnum, exactly(16, isUpperOrDigit), isAlnum),
+    prefixRule(
+      "gitlab_token",
+      "GitLab tokens (glpat-, glptt-, gldt-, glrt-, glsoat-, glcbt-)",
+      ["glpat-", "glptt-", "gldt-", "glrt-", "glsoat-", "glcbt-"],
+      isToken,
+      between(20, 255),
+    ),
+    prefixRule(
+      "aws_access_key_id",
+      "AWS access key ids (AKIA…, ASIA…, …)",
+      ["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA"],
+      isAlnum,
+      exactly(16, isUpperOrDigit),
+      isAlnum,
+    ),
     prefixRule("google_api_key", "Google API keys (AIza…)", ["AIza"], isToken, exactly(35, isToken)),
     prefixRule("google_oauth_client_secret", "Google OAuth client secrets (GOCSPX-)", ["GOCSPX-"], isToken, between(24, 64)),
-    prefixRule("slack_token", "Slack bot/user/app tokens (xoxb-, xoxp-, xapp-, …)", ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xapp-"], isSlackBody, withDigit(20)),
-    prefixRule("slack_webhook", "Slack incoming webhook URLs", ["https://hooks.slack.com/services/", "https://hooks.slack.com/workflows/", "https://hooks.slack.com/triggers/"], isUrlPathToken, withDigit(20)),
-    prefixRule("discord_webhook", "Discord webhook URLs", ["https://discord.com/api/webhooks/", "https://discordapp.com/api/webhooks/", "https://ptb.discord.com/api/webhooks/", "https://canary.discord.com/api/webhooks/"], isUrlPathToken, { min: 40, accept: (b) => b.includes("/") }),
+    prefixRule(
+      "slack_token",
+      "Slack bot/user/app tokens (xoxb-, xoxp-, xapp-, …)",
+      ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xapp-"],
+      isSlackBody,
+      withDigit(20),
+    ),
+    prefixRule(
+      "slack_webhook",
+      "Slack incoming webhook URLs",
+      ["https://hooks.slack.com/services/", "https://hooks.slack.com/workflows/", "https://hooks.slack.com/triggers/"],
+      isUrlPathToken,
+      withDigit(20),
+    ),
+    prefixRule(
+      "discord_webhook",
+      "Discord webhook URLs",
+      [
+        "https://discord.com/api/webhooks/",
+        "https://discordapp.com/api/webhooks/",
+        "https://ptb.discord.com/api/webhooks/",
+        "https://canary.discord.com/api/webhooks/",
+      ],
+      isUrlPathToken,
+      { min: 40, accept: (b) => b.includes("/") },
+    ),
     prefixRule("npm_token", "npm access tokens (npm_)", ["npm_"], isAlnum, exactly(36, isAlnum)),
     prefixRule("pypi_token", "PyPI upload tokens", ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], isToken, between(40, MAX_VALUE_CHARS)),
     prefixRule("huggingface_token", "Hugging Face tokens (hf_)", ["hf_"], isAlnum, between(30, 40)),
@@ -777,7 +819,13 @@ const RULE_IMPLS: readonly (RuleImpl & { readonly members?: readonly SecretRule[
     }),
     prefixRule("twilio_api_key", "Twilio API key SIDs (SK + 32 hex)", ["SK"], isAlnum, exactly(32, isHexLower), isWord),
     prefixRule("digitalocean_token", "DigitalOcean tokens (dop_v1_, doo_v1_, dor_v1_)", ["dop_v1_", "doo_v1_", "dor_v1_"], isAlnum, exactly(64, isHexLower)),
-    prefixRule("shopify_token", "Shopify access tokens (shpat_, shpss_, shpca_, shppa_)", ["shpat_", "shpss_", "shpca_", "shppa_"], isAlnum, exactly(32, isHexLower)),
+    prefixRule(
+      "shopify_token",
+      "Shopify access tokens (shpat_, shpss_, shpca_, shppa_)",
+      ["shpat_", "shpss_", "shpca_", "shppa_"],
+      isAlnum,
+      exactly(32, isHexLower),
+    ),
     prefixRule("docker_hub_pat", "Docker Hub personal access tokens (dckr_pat_)", ["dckr_pat_"], isToken, between(20, 255)),
     prefixRule("vault_token", "HashiCorp Vault service tokens (hvs.)", ["hvs."], isToken, withDigit(24)),
     prefixRule("google_oauth_access_token", "Google OAuth access tokens (ya29.)", ["ya29."], isToken, withDigit(30)),

@@ -70,7 +70,23 @@ export const isBareFlagValue = charClass((c) => !(space(c) || quote(c) || c === 
 /** A bare assignment value: up to whitespace, a quote, `` ` `` or one of `,;&()[]{}<>\`. */
 export const isBareAssignmentValue = charClass(
   (c) =>
-    !(space(c) || quote(c) || c === 96 || c === 44 || c === 59 || c === 38 || c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125 || c === 60 || c === 62 || c === 92),
+    !(
+      space(c) ||
+      quote(c) ||
+      c === 96 ||
+      c === 44 ||
+      c === 59 ||
+      c === 38 ||
+      c === 40 ||
+      c === 41 ||
+      c === 91 ||
+      c === 93 ||
+      c === 123 ||
+      c === 125 ||
+      c === 60 ||
+      c === 62 ||
+      c === 92
+    ),
 );
 
 /** End of the run of `cls` characters starting at `from`, reading at most `limit` characters. */

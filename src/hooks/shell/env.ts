@@ -117,7 +117,6 @@ export function isCredentialEnv(name: string, value: string, providerKeyVars: Re
   return isSecretEnvName(name) || providerKeyVars.has(name) || (!NEVER_BY_VALUE.has(name) && isSecretEnvValue(value));
 }
 
-
 function isShellStartupName(name: string): boolean {
   return name === "BASH_ENV" || name === "ENV" || name.startsWith("BASH_FUNC_");
 }
@@ -170,11 +169,7 @@ export interface HookEnvVars {
  * `PHI_*` for action, nothing more for envelope. session_start hooks also get `AGENT_ENV_FILE`
  * (claude: also `CLAUDE_ENV_FILE`); a claude-dialect hook dir gets `CLAUDE_PLUGIN_ROOT`.
  */
-export function buildHookEnv(
-  stripped: Readonly<Record<string, string>>,
-  dialect: "action" | "claude" | "envelope",
-  vars: HookEnvVars,
-): Record<string, string> {
+export function buildHookEnv(stripped: Readonly<Record<string, string>>, dialect: "action" | "claude" | "envelope", vars: HookEnvVars): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(stripped)) if (!INJECTED.has(name)) env[name] = value;
   env.AGENT_HOOK_EVENT = vars.event;

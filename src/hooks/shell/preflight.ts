@@ -20,10 +20,13 @@ const DRIVE_ABSOLUTE = /^[A-Za-z]:[\\/]/;
 
 function reject(rule: PreflightRule): PreflightResult {
   const detail =
-    rule === "cd" ? "cd is not allowed"
-    : rule === "control character" ? "control character is not allowed"
-    : rule === "absolute path" ? "absolute path is not allowed"
-    : `"${rule}" is not allowed`;
+    rule === "cd"
+      ? "cd is not allowed"
+      : rule === "control character"
+        ? "control character is not allowed"
+        : rule === "absolute path"
+          ? "absolute path is not allowed"
+          : `"${rule}" is not allowed`;
   return { ok: false, rule, detail };
 }
 

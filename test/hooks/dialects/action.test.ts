@@ -280,7 +280,13 @@ describe("action decode: pre_tool", () => {
   });
 
   test("RUN-22 RUN-23 form failures keep their category and a printed deny is never honoured", () => {
-    const timeout: ProcessRun = { kind: "timeout", exit: null, stdout: enc.encode('{"action":"deny"}'), stderr: new Uint8Array(), detail: "timed out after 200ms" };
+    const timeout: ProcessRun = {
+      kind: "timeout",
+      exit: null,
+      stdout: enc.encode('{"action":"deny"}'),
+      stderr: new Uint8Array(),
+      detail: "timed out after 200ms",
+    };
     expect(actionDialect.decode(pre, preInput, timeout)).toMatchObject({ failure: { category: "timeout", detail: "timed out after 200ms" } });
     expect(actionDialect.decode(pre, preInput, timeout).decision).toBeUndefined();
     const runner: ProcessRun = { kind: "runner", exit: null, stdout: new Uint8Array(), stderr: new Uint8Array(), detail: "not found: /x/run.sh" };

@@ -128,7 +128,9 @@ describe("claude tool_response per tool", () => {
     expect(shape(updated)).toEqual(shape(sample("post-tool-use-write-update")));
     const expected = sample("post-tool-use-write-update");
     expect(updated).toMatchObject({ type: "update", filePath: join(ws.root, "new.txt"), content: "hello\nworld\n", originalFile: "hello\n" });
-    expect(updated.structuredPatch).toEqual(typeof expected === "object" && expected !== null && "structuredPatch" in expected ? expected.structuredPatch : null);
+    expect(updated.structuredPatch).toEqual(
+      typeof expected === "object" && expected !== null && "structuredPatch" in expected ? expected.structuredPatch : null,
+    );
   });
 
   test("LIFE-24 Edit: oldString, newString, originalFile, structuredPatch with 3 lines of context, userModified, replaceAll", async () => {
@@ -149,7 +151,9 @@ describe("claude tool_response per tool", () => {
     });
     const all = await responseOf("edit", { file_path: "app.py", old_string: "x", new_string: "y", replace_all: true });
     expect(all).toMatchObject({ replaceAll: true, originalFile: "import os\nx = 2\nprint(x)\n" });
-    expect(all.structuredPatch).toEqual([{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [" import os", "-x = 2", "-print(x)", "+y = 2", "+print(y)"] }]);
+    expect(all.structuredPatch).toEqual([
+      { oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [" import os", "-x = 2", "-print(x)", "+y = 2", "+print(y)"] },
+    ]);
   });
 
   test("LIFE-24 Grep: files_with_matches, content and count modes", async () => {
@@ -187,7 +191,9 @@ describe("claude tool_response per tool", () => {
       { success: true, content: "Command running in background with ID: bash_1.", metadata: { background: true, shell_id: "bash_1" } },
     );
     expect(background).toMatchObject({ backgroundTaskId: "bash_1", interrupted: false, success: true });
-    expect(claudeToolResponse({ name: "bash", callId: "c2", input: { command: "true" } }, { success: true, content: "", metadata: { exit_code: 0 } })).not.toHaveProperty("backgroundTaskId");
+    expect(
+      claudeToolResponse({ name: "bash", callId: "c2", input: { command: "true" } }, { success: true, content: "", metadata: { exit_code: 0 } }),
+    ).not.toHaveProperty("backgroundTaskId");
     for (const name of ["mcp__files__read_text", "bash_output", "kill_shell"] as const) {
       const response = claudeToolResponse({ name, callId: "c3", input: {} }, { success: true, content: `from ${name}`, metadata: { n: 1 } });
       expect(response).toEqual({ content: `from ${name}`, metadata: { n: 1 }, success: true });
@@ -202,19 +208,46 @@ describe("claude tool_response per tool", () => {
     if (result === undefined) throw new Error("no write tool");
     expect(result.details).toMatchObject({ tool: "write", originalFile: "old text\n" });
     const event: HookEventInput = {
-      event: "post_tool", sessionId: "s", transcriptPath: null, cwd: ws.root, projectDir: ws.root, permissionMode: "default",
-      tool: { name: "write", callId: "call_1", input }, result, fields: {},
+      event: "post_tool",
+      sessionId: "s",
+      transcriptPath: null,
+      cwd: ws.root,
+      projectDir: ws.root,
+      permissionMode: "default",
+      tool: { name: "write", callId: "call_1", input },
+      result,
+      fields: {},
       context: { sessionPath: null, providerId: null, modelId: null, agentId: null, invocationMode: "print", turnId: "t", messageId: "m", subagent: false },
       strippedEnvValues: [],
     };
     const runtime = createRuntime();
     const action = new TextDecoder().decode(actionDialect.encode({ ...spec, dialect: "action" }, event, { hookIndex: 0, timestamp: "t" }).stdin);
     const listSpec: ListHookSpec = {
-      label: "after", scope: "user", form: "list", dialect: "envelope", event: "post_tool", source: "/h/settings.json", field: "hooks.after_tool[0]",
-      disabled: false, timeoutMs: 5000, command: "./h.sh", phase: "after_tool", index: 0, failurePolicy: "warn", payload: "full",
-      stdoutMaxBytes: 8192, stderrMaxBytes: 8192, providerContextInjection: false, providerContextMaxBytes: 4096, includeTools: [], excludeTools: [], absolutePaths: true,
+      label: "after",
+      scope: "user",
+      form: "list",
+      dialect: "envelope",
+      event: "post_tool",
+      source: "/h/settings.json",
+      field: "hooks.after_tool[0]",
+      disabled: false,
+      timeoutMs: 5000,
+      command: "./h.sh",
+      phase: "after_tool",
+      index: 0,
+      failurePolicy: "warn",
+      payload: "full",
+      stdoutMaxBytes: 8192,
+      stderrMaxBytes: 8192,
+      providerContextInjection: false,
+      providerContextMaxBytes: 4096,
+      includeTools: [],
+      excludeTools: [],
+      absolutePaths: true,
     };
-    const envelope = new TextDecoder().decode(createEnvelopeDialect({ fs: runtime.fs, sha256Hex: runtime.sha256Hex }).encode(listSpec, event, { hookIndex: 0, timestamp: "t" }).stdin);
+    const envelope = new TextDecoder().decode(
+      createEnvelopeDialect({ fs: runtime.fs, sha256Hex: runtime.sha256Hex }).encode(listSpec, event, { hookIndex: 0, timestamp: "t" }).stdin,
+    );
     for (const text of [action, envelope]) {
       expect(text).not.toContain("old text");
       expect(text).not.toContain("originalFile");
@@ -265,10 +298,24 @@ describe("structuredPatch (the diff package's hunk shape)", () => {
 describe("claude tool_response of the plan, multi-edit, patch and fetch tools", () => {
   test("TodoWrite, MultiEdit, WebFetch and apply_patch shapes from details, and what is derived without them", () => {
     const todos = [{ id: "1", content: "a", status: "pending" as const }];
-    expect(claudeToolResponse({ name: "todo_write", callId: "t", input: { todos } }, { success: true, content: "Plan", details: { tool: "todo_write", oldTodos: [], newTodos: todos } })).toEqual({ oldTodos: [], newTodos: todos, success: true });
-    expect(claudeToolResponse({ name: "todo_write", callId: "t", input: { todos } }, { success: true, content: "Plan" })).toEqual({ oldTodos: [], newTodos: todos, success: true });
+    expect(
+      claudeToolResponse(
+        { name: "todo_write", callId: "t", input: { todos } },
+        { success: true, content: "Plan", details: { tool: "todo_write", oldTodos: [], newTodos: todos } },
+      ),
+    ).toEqual({ oldTodos: [], newTodos: todos, success: true });
+    expect(claudeToolResponse({ name: "todo_write", callId: "t", input: { todos } }, { success: true, content: "Plan" })).toEqual({
+      oldTodos: [],
+      newTodos: todos,
+      success: true,
+    });
     const edits = [{ old_string: "a", new_string: "b" }];
-    expect(claudeToolResponse({ name: "multi_edit", callId: "m", input: { file_path: "f", edits } }, { success: true, content: "edited", details: { tool: "multi_edit", path: "/w/f", originalFile: "a\n", updatedFile: "b\n" } })).toEqual({
+    expect(
+      claudeToolResponse(
+        { name: "multi_edit", callId: "m", input: { file_path: "f", edits } },
+        { success: true, content: "edited", details: { tool: "multi_edit", path: "/w/f", originalFile: "a\n", updatedFile: "b\n" } },
+      ),
+    ).toEqual({
       filePath: "/w/f",
       edits,
       originalFileContents: "a\n",
@@ -276,7 +323,12 @@ describe("claude tool_response of the plan, multi-edit, patch and fetch tools", 
       userModified: false,
       success: true,
     });
-    expect(claudeToolResponse({ name: "web_fetch", callId: "w", input: { url: "https://d.example/x" } }, { success: false, content: "cannot fetch", metadata: { url: "https://d.example/x" } })).toEqual({
+    expect(
+      claudeToolResponse(
+        { name: "web_fetch", callId: "w", input: { url: "https://d.example/x" } },
+        { success: false, content: "cannot fetch", metadata: { url: "https://d.example/x" } },
+      ),
+    ).toEqual({
       bytes: 0,
       code: 0,
       codeText: "",
@@ -287,7 +339,17 @@ describe("claude tool_response of the plan, multi-edit, patch and fetch tools", 
     });
     const patched = claudeToolResponse(
       { name: "apply_patch", callId: "p", input: { input: "…" } },
-      { success: true, content: "Success.", details: { tool: "apply_patch", files: [{ kind: "delete", path: "/w/gone", originalFile: "x\n", updatedFile: null }, { kind: "add", path: "/w/new", originalFile: null, updatedFile: "y\n" }] } },
+      {
+        success: true,
+        content: "Success.",
+        details: {
+          tool: "apply_patch",
+          files: [
+            { kind: "delete", path: "/w/gone", originalFile: "x\n", updatedFile: null },
+            { kind: "add", path: "/w/new", originalFile: null, updatedFile: "y\n" },
+          ],
+        },
+      },
     );
     expect(patched).toEqual({
       files: [

@@ -128,7 +128,14 @@ describe("claude encode", () => {
     const readTool = { name: "read", callId: "call_2", input: { file_path: "/nope" } } as const;
     const failInput = eventInput("post_tool_failure", { tool: readTool, result: { success: false, content: "file not found" } });
     const payload = payloadOf(claudeDialect.encode(spec("post_tool_failure"), failInput, opts).stdin);
-    expect(payload).toMatchObject({ hook_event_name: "PostToolUseFailure", tool_name: "Read", tool_input: { file_path: "/nope" }, tool_use_id: "call_2", tool_call_id: "call_2", error: "file not found" });
+    expect(payload).toMatchObject({
+      hook_event_name: "PostToolUseFailure",
+      tool_name: "Read",
+      tool_input: { file_path: "/nope" },
+      tool_use_id: "call_2",
+      tool_call_id: "call_2",
+      error: "file not found",
+    });
     expect(payload).not.toHaveProperty("tool_response");
   });
 
@@ -159,7 +166,13 @@ describe("claude encode", () => {
       spec("permission_request"),
       eventInput("permission_request", { tool: bashTool, fields: { permission_request: request, permission_suggestions: [] } }),
     );
-    expect(perm).toMatchObject({ hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "ls" }, permission_request: request, permission_suggestions: [] });
+    expect(perm).toMatchObject({
+      hook_event_name: "PermissionRequest",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      permission_request: request,
+      permission_suggestions: [],
+    });
   });
 
   test("LIFE-29 CLAUDE_*/VT_* alias variables; transcript variables unset without a session", () => {
@@ -186,7 +199,10 @@ describe("claude decode: exit codes (D6)", () => {
     const bare = decode("pre_tool", run("", 2));
     expect(bare).toMatchObject({ decision: "deny", reason: "blocked by hook (exit 2)" });
     expect(bare.failure).toBeUndefined();
-    expect(decode("pre_tool", run('{"hookSpecificOutput":{"permissionDecision":"allow"}}', 2))).toMatchObject({ decision: "deny", reason: "blocked by hook (exit 2)" });
+    expect(decode("pre_tool", run('{"hookSpecificOutput":{"permissionDecision":"allow"}}', 2))).toMatchObject({
+      decision: "deny",
+      reason: "blocked by hook (exit 2)",
+    });
   });
 
   test("MERGE-07 exit 2 reasons: JSON reason first, whole stderr trimmed right, cut at 4096 bytes", () => {
@@ -203,7 +219,10 @@ describe("claude decode: exit codes (D6)", () => {
   });
 
   test("LIFE-32 RUN-46 exit 1 is a failure but schema-valid JSON still takes effect", () => {
-    const reply = decode("pre_tool", run('{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"x"}}', 1));
+    const reply = decode(
+      "pre_tool",
+      run('{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"x"}}', 1),
+    );
     expect(reply).toMatchObject({ decision: "deny", reason: "x", failure: { category: "exit", detail: "exited 1" } });
     const plain = decode("pre_tool", run("some text", 1));
     expect(plain.decision).toBeUndefined();
@@ -215,7 +234,13 @@ describe("claude decode: exit codes (D6)", () => {
   });
 
   test("LIFE-44 LIFE-45 a timeout uses nothing of stdout", () => {
-    const timeout: ProcessRun = { kind: "timeout", exit: null, stdout: enc.encode('{"systemMessage":"x"}'), stderr: new Uint8Array(), detail: "timed out after 1s" };
+    const timeout: ProcessRun = {
+      kind: "timeout",
+      exit: null,
+      stdout: enc.encode('{"systemMessage":"x"}'),
+      stderr: new Uint8Array(),
+      detail: "timed out after 1s",
+    };
     const reply = decode("post_tool", timeout);
     expect(reply.failure).toEqual({ category: "timeout", detail: "timed out after 1s" });
     expect(reply.systemMessage).toBeUndefined();
@@ -284,14 +309,19 @@ describe("claude decode: stdout (D7)", () => {
     expect(prompt.info).toBeUndefined();
     const extra = decode(
       "session_start",
-      run('{"systemMessage":"SessionStart hook is active.","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"SessionStart hook is active."}}'),
+      run(
+        '{"systemMessage":"SessionStart hook is active.","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"SessionStart hook is active."}}',
+      ),
       eventInput("session_start"),
     );
     expect(extra).toMatchObject({ systemMessage: "SessionStart hook is active.", hiddenContext: ["SessionStart hook is active."], context: [] });
   });
 
   test("LIFE-52 additionalContext as an array gives one entry each", () => {
-    expect(decode("session_start", run('{"hookSpecificOutput":{"additionalContext":["a","b"]}}'), eventInput("session_start")).hiddenContext).toEqual(["a", "b"]);
+    expect(decode("session_start", run('{"hookSpecificOutput":{"additionalContext":["a","b"]}}'), eventInput("session_start")).hiddenContext).toEqual([
+      "a",
+      "b",
+    ]);
   });
 
   test("LIFE-48 LIFE-53 plain stdout on other events is an info message", () => {
@@ -315,7 +345,10 @@ describe("claude decode: stdout (D7)", () => {
 describe("claude decode: decisions (D8, D9)", () => {
   test("LIFE-34 LIFE-35 LIFE-36 permissionDecision allow, deny, ask", () => {
     expect(decode("pre_tool", run('{"hookSpecificOutput":{"permissionDecision":"allow"}}')).decision).toBe("allow");
-    expect(decode("pre_tool", run('{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"nope"}}'))).toMatchObject({ decision: "deny", reason: "nope" });
+    expect(decode("pre_tool", run('{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"nope"}}'))).toMatchObject({
+      decision: "deny",
+      reason: "nope",
+    });
     expect(decode("pre_tool", run('{"hookSpecificOutput":{"permissionDecision":"ask"}}')).decision).toBe("ask");
   });
 
@@ -324,7 +357,10 @@ describe("claude decode: decisions (D8, D9)", () => {
   });
 
   test("LIFE-37 MERGE-09 updatedInput replaces the input with a reason but no decision", () => {
-    const reply = decode("pre_tool", run('{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecisionReason":"rewrite","updatedInput":{"command":"rtk cargo build"}}}'));
+    const reply = decode(
+      "pre_tool",
+      run('{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecisionReason":"rewrite","updatedInput":{"command":"rtk cargo build"}}}'),
+    );
     expect(reply.updatedInput).toEqual({ command: "rtk cargo build" });
     expect(reply.decision).toBeUndefined();
   });
@@ -335,7 +371,11 @@ describe("claude decode: decisions (D8, D9)", () => {
   });
 
   test("LIFE-39 continue false on pre_tool denies and stops the session", () => {
-    expect(decode("pre_tool", run('{"continue":false,"stopReason":"policy"}'))).toMatchObject({ decision: "deny", reason: "policy", stopSession: { reason: "policy" } });
+    expect(decode("pre_tool", run('{"continue":false,"stopReason":"policy"}'))).toMatchObject({
+      decision: "deny",
+      reason: "policy",
+      stopSession: { reason: "policy" },
+    });
     expect(decode("pre_tool", run('{"continue":false}')).stopSession).toEqual({ reason: "stopped by hook" });
   });
 
@@ -393,10 +433,18 @@ describe("claude decode: decisions (D8, D9)", () => {
     expect(allow.decision).toBe("allow");
     const deny = decode("permission_request", run('{"hookSpecificOutput":{"decision":{"behavior":"Deny","message":"m"}}}'), input);
     expect(deny).toMatchObject({ decision: "deny", reason: "m", permission: { behavior: "deny", message: "m" } });
-    const inDecision = decode("permission_request", run('{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedInput":{"command":"echo approved"}}}}'), input);
+    const inDecision = decode(
+      "permission_request",
+      run('{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedInput":{"command":"echo approved"}}}}'),
+      input,
+    );
     expect(inDecision.permission?.updatedInput).toEqual({ command: "echo approved" });
     expect(inDecision.updatedInput).toEqual({ command: "echo approved" });
-    const beside = decode("permission_request", run('{"hookSpecificOutput":{"decision":{"behavior":"allow"},"updatedInput":{"command":"echo approved"}}}'), input);
+    const beside = decode(
+      "permission_request",
+      run('{"hookSpecificOutput":{"decision":{"behavior":"allow"},"updatedInput":{"command":"echo approved"}}}'),
+      input,
+    );
     expect(beside.permission?.updatedInput).toEqual({ command: "echo approved" });
     const none = decode("permission_request", run("{}"), input);
     expect(none.permission).toBeUndefined();
@@ -406,24 +454,45 @@ describe("claude decode: decisions (D8, D9)", () => {
   test("LIFE-57 updatedPermissions as an object or an array", () => {
     const input = eventInput("permission_request", { tool: bashTool });
     const entry = { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git status*" }], behavior: "allow", destination: "session" } as const;
-    const one = decode("permission_request", run(JSON.stringify({ hookSpecificOutput: { decision: { behavior: "allow", updatedPermissions: entry } } })), input);
+    const one = decode(
+      "permission_request",
+      run(JSON.stringify({ hookSpecificOutput: { decision: { behavior: "allow", updatedPermissions: entry } } })),
+      input,
+    );
     expect(one.permission?.updatedPermissions).toEqual([entry]);
-    const two = decode("permission_request", run(JSON.stringify({ hookSpecificOutput: { decision: { behavior: "allow", updatedPermissions: [entry, { ...entry, destination: "projectSettings" }] } } })), input);
+    const two = decode(
+      "permission_request",
+      run(
+        JSON.stringify({ hookSpecificOutput: { decision: { behavior: "allow", updatedPermissions: [entry, { ...entry, destination: "projectSettings" }] } } }),
+      ),
+      input,
+    );
     expect(two.permission?.updatedPermissions.map((e) => e.destination)).toEqual(["session", "projectSettings"]);
-    const bad = decode("permission_request", run(JSON.stringify({ hookSpecificOutput: { decision: { behavior: "allow", updatedPermissions: { ...entry, destination: "elsewhere" } } } })), input);
+    const bad = decode(
+      "permission_request",
+      run(JSON.stringify({ hookSpecificOutput: { decision: { behavior: "allow", updatedPermissions: { ...entry, destination: "elsewhere" } } } })),
+      input,
+    );
     expect(bad.failure?.detail).toStartWith("schema: hookSpecificOutput.decision.updatedPermissions");
     expect(bad.permission).toBeUndefined();
   });
 
   test("LIFE-58 a permission_request deny with interrupt", () => {
-    const reply = decode("permission_request", run('{"hookSpecificOutput":{"decision":{"behavior":"deny","interrupt":true}}}'), eventInput("permission_request", { tool: bashTool }));
+    const reply = decode(
+      "permission_request",
+      run('{"hookSpecificOutput":{"decision":{"behavior":"deny","interrupt":true}}}'),
+      eventInput("permission_request", { tool: bashTool }),
+    );
     expect(reply).toMatchObject({ decision: "deny", reason: "blocked by hook", permission: { behavior: "deny", interrupt: true } });
   });
 
   test("LIFE-59 LIFE-65 stop and subagent_stop blocks carry their reason", () => {
     expect(decode("stop", run('{"decision":"block","reason":"keep going"}'), eventInput("stop"))).toMatchObject({ decision: "block", reason: "keep going" });
     expect(decode("stop", run("", 2, "tests failing\n"), eventInput("stop"))).toMatchObject({ decision: "block", reason: "tests failing" });
-    expect(decode("subagent_stop", run('{"decision":"block","reason":"add tests"}'), eventInput("subagent_stop"))).toMatchObject({ decision: "block", reason: "add tests" });
+    expect(decode("subagent_stop", run('{"decision":"block","reason":"add tests"}'), eventInput("subagent_stop"))).toMatchObject({
+      decision: "block",
+      reason: "add tests",
+    });
     expect(decode("subagent_stop", run('{"hookSpecificOutput":{"additionalContext":"checked"}}'), eventInput("subagent_stop")).context).toEqual(["checked"]);
   });
 
@@ -436,16 +505,23 @@ describe("claude decode: decisions (D8, D9)", () => {
   });
 
   test("LIFE-62 LIFE-64 pre_compact and subagent_start: context, exit 2 blocks, updatedInput", () => {
-    expect(decode("pre_compact", run('{"hookSpecificOutput":{"additionalContext":"keep the API list"}}'), eventInput("pre_compact")).context).toEqual(["keep the API list"]);
+    expect(decode("pre_compact", run('{"hookSpecificOutput":{"additionalContext":"keep the API list"}}'), eventInput("pre_compact")).context).toEqual([
+      "keep the API list",
+    ]);
     expect(decode("pre_compact", run("", 2, "not now"), eventInput("pre_compact"))).toMatchObject({ decision: "block", reason: "not now" });
     expect(decode("subagent_start", run("", 2, "no children"), eventInput("subagent_start"))).toMatchObject({ decision: "block", reason: "no children" });
-    expect(decode("subagent_start", run('{"hookSpecificOutput":{"updatedInput":{"description":"d","prompt":"p"}}}'), eventInput("subagent_start")).updatedInput).toEqual({ description: "d", prompt: "p" });
+    expect(
+      decode("subagent_start", run('{"hookSpecificOutput":{"updatedInput":{"description":"d","prompt":"p"}}}'), eventInput("subagent_start")).updatedInput,
+    ).toEqual({ description: "d", prompt: "p" });
   });
 
   test("LIFE-63 notification suppressOutput and updatedNotification", () => {
     const input = eventInput("notification");
     expect(decode("notification", run('{"suppressOutput":true}'), input).suppressOutput).toBe(true);
-    expect(decode("notification", run('{"hookSpecificOutput":{"hookEventName":"Notification","updatedNotification":{"title":"T","message":"M"}}}'), input).updatedNotification).toEqual({ title: "T", message: "M" });
+    expect(
+      decode("notification", run('{"hookSpecificOutput":{"hookEventName":"Notification","updatedNotification":{"title":"T","message":"M"}}}'), input)
+        .updatedNotification,
+    ).toEqual({ title: "T", message: "M" });
     const exit2 = decode("notification", run("", 2), input);
     expect(exit2.decision).toBeUndefined();
   });
@@ -493,13 +569,29 @@ esac`;
 
   test("DIR-27 protocol claude on a hook dir: Claude payload in, deny out", () => {
     const dir: DirHookSpec = {
-      label: "g", scope: "project", form: "dir", dialect: "claude", event: "pre_tool", source: "/p/.agent/hooks/g/hook.json",
-      field: "", disabled: false, timeoutMs: 5000, name: "g", dir: "/p/.agent/hooks/g", run: "/p/.agent/hooks/g/run.sh",
-      match: "*", failClosed: false, async: false,
+      label: "g",
+      scope: "project",
+      form: "dir",
+      dialect: "claude",
+      event: "pre_tool",
+      source: "/p/.agent/hooks/g/hook.json",
+      field: "",
+      disabled: false,
+      timeoutMs: 5000,
+      name: "g",
+      dir: "/p/.agent/hooks/g",
+      run: "/p/.agent/hooks/g/run.sh",
+      match: "*",
+      failClosed: false,
+      async: false,
     };
     const stdin = claudeDialect.encode(dir, preInput, opts).stdin;
     expect(payloadOf(stdin)).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
-    const reply = claudeDialect.decode(dir, preInput, runScript(`cat >/dev/null; echo '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}'`, stdin));
+    const reply = claudeDialect.decode(
+      dir,
+      preInput,
+      runScript(`cat >/dev/null; echo '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}'`, stdin),
+    );
     expect(reply).toMatchObject({ decision: "deny", reason: "no" });
   });
 });
