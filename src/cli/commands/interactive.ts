@@ -65,23 +65,10 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     for (const w of (env.AGENT_DEBUG ?? "") === "1" ? loaded.warnings : []) io.err(`agent: hook load warning: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
 
     // SEC-41: ask before anything of the project runs; the answer is read from the terminal. With
-    // hooks off the project's request-routing settings still need trust (issue 9 item 1).
-    const decision = trustDecision(runtime, loaded);
-    if (!decision.ok) {
-      io.err(`${decision.message}\n`);
-      if (!decision.askable) return 1;
-      const answer = await input.choose("trust this project and run its hooks?", [
-        { key: "y", label: "yes, trust it", value: "yes" },
-        { key: "n", label: "no, exit", value: "no" },
-      ]);
-      if (answer !== "yes") {
-        io.err("agent: project not trusted; nothing ran\n");
-        return 1;
-      }
-      pinTrust(runtime, loaded.home, loaded.projectRoot, decision.material);
-      io.err("agent: project trusted\n");
-      loaded = loadConfig(runtime, { cwd: options.cwd });
-    }
+    // hooks off the project's request-routing settings still need trust.
+    const trust = await trustedOrAsked(runtime, io, input, loaded);
+    if (trust === "refused") return 1;
+    if (trust === "pinned") loaded = loadConfig(runtime, { cwd: options.cwd });
     const spillProblem = cleanStaleSpills(runtime.fs, runtime.platform);
     if (spillProblem !== null) io.err(spillRefusalLine(spillProblem));
 
@@ -136,6 +123,25 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
   } finally {
     if (!handedOver) input.close();
   }
+}
+
+/** `trusted` already, `pinned` now by the person's yes, or `refused` (nothing of the project runs). */
+async function trustedOrAsked(runtime: Runtime, io: CliIO, input: PromptIO, loaded: ReturnType<typeof loadConfig>): Promise<"trusted" | "pinned" | "refused"> {
+  const decision = trustDecision(runtime, loaded);
+  if (decision.ok) return "trusted";
+  io.err(`${decision.message}\n`);
+  if (!decision.askable) return "refused";
+  const answer = await input.choose("trust this project and run its hooks?", [
+    { key: "y", label: "yes, trust it", value: "yes" },
+    { key: "n", label: "no, exit", value: "no" },
+  ]);
+  if (answer !== "yes") {
+    io.err("agent: project not trusted; nothing ran\n");
+    return "refused";
+  }
+  pinTrust(runtime, loaded.home, loaded.projectRoot, decision.material);
+  io.err("agent: project trusted\n");
+  return "pinned";
 }
 
 /** Sums the usage each provider response reports; /cost and the status row read it. */
