@@ -158,142 +158,161 @@ interface HeldNotice {
  * the D21 failure lines of its hooks) follow its result line. Rows without a tool print where they occur.
  */
 export function createActivityRenderer(inner: Renderer, settings: HookRowSettings): ActivityRenderer {
-  const contents = new InjectionContents();
-  let injections = 0;
+  return new ActivityTree(inner, settings);
+}
+
+class ActivityTree implements ActivityRenderer {
+  private readonly contents = new InjectionContents();
+  private injections = 0;
   /** Calls as recorded (`tool_call`), in order: the line a call gets before its tool starts. */
-  const calls = new Map<string, { readonly name: string; readonly detail: string }>();
+  private readonly calls = new Map<string, { readonly name: string; readonly detail: string }>();
   /** The detail each call's line shows, once printed. */
-  const shown = new Map<string, string>();
-  const started = new Set<string>();
-  const ended = new Set<string>();
-  /** Rows of a call whose line cannot be printed yet (no tool_call record seen). */
-  const held = new Map<string, HeldNotice[]>();
+  private readonly shown = new Map<string, string>();
+  private readonly started = new Set<string>();
+  private readonly ended = new Set<string>();
+  /** Rows of a call whose line cannot be printed yet (no tool_call record seen), or of its post phase. */
+  private readonly held = new Map<string, HeldNotice[]>();
   /** The tool call between its start and end line (calls other than `task` run one at a time). */
-  let open: string | null = null;
+  private open: string | null = null;
   /** A question's line printed without a known call: its tool_start is not printed again. */
-  let announced: string | null = null;
-  const print = (lines: readonly string[]): void => {
-    for (const text of lines) inner.event({ type: "notice", kind: "info", text });
-  };
-  const release = (callId: string): void => {
-    for (const notice of held.get(callId) ?? []) inner.event({ type: "notice", ...notice });
-    held.delete(callId);
-  };
+  private announced: string | null = null;
+  // An injection record is written before its provider_context_item records (D25), and live events
+  // arrive as records are written: its rows wait until the next event, when its items are known.
+  private pendingInjections: SessionRecord[] = [];
+
+  constructor(
+    private readonly inner: Renderer,
+    private readonly settings: HookRowSettings,
+  ) {}
+
+  observeLine(line: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const parsed = parseRecord(value);
+    if (!parsed.ok) return;
+    this.contents.observe(parsed.record);
+    const record = parsed.record;
+    if (record.type === "tool_call") this.calls.set(record.tool_call_id, { name: record.tool_name, detail: callDetail(record.tool_name, record.input) });
+  }
+
+  event(event: AgentEvent): void {
+    if (event.type === "hook_record" && event.record.type === "hook_context_injection") {
+      this.pendingInjections.push(event.record);
+      return;
+    }
+    this.flushInjections();
+    switch (event.type) {
+      case "hook_record": {
+        const lines = this.rowsOf(event.record);
+        const callId = event.record.type === "hook_lifecycle" ? event.record.tool_call_id : null;
+        if (callId === null) return this.print(lines);
+        for (const text of lines) this.forCall(callId, { kind: "info", text });
+        return;
+      }
+      case "notice":
+        if (event.kind === "failure" && this.open !== null) this.forCall(this.open, { kind: "failure", text: event.text });
+        else this.inner.event(event);
+        return;
+      case "tool_start":
+        return this.toolStart(event);
+      case "tool_end":
+        return this.toolEnd(event);
+      default:
+        this.inner.event(event);
+    }
+  }
+
+  question(tool: string, detail: string): void {
+    this.flushInjections();
+    // Calls other than `task` run one at a time: the asking call is the newest one not started.
+    const waiting = [...this.calls.keys()].filter((id) => !this.started.has(id) && !this.ended.has(id)).at(-1);
+    if (waiting !== undefined && this.showLine(waiting)) return;
+    this.inner.event({ type: "tool_start", id: "", name: tool, detail });
+    this.announced = tool.toLowerCase();
+  }
+
+  interrupted(): void {
+    this.inner.interrupted?.();
+  }
+
+  turnDone(): string[] {
+    this.flushInjections();
+    for (const callId of [...this.held.keys()]) if (this.ended.has(callId)) this.release(callId);
+    return this.inner.turnDone?.() ?? [];
+  }
+
+  finish(result: SessionResult): void {
+    this.flushInjections();
+    for (const callId of [...this.held.keys()]) this.release(callId);
+    this.inner.finish(result);
+  }
+
+  private toolStart(event: Extract<AgentEvent, { type: "tool_start" }>): void {
+    // Printed already (its hooks' rows or its question) with the input that runs: not again.
+    if (this.shown.get(event.id) !== event.detail && this.announced !== event.name.toLowerCase()) this.inner.event(event);
+    this.shown.set(event.id, event.detail);
+    this.announced = null;
+    this.open = event.id;
+    this.started.add(event.id);
+    this.release(event.id);
+  }
+
+  private toolEnd(event: Extract<AgentEvent, { type: "tool_end" }>): void {
+    this.announced = null;
+    // A call that never started (invalid arguments, a denial) sits under the line shown for it.
+    if (!this.started.has(event.id)) this.showLine(event.id);
+    this.inner.event(event);
+    this.release(event.id);
+    this.ended.add(event.id);
+    if (this.open === event.id) this.open = null;
+  }
+
+  private print(lines: readonly string[]): void {
+    for (const text of lines) this.inner.event({ type: "notice", kind: "info", text });
+  }
+
+  private release(callId: string): void {
+    for (const notice of this.held.get(callId) ?? []) this.inner.event({ type: "notice", ...notice });
+    this.held.delete(callId);
+  }
+
   /** Prints the call's line (once); false when the call is not known yet. */
-  const showLine = (callId: string): boolean => {
-    if (shown.has(callId)) return true;
-    const call = calls.get(callId);
+  private showLine(callId: string): boolean {
+    if (this.shown.has(callId)) return true;
+    const call = this.calls.get(callId);
     if (call === undefined) return false;
-    inner.event({ type: "tool_start", id: callId, name: call.name, detail: call.detail });
-    shown.set(callId, call.detail);
-    release(callId);
+    this.inner.event({ type: "tool_start", id: callId, name: call.name, detail: call.detail });
+    this.shown.set(callId, call.detail);
+    this.release(callId);
     return true;
-  };
-  const rowsOf = (record: SessionRecord): string[] => {
-    if (record.type === "hook_lifecycle") return settings.showInTui ? [lifecycleRow(record)] : [];
+  }
+
+  private rowsOf(record: SessionRecord): string[] {
+    if (record.type === "hook_lifecycle") return this.settings.showInTui ? [lifecycleRow(record)] : [];
     if (record.type === "hook_context_injection") {
-      injections += 1;
-      return injectionRows(record, contents.contentsOf(injections - 1), settings);
+      this.injections += 1;
+      return injectionRows(record, this.contents.contentsOf(this.injections - 1), this.settings);
     }
     // hook_diagnostic: failures are already shown by their D21 failure line.
     return [];
-  };
+  }
+
   /**
    * A row or failure line of call `callId`: before its tool starts, live under its line; while the
    * tool runs (its post phase), held until its result line; after its end, where it occurs.
    */
-  const forCall = (callId: string, notice: HeldNotice): void => {
-    if (ended.has(callId) || (!started.has(callId) && showLine(callId))) inner.event({ type: "notice", ...notice });
-    else held.set(callId, [...(held.get(callId) ?? []), notice]);
-  };
+  private forCall(callId: string, notice: HeldNotice): void {
+    if (this.ended.has(callId) || (!this.started.has(callId) && this.showLine(callId))) this.inner.event({ type: "notice", ...notice });
+    else this.held.set(callId, [...(this.held.get(callId) ?? []), notice]);
+  }
 
-  // An injection record is written before its provider_context_item records (D25), and live events
-  // arrive as records are written: its rows wait until the next event, when its items are known.
-  let pendingInjections: SessionRecord[] = [];
-  const flushInjections = (): void => {
-    const pending = pendingInjections;
-    pendingInjections = [];
-    for (const record of pending) print(rowsOf(record));
-  };
-
-  const onEvent = (event: AgentEvent): void => {
-    switch (event.type) {
-      case "hook_record": {
-        const lines = rowsOf(event.record);
-        const callId = event.record.type === "hook_lifecycle" ? event.record.tool_call_id : null;
-        if (callId === null) return print(lines);
-        for (const text of lines) forCall(callId, { kind: "info", text });
-        return;
-      }
-      case "notice":
-        if (event.kind === "failure" && open !== null) forCall(open, { kind: "failure", text: event.text });
-        else inner.event(event);
-        return;
-      case "tool_start":
-        // Printed already (its hooks' rows or its question) with the input that runs: not again.
-        if (shown.get(event.id) !== event.detail && announced !== event.name.toLowerCase()) inner.event(event);
-        shown.set(event.id, event.detail);
-        announced = null;
-        open = event.id;
-        started.add(event.id);
-        release(event.id);
-        return;
-      case "tool_end":
-        announced = null;
-        // A call that never started (invalid arguments, a denial) sits under the line shown for it.
-        if (!started.has(event.id)) showLine(event.id);
-        inner.event(event);
-        release(event.id);
-        ended.add(event.id);
-        if (open === event.id) open = null;
-        return;
-      default:
-        inner.event(event);
-    }
-  };
-
-  return {
-    observeLine(line) {
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        return;
-      }
-      const parsed = parseRecord(value);
-      if (!parsed.ok) return;
-      contents.observe(parsed.record);
-      const record = parsed.record;
-      if (record.type === "tool_call") calls.set(record.tool_call_id, { name: record.tool_name, detail: callDetail(record.tool_name, record.input) });
-    },
-    event(event: AgentEvent) {
-      if (event.type === "hook_record" && event.record.type === "hook_context_injection") {
-        pendingInjections.push(event.record);
-        return;
-      }
-      flushInjections();
-      onEvent(event);
-    },
-    question(tool, detail) {
-      flushInjections();
-      // Calls other than `task` run one at a time: the asking call is the newest one not started.
-      const waiting = [...calls.keys()].filter((id) => !started.has(id) && !ended.has(id)).at(-1);
-      if (waiting !== undefined && showLine(waiting)) return;
-      inner.event({ type: "tool_start", id: "", name: tool, detail });
-      announced = tool.toLowerCase();
-    },
-    interrupted() {
-      inner.interrupted?.();
-    },
-    turnDone() {
-      flushInjections();
-      for (const callId of [...held.keys()]) if (ended.has(callId)) release(callId);
-      return inner.turnDone?.() ?? [];
-    },
-    finish(result: SessionResult) {
-      flushInjections();
-      for (const callId of [...held.keys()]) release(callId);
-      inner.finish(result);
-    },
-  };
+  private flushInjections(): void {
+    const pending = this.pendingInjections;
+    this.pendingInjections = [];
+    for (const record of pending) this.print(this.rowsOf(record));
+  }
 }

@@ -57,122 +57,153 @@ export interface PromptIO {
 
 /** Line input over a pipe: lines in order, questions answered only by lines that arrive later. */
 export function createPromptIO(io: CliIO, source: StdinLines = openStdinLines()): PromptIO {
-  const arrived: string[] = [];
-  let ended = false;
+  return new PipePrompt(io, source);
+}
+
+class PipePrompt implements PromptIO {
+  private readonly arrived: string[] = [];
+  private ended = false;
   /** Index in `arrived` from which a question may take its answer. */
-  let freshFrom = Number.POSITIVE_INFINITY;
-  let wake = null as (() => void) | null;
-  let leave: (() => void) | null = null;
-  let armed = false;
-  let promptWaiting = false;
-  let history: PromptHistory | undefined;
+  private freshFrom = Number.POSITIVE_INFINITY;
+  private wake: (() => void) | null = null;
+  private leave: (() => void) | null = null;
+  private armed = false;
+  private promptWaiting = false;
+  private history: PromptHistory | undefined;
+  readonly output: CliIO;
 
-  void (async () => {
+  constructor(
+    private readonly io: CliIO,
+    private readonly source: StdinLines,
+  ) {
+    this.output = io;
+    void this.pump();
+  }
+
+  /** Reads every line as it arrives, so a question knows which lines came before it. */
+  private async pump(): Promise<void> {
     for (;;) {
-      const line = await source.next();
+      const line = await this.source.next();
       if (line === null) break;
-      arrived.push(line);
-      wake?.();
+      this.arrived.push(line);
+      this.wake?.();
     }
-    ended = true;
-    wake?.();
-  })();
+    this.ended = true;
+    this.wake?.();
+  }
 
-  /** Resolves the first line at or after `from` (removed from the queue), or null. */
-  const take = async (from: () => number, idle?: { ms: number; run: () => Promise<void> }): Promise<string | null> => {
+  /** Resolves the first line at or after `from()` (removed from the queue), or null. */
+  private async take(from: () => number, idle?: { ms: number; run: () => Promise<void> }): Promise<string | null> {
     let left = false;
-    leave = () => {
+    this.leave = () => {
       left = true;
-      wake?.();
+      this.wake?.();
     };
-    let timer: ReturnType<typeof setTimeout> | undefined;
     let idleDue = false;
-    if (idle !== undefined)
-      timer = setTimeout(() => {
-        idleDue = true;
-        wake?.();
-      }, idle.ms);
+    const timer =
+      idle === undefined
+        ? undefined
+        : setTimeout(() => {
+            idleDue = true;
+            this.wake?.();
+          }, idle.ms);
     try {
       for (;;) {
         if (left) return null;
         const at = Math.max(0, from());
-        if (at < arrived.length) return arrived.splice(at, 1)[0] ?? null;
-        if (ended) return null;
+        if (at < this.arrived.length) return this.arrived.splice(at, 1)[0] ?? null;
+        if (this.ended) return null;
         if (idleDue && idle !== undefined) {
           idleDue = false;
           await idle.run();
           continue;
         }
         await new Promise<void>((resolve) => {
-          wake = resolve;
+          this.wake = resolve;
         });
-        wake = null;
+        this.wake = null;
       }
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      leave = null;
+      this.leave = null;
     }
-  };
+  }
 
-  const question = async (text: string): Promise<string | null> => {
-    io.err(text);
-    freshFrom = arrived.length;
+  private async question(text: string): Promise<string | null> {
+    this.io.err(text);
+    this.freshFrom = this.arrived.length;
     try {
-      return await take(() => freshFrom);
+      return await this.take(() => this.freshFrom);
     } finally {
-      freshFrom = Number.POSITIVE_INFINITY;
+      this.freshFrom = Number.POSITIVE_INFINITY;
     }
-  };
+  }
 
-  return {
-    async read(prompt, options = {}) {
-      io.err(prompt);
-      promptWaiting = true;
-      try {
-        const idle = options.onIdle === undefined ? undefined : { ms: options.idleMs ?? 60_000, run: options.onIdle };
-        const line = await take(() => 0, idle);
-        if (line !== null) {
-          armed = false;
-          history?.add(line);
-        }
-        return line;
-      } finally {
-        promptWaiting = false;
+  async read(prompt: string, options: ReadOptions = {}): Promise<string | null> {
+    this.io.err(prompt);
+    this.promptWaiting = true;
+    try {
+      const idle = options.onIdle === undefined ? undefined : { ms: options.idleMs ?? 60_000, run: options.onIdle };
+      const line = await this.take(() => 0, idle);
+      if (line !== null) {
+        this.armed = false;
+        this.history?.add(line);
       }
-    },
-    async choose(text, choices, detail = []) {
-      const lines = detail.map((row) => `${row}\n`).join("");
-      const menu = choices.map((c) => `[${c.key}] ${c.label}`).join(" ");
-      const line = await question(`${lines}${text} ${menu}: `);
-      if (line === null) return null;
-      const answer = line.trim().toLowerCase();
-      const picked = answer === "" ? undefined : choices.find((c, index) => answer === c.key || answer === c.value || answer === String(index + 1) || c.label.toLowerCase().startsWith(answer));
-      // Anything else is the `n` answer, as the question says.
-      return (picked ?? choices.find((c) => c.key === "n"))?.value ?? null;
-    },
-    ask: (text) => question(text),
-    interrupt() {
-      if (leave === null || !promptWaiting) return false;
-      if (armed) {
-        leave();
-        return true;
-      }
-      armed = true;
-      io.err("\n(press Ctrl-C again to exit, or type /exit)\n");
-      return false;
-    },
-    cancel() {
-      leave?.();
-    },
-    waiting: () => promptWaiting,
-    onInterrupt: () => undefined,
-    setContext(context) {
-      history = context.history;
-    },
-    output: io,
-    columns: () => null,
-    close: () => source.close(),
-  };
+      return line;
+    } finally {
+      this.promptWaiting = false;
+    }
+  }
+
+  async choose(text: string, choices: readonly Choice[], detail: readonly string[] = []): Promise<string | null> {
+    const lines = detail.map((row) => `${row}\n`).join("");
+    const menu = choices.map((c) => `[${c.key}] ${c.label}`).join(" ");
+    const line = await this.question(`${lines}${text} ${menu}: `);
+    if (line === null) return null;
+    const answer = line.trim().toLowerCase();
+    const picked = answer === "" ? undefined : choices.find((c, index) => answer === c.key || answer === c.value || answer === String(index + 1) || c.label.toLowerCase().startsWith(answer));
+    // Anything else is the `n` answer, as the question says.
+    return (picked ?? choices.find((c) => c.key === "n"))?.value ?? null;
+  }
+
+  ask(text: string): Promise<string | null> {
+    return this.question(text);
+  }
+
+  interrupt(): boolean {
+    if (this.leave === null || !this.promptWaiting) return false;
+    if (this.armed) {
+      this.leave();
+      return true;
+    }
+    this.armed = true;
+    this.io.err("\n(press Ctrl-C again to exit, or type /exit)\n");
+    return false;
+  }
+
+  cancel(): void {
+    this.leave?.();
+  }
+
+  waiting(): boolean {
+    return this.promptWaiting;
+  }
+
+  onInterrupt(): void {
+    // A pipe has no keys: Ctrl-C arrives as SIGINT, which the session handles.
+  }
+
+  setContext(context: PromptContext): void {
+    this.history = context.history;
+  }
+
+  columns(): number | null {
+    return null;
+  }
+
+  close(): void {
+    this.source.close();
+  }
 }
 
 /** A question's subject (a command, a path) made safe and visible for the terminal. */

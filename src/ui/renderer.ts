@@ -2,9 +2,10 @@
  * Renders agent events for `agent run` and the interactive session. text: the assistant's words on
  * stdout as they stream, tool activity and notices on stderr (a spinner only on a terminal without
  * NO_COLOR); json and stream-json: stdout belongs to src/cli/headless.ts, so here only notices go
- * to stderr. Text from the model, tools and hooks is escaped on a terminal (and always in the
- * interactive session): no CR, ESC or OSC reaches it raw. The interactive session adds colour,
- * markdown, the elapsed time in the spinner, and a few lines of each tool's output.
+ * to stderr. Text from the model, tools and hooks is
+ * escaped on a terminal (and always in the interactive session): no CR, ESC or OSC reaches it raw.
+ * The interactive session adds colour, markdown, the elapsed time in the spinner, and a few lines
+ * of each tool's output.
  */
 import type { Runtime } from "../runtime/types.ts";
 import type { TextOutput as CliIO } from "./output.ts";
@@ -49,125 +50,152 @@ export interface InteractiveLook {
 const CANCELLED_HOOK_LINE = /^agent: hook (.+) \(([a-z_]+)\) failed: timeout: cancelled — /;
 
 export function createRenderer(runtime: Runtime, io: CliIO, options: { format: "text" | "json" | "stream-json"; interactive?: InteractiveLook }): Renderer {
-  const env = runtime.env();
-  const look = options.interactive;
-  const text = options.format === "text";
-  const fancy = text && runtime.isTTY("stderr") && (look ? look.style.enabled : env.NO_COLOR === undefined && env.TERM !== "dumb");
-  // Escaped whenever a person may be reading: always in the session, on a terminal for `agent run`.
-  const escape = look !== undefined || runtime.isTTY("stdout") ? safeText : (value: string) => value;
-  const style = look?.style ?? plainStyle;
-  const markdown = look ? new MarkdownStream(style) : null;
-  const spinner = new Spinner(runtime, io, fancy, look !== undefined);
-  let sessionId = "";
-  let midLine = false;
+  return new EventRenderer(runtime, io, options.format, options.interactive);
+}
+
+class EventRenderer implements Renderer {
+  private readonly text: boolean;
+  /** Escaped whenever a person may be reading: always in the session, on a terminal for `agent run`. */
+  private readonly escape: (value: string) => string;
+  private readonly style: Style;
+  private readonly markdown: MarkdownStream | null;
+  private readonly spinner: Spinner;
+  private midLine = false;
   // text mode: a warning notice waits for the next event, because a refused call's reason arrives
   // twice (a notice, then the rejected tool result) and is printed once, on the tool's own line.
-  let pending: string | undefined;
-  let interrupted = false;
-  let stoppedHooks: string[] = [];
-  const flush = (): void => {
-    if (pending === undefined) return;
-    const held = pending;
-    pending = undefined;
-    line(held);
-  };
-  const endReply = (): void => {
-    const rest = markdown?.end() ?? "";
-    if (rest !== "") io.out(rest);
-    if (midLine || rest !== "") io.out("\n");
-    midLine = false;
-  };
-  const line = (value: string): void => {
-    spinner.stop();
-    if (text && (midLine || markdown?.pending)) endReply();
-    io.err(`${value}\n`);
-  };
-  const toolEnd = (event: Extract<AgentEvent, { type: "tool_end" }>): void => {
+  private pending: string | undefined;
+  private stopping = false;
+  private stoppedHooks: string[] = [];
+
+  constructor(
+    runtime: Runtime,
+    private readonly io: CliIO,
+    format: "text" | "json" | "stream-json",
+    private readonly look: InteractiveLook | undefined,
+  ) {
+    const env = runtime.env();
+    this.text = format === "text";
+    const fancy = this.text && runtime.isTTY("stderr") && (look ? look.style.enabled : env.NO_COLOR === undefined && env.TERM !== "dumb");
+    this.escape = look !== undefined || runtime.isTTY("stdout") ? safeText : (value: string) => value;
+    this.style = look?.style ?? plainStyle;
+    this.markdown = look ? new MarkdownStream(this.style) : null;
+    this.spinner = new Spinner(runtime, io, fancy, look !== undefined);
+  }
+
+  event(event: AgentEvent): void {
+    if (this.pending !== undefined && event.type !== "tool_start" && event.type !== "tool_end") this.flush();
+    switch (event.type) {
+      case "session":
+        return;
+      case "waiting":
+        if (event.waiting) this.spinner.start();
+        else this.spinner.stop();
+        return;
+      case "text_delta":
+        if (this.text) this.reply(event.text);
+        return;
+      case "reasoning_delta":
+        return;
+      case "assistant_done":
+        this.endReply();
+        return;
+      case "tool_start":
+        if (this.text) this.line(`${this.style.accent("●")} ${this.style.bold(this.escape(event.name))}: ${this.escape(event.detail)}`);
+        return;
+      case "tool_end":
+        if (this.text) this.toolEnd(event);
+        return;
+      case "notice":
+        this.notice(event);
+        return;
+    }
+  }
+
+  interrupted(): void {
+    this.stopping = true;
+  }
+
+  turnDone(): string[] {
+    this.flush();
+    this.spinner.stop();
+    this.endReply();
+    const stopped = this.stoppedHooks;
+    this.stoppedHooks = [];
+    this.stopping = false;
+    return stopped;
+  }
+
+  finish(result: SessionResult): void {
+    this.flush();
+    this.spinner.stop();
+    this.endReply();
+    if (result.stopReason === "interrupted") {
+      this.io.err(`agent: interrupted${this.stoppedHooks.length > 0 ? `; stopped hook ${this.stoppedHooks.join(", ")}` : ""}\n`);
+    } else if (result.message !== null && result.stopReason !== "completed") {
+      this.io.err(`agent: ${result.stopReason === "stop_block_cap" ? "stopped" : `session ended (${result.stopReason})`}: ${this.escape(result.message)}\n`);
+    }
+  }
+
+  private reply(delta: string): void {
+    this.spinner.stop();
+    const safe = this.escape(delta);
+    const shown = this.markdown ? this.markdown.push(safe) : safe;
+    if (shown !== "") this.io.out(shown);
+    this.midLine = this.markdown ? false : !safe.endsWith("\n");
+  }
+
+  private notice(event: Extract<AgentEvent, { type: "notice" }>): void {
+    const cancelled = this.stopping && event.kind === "failure" ? CANCELLED_HOOK_LINE.exec(event.text) : null;
+    if (cancelled) {
+      // "failed … tool ran anyway" would be false: the interrupt stopped the hook and the tool.
+      this.stoppedHooks.push(`${cancelled[1]} (${cancelled[2]})`);
+      return;
+    }
+    const shown = this.look ? noticeStyle(this.style, event.kind, this.escape(event.text)) : event.text;
+    if (this.text && event.kind === "warning") {
+      this.flush();
+      this.pending = shown;
+    } else this.line(shown);
+  }
+
+  private flush(): void {
+    if (this.pending === undefined) return;
+    const held = this.pending;
+    this.pending = undefined;
+    this.line(held);
+  }
+
+  /** Ends a reply that is mid-line (or whose last markdown line is still held). */
+  private endReply(): void {
+    if (!this.text || !(this.midLine || this.markdown?.pending)) return;
+    const rest = this.markdown?.end() ?? "";
+    if (rest !== "") this.io.out(rest);
+    this.io.out("\n");
+    this.midLine = false;
+  }
+
+  private line(value: string): void {
+    this.spinner.stop();
+    this.endReply();
+    this.io.err(`${value}\n`);
+  }
+
+  private toolEnd(event: Extract<AgentEvent, { type: "tool_end" }>): void {
+    const { style, escape, look } = this;
     const lines = event.output.split("\n").filter((l) => l.trim() !== "");
     const first = lines[0] ?? "";
-    if (pending !== undefined && !(event.rejected && pending === `agent: ${first}`)) flush();
-    pending = undefined;
+    if (this.pending !== undefined && !(event.rejected && this.pending === `agent: ${first}`)) this.flush();
+    this.pending = undefined;
     const mark = event.rejected ? style.red("rejected") : event.success ? style.green("ok") : style.red("error");
     // A refusal is shown whole: it says what to pass to allow the call.
     const shown = escape(event.rejected ? first : clipAtWord(first, OUTPUT_PREVIEW_CHARS));
-    line(`  ⎿ ${mark}${shown ? `: ${shown}` : ""}`);
+    this.line(`  ⎿ ${mark}${shown ? `: ${shown}` : ""}`);
     if (look === undefined || event.rejected) return;
     const more = lines.slice(1, look.previewLines);
-    for (const extra of more) line(style.dim(`    ${escape(clipAtWord(extra, OUTPUT_PREVIEW_CHARS))}`));
+    for (const extra of more) this.line(style.dim(`    ${escape(clipAtWord(extra, OUTPUT_PREVIEW_CHARS))}`));
     const hidden = lines.length - 1 - more.length;
-    if (hidden > 0) line(style.dim(`    … ${hidden} more ${hidden === 1 ? "line" : "lines"}`));
-  };
-
-  return {
-    event(event) {
-      if (pending !== undefined && event.type !== "tool_start" && event.type !== "tool_end") flush();
-      switch (event.type) {
-        case "session":
-          sessionId = event.sessionId;
-          return;
-        case "waiting":
-          if (event.waiting) spinner.start();
-          else spinner.stop();
-          return;
-        case "text_delta": {
-          if (!text) return;
-          spinner.stop();
-          const safe = escape(event.text);
-          const shown = markdown ? markdown.push(safe) : safe;
-          if (shown !== "") io.out(shown);
-          midLine = markdown ? false : !safe.endsWith("\n");
-          return;
-        }
-        case "reasoning_delta":
-          return;
-        case "assistant_done":
-          if (text && (midLine || markdown?.pending)) endReply();
-          return;
-        case "tool_start":
-          if (text) line(`${style.accent("●")} ${style.bold(escape(event.name))}: ${escape(event.detail)}`);
-          return;
-        case "tool_end":
-          if (text) toolEnd(event);
-          return;
-        case "notice": {
-          const cancelled = interrupted && event.kind === "failure" ? CANCELLED_HOOK_LINE.exec(event.text) : null;
-          if (cancelled) {
-            // "failed … tool ran anyway" would be false: the interrupt stopped the hook and the tool.
-            stoppedHooks.push(`${cancelled[1]} (${cancelled[2]})`);
-            return;
-          }
-          const shown = look ? noticeStyle(style, event.kind, escape(event.text)) : event.text;
-          if (text && event.kind === "warning") {
-            flush();
-            pending = shown;
-          } else line(shown);
-          return;
-        }
-      }
-    },
-    interrupted() {
-      interrupted = true;
-    },
-    turnDone() {
-      flush();
-      spinner.stop();
-      if (text && (midLine || markdown?.pending)) endReply();
-      const stopped = stoppedHooks;
-      stoppedHooks = [];
-      interrupted = false;
-      return stopped;
-    },
-    finish(result) {
-      flush();
-      spinner.stop();
-      if (text && (midLine || markdown?.pending)) endReply();
-      if (result.stopReason === "interrupted") {
-        io.err(`agent: interrupted${stoppedHooks.length > 0 ? `; stopped hook ${stoppedHooks.join(", ")}` : ""}\n`);
-      } else if (result.message !== null && result.stopReason !== "completed") {
-        io.err(`agent: ${result.stopReason === "stop_block_cap" ? "stopped" : `session ended (${result.stopReason})`}: ${escape(result.message)}\n`);
-      }
-    },
-  };
+    if (hidden > 0) this.line(style.dim(`    … ${hidden} more ${hidden === 1 ? "line" : "lines"}`));
+  }
 }
 
 function noticeStyle(style: Style, kind: Extract<AgentEvent, { type: "notice" }>["kind"], value: string): string {

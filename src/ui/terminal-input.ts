@@ -31,153 +31,182 @@ interface Menu {
 }
 
 export function createTerminalPromptIO(io: CliIO, terminal: TerminalInput, style: Style): PromptIO {
-  const region = new Region((text) => io.err(text), style);
-  const decoder = new KeyDecoder();
-  let editor = new LineEditor();
-  let context: PromptContext = {};
-  const queued: string[] = [];
-  let mode: Mode = { kind: "busy" };
-  let interruptHandler: () => void = () => undefined;
-  let armed = false;
-  let ended = false;
-  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  return new TerminalPrompt(io, terminal, style);
+}
 
-  const output: CliIO = {
-    out: (text) => (region.visible ? region.above(text) : io.out(text)),
-    err: (text) => (region.visible ? region.above(text) : io.err(text)),
-  };
+class TerminalPrompt implements PromptIO {
+  private readonly region: Region;
+  private readonly decoder = new KeyDecoder();
+  private editor = new LineEditor();
+  private context: PromptContext = {};
+  private readonly queued: string[] = [];
+  private mode: Mode = { kind: "busy" };
+  private interruptHandler: () => void = () => undefined;
+  private armed = false;
+  private ended = false;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly offResize: () => void;
+  readonly output: CliIO;
 
-  const frame = (): void => {
-    const columns = terminal.columns();
-    if (mode.kind === "prompt" || mode.kind === "answer") {
-      const status = mode.kind === "prompt" && mode.status !== "" ? [{ text: clip(mode.status, columns - 1), tone: "dim" as const }] : [];
-      const text = mode.kind === "prompt" ? editor.text : mode.editor.text;
-      const cursor = mode.kind === "prompt" ? editor.cursor : mode.editor.cursor;
-      const layout = layoutPrompt(mode.prompt, text, cursor, columns);
+  constructor(
+    private readonly io: CliIO,
+    private readonly terminal: TerminalInput,
+    private readonly style: Style,
+  ) {
+    this.region = new Region((text) => io.err(text), style);
+    this.output = {
+      out: (text) => (this.region.visible ? this.region.above(text) : io.out(text)),
+      err: (text) => (this.region.visible ? this.region.above(text) : io.err(text)),
+    };
+    terminal.onData((chunk) => {
+      for (const key of this.decoder.feed(chunk)) this.onKey(key);
+    });
+    terminal.onEnd(() => {
+      this.ended = true;
+      const current = this.mode;
+      if (current.kind === "busy") return;
+      this.settle(null);
+      current.done(null);
+    });
+    this.offResize = terminal.onResize(() => {
+      if (!this.region.visible) return;
+      // The terminal reflowed the area; find the cursor's row in the new width, then redraw.
+      this.region.resized(terminal.columns());
+      this.frame();
+    });
+  }
+
+  private frame(): void {
+    const columns = this.terminal.columns();
+    if (this.mode.kind === "prompt" || this.mode.kind === "answer") {
+      const status = this.mode.kind === "prompt" && this.mode.status !== "" ? [{ text: clip(this.mode.status, columns - 1), tone: "dim" as const }] : [];
+      const text = this.mode.kind === "prompt" ? this.editor.text : this.mode.editor.text;
+      const cursor = this.mode.kind === "prompt" ? this.editor.cursor : this.mode.editor.cursor;
+      const layout = layoutPrompt(this.mode.prompt, text, cursor, columns);
       const rows: RegionRow[] = [...status, ...layout.rows.map((row) => ({ text: row }))];
-      region.draw({ rows, cursorRow: layout.cursorRow + status.length, cursorColumn: layout.cursorColumn });
-    } else if (mode.kind === "menu") {
-      region.draw(menuFrame(mode.menu, columns, terminal.rows()));
+      this.region.draw({ rows, cursorRow: layout.cursorRow + status.length, cursorColumn: layout.cursorColumn });
+    } else if (this.mode.kind === "menu") {
+      this.region.draw(menuFrame(this.mode.menu, columns, this.terminal.rows()));
     }
-  };
+  }
 
   /** Ends the current prompt or question: the area stays as it was answered, and input is busy. */
-  const settle = (rows: readonly RegionRow[] | null): void => {
-    if (rows === null) region.clear();
+  private settle(rows: readonly RegionRow[] | null): void {
+    if (rows === null) this.region.clear();
     else {
-      region.draw({ rows, cursorRow: rows.length - 1, cursorColumn: 0 });
-      region.commit();
+      this.region.draw({ rows, cursorRow: rows.length - 1, cursorColumn: 0 });
+      this.region.commit();
     }
-    mode = { kind: "busy" };
-  };
+    this.mode = { kind: "busy" };
+  }
 
-  const submitPrompt = (current: Extract<Mode, { kind: "prompt" }>): void => {
-    const text = editor.text;
-    if (text.endsWith("\\") && editor.cursor === text.length) {
+  private submitPrompt(current: Extract<Mode, { kind: "prompt" }>): void {
+    const text = this.editor.text;
+    if (text.endsWith("\\") && this.editor.cursor === text.length) {
       // `\` + Enter continues the prompt on a new line.
-      editor.set(`${text.slice(0, -1)}\n`);
-      frame();
+      this.editor.set(`${text.slice(0, -1)}\n`);
+      this.frame();
       return;
     }
-    const layout = layoutPrompt(current.prompt, text, text.length, terminal.columns());
-    settle(layout.rows.map((row) => ({ text: row })));
-    finishPrompt(text, current.done);
-  };
+    const layout = layoutPrompt(current.prompt, text, text.length, this.terminal.columns());
+    this.settle(layout.rows.map((row) => ({ text: row })));
+    this.finishPrompt(text, current.done);
+  }
 
-  const finishPrompt = (text: string, done: (line: string | null) => void): void => {
-    editor.remember(text);
-    if (text.trim() !== "") context.history?.add(text);
-    editor.set("");
-    armed = false;
+  private finishPrompt(text: string, done: (line: string | null) => void): void {
+    this.editor.remember(text);
+    if (text.trim() !== "") this.context.history?.add(text);
+    this.editor.set("");
+    this.armed = false;
     done(text);
-  };
+  }
 
-  const promptKey = (current: Extract<Mode, { kind: "prompt" }>, key: Key): void => {
+  private promptKey(current: Extract<Mode, { kind: "prompt" }>, key: Key): void {
     if (key.type !== "key") {
-      editor.insert(key.text);
-      armed = false;
-      return frame();
+      this.editor.insert(key.text);
+      this.armed = false;
+      return this.frame();
     }
     switch (key.name) {
       case "enter":
-        return submitPrompt(current);
+        return this.submitPrompt(current);
       case "ctrl-c":
-        if (editor.text !== "") {
-          editor.set("");
-          return frame();
+        if (this.editor.text !== "") {
+          this.editor.set("");
+          return this.frame();
         }
-        interruptHandler();
+        this.interruptHandler();
         return;
       case "ctrl-d":
-        if (editor.text === "") {
-          settle(null);
+        if (this.editor.text === "") {
+          this.settle(null);
           current.done(null);
           return;
         }
-        editor.apply("delete");
-        return frame();
+        this.editor.apply("delete");
+        return this.frame();
       case "ctrl-l":
-        io.err("\x1b[H\x1b[2J\x1b[3J");
-        region.forget();
-        return frame();
+        this.io.err("\x1b[H\x1b[2J\x1b[3J");
+        this.region.forget();
+        return this.frame();
       case "tab":
-        return completeAt();
+        return this.completeAt();
       case "ctrl-k":
-        if (editor.text === "" && (context.palette?.length ?? 0) > 0) return openPalette(current);
+        if (this.editor.text === "" && (this.context.palette?.length ?? 0) > 0) return this.openPalette(current);
         break;
       default:
         break;
     }
-    editor.apply(key.name);
-    frame();
-  };
+    this.editor.apply(key.name);
+    this.frame();
+  }
 
-  const completeAt = (): void => {
-    const done = context.complete?.(editor.text, editor.cursor) ?? null;
+  private completeAt(): void {
+    const done = this.context.complete?.(this.editor.text, this.editor.cursor) ?? null;
     if (done === null) return;
-    editor.text = done.text;
-    editor.cursor = done.cursor;
-    if (done.choices.length > 0) region.above(`${style.dim(done.choices.map((choice) => escapeControls(choice)).join("  "))}\n`);
-    frame();
-  };
+    this.editor.text = done.text;
+    this.editor.cursor = done.cursor;
+    if (done.choices.length > 0) this.region.above(`${this.style.dim(done.choices.map((choice) => escapeControls(choice)).join("  "))}\n`);
+    this.frame();
+  }
 
-  const openPalette = (current: Extract<Mode, { kind: "prompt" }>): void => {
-    const choices = context.palette ?? [];
-    mode = {
+  private openPalette(current: Extract<Mode, { kind: "prompt" }>): void {
+    const choices = this.context.palette ?? [];
+    this.mode = {
       kind: "menu",
       menu: { question: "command palette — type to filter, Enter runs, Esc closes", detail: [], choices, selected: 0, filter: "" },
       done: (value) => {
-        mode = current;
-        if (value === null) return frame();
-        const layout = layoutPrompt(current.prompt, value, value.length, terminal.columns());
-        settle(layout.rows.map((row) => ({ text: row })));
-        finishPrompt(value, current.done);
+        this.mode = current;
+        if (value === null) return this.frame();
+        const layout = layoutPrompt(current.prompt, value, value.length, this.terminal.columns());
+        this.settle(layout.rows.map((row) => ({ text: row })));
+        this.finishPrompt(value, current.done);
       },
     };
-    frame();
-  };
+    this.frame();
+  }
 
-  const answerKey = (current: Extract<Mode, { kind: "answer" }>, key: Key): void => {
+  private answerKey(current: Extract<Mode, { kind: "answer" }>, key: Key): void {
     if (key.type !== "key") current.editor.insert(key.text);
     else if (key.name === "enter") {
       const text = current.editor.text;
-      settle([{ text: `${current.prompt}${text}` }]);
+      this.settle([{ text: `${current.prompt}${text}` }]);
       current.done(text);
       return;
     } else if (key.name === "ctrl-c" || key.name === "escape") {
-      settle([{ text: `${current.prompt}(cancelled)` }]);
+      this.settle([{ text: `${current.prompt}(cancelled)` }]);
       current.done(null);
       return;
     } else current.editor.apply(key.name);
-    frame();
-  };
+    this.frame();
+  }
 
-  const menuKey = (current: Extract<Mode, { kind: "menu" }>, key: Key): void => {
+  private menuKey(current: Extract<Mode, { kind: "menu" }>, key: Key): void {
     const menu = current.menu;
     const shown = visibleChoices(menu);
     const pick = (choice: Choice | undefined): void => {
       if (choice === undefined) return;
-      if (menu.filter === null) settle([{ text: `${menu.question} ${choice.label}`, tone: "dim" }]);
+      if (menu.filter === null) this.settle([{ text: `${menu.question} ${choice.label}`, tone: "dim" }]);
       current.done(choice.value);
     };
     if (key.type === "paste") return; // A paste never answers a question.
@@ -185,7 +214,7 @@ export function createTerminalPromptIO(io: CliIO, terminal: TerminalInput, style
       if (menu.filter !== null) {
         menu.filter += key.text;
         menu.selected = 0;
-        return frame();
+        return this.frame();
       }
       const typed = key.text.toLowerCase();
       return pick(shown.find((choice, index) => choice.key === typed || String(index + 1) === typed));
@@ -193,149 +222,141 @@ export function createTerminalPromptIO(io: CliIO, terminal: TerminalInput, style
     switch (key.name) {
       case "up":
         menu.selected = (menu.selected + shown.length - 1) % Math.max(shown.length, 1);
-        return frame();
+        return this.frame();
       case "down":
       case "tab":
         menu.selected = (menu.selected + 1) % Math.max(shown.length, 1);
-        return frame();
+        return this.frame();
       case "enter":
         return pick(shown[menu.selected]);
       case "backspace":
         if (menu.filter !== null) menu.filter = menu.filter.slice(0, -1);
-        return frame();
+        return this.frame();
       case "ctrl-c":
       case "escape":
       case "ctrl-d":
-        if (menu.filter === null) settle([{ text: `${menu.question} (cancelled)`, tone: "dim" }]);
+        if (menu.filter === null) this.settle([{ text: `${menu.question} (cancelled)`, tone: "dim" }]);
         current.done(null);
         return;
       default:
         return;
     }
-  };
+  }
 
   /** Keys while the agent works: edited invisibly; Enter queues a prompt; Ctrl-C cancels the turn. */
-  const busyKey = (key: Key): void => {
-    if (key.type !== "key") return editor.insert(key.text);
-    if (key.name === "ctrl-c") return interruptHandler();
+  private busyKey(key: Key): void {
+    if (key.type !== "key") return this.editor.insert(key.text);
+    if (key.name === "ctrl-c") return this.interruptHandler();
     if (key.name === "enter") {
-      if (editor.text.trim() !== "") queued.push(editor.text);
-      editor.remember(editor.text);
-      editor.set("");
+      if (this.editor.text.trim() !== "") this.queued.push(this.editor.text);
+      this.editor.remember(this.editor.text);
+      this.editor.set("");
       return;
     }
-    if (key.name !== "ctrl-l" && key.name !== "tab" && key.name !== "ctrl-d") editor.apply(key.name);
-  };
+    if (key.name !== "ctrl-l" && key.name !== "tab" && key.name !== "ctrl-d") this.editor.apply(key.name);
+  }
 
-  const onKey = (key: Key): void => {
-    if (idleTimer !== undefined && mode.kind === "prompt") {
-      clearTimeout(idleTimer);
-      idleTimer = undefined;
+  private onKey(key: Key): void {
+    if (this.idleTimer !== undefined && this.mode.kind === "prompt") {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = undefined;
     }
-    switch (mode.kind) {
+    switch (this.mode.kind) {
       case "prompt":
-        return promptKey(mode, key);
+        return this.promptKey(this.mode, key);
       case "answer":
-        return answerKey(mode, key);
+        return this.answerKey(this.mode, key);
       case "menu":
-        return menuKey(mode, key);
+        return this.menuKey(this.mode, key);
       default:
-        return busyKey(key);
+        return this.busyKey(key);
     }
-  };
+  }
 
-  terminal.onData((chunk) => {
-    for (const key of decoder.feed(chunk)) onKey(key);
-  });
-  terminal.onEnd(() => {
-    ended = true;
-    const current = mode;
-    if (current.kind === "busy") return;
-    settle(null);
-    current.done(null);
-  });
-  const offResize = terminal.onResize(() => {
-    if (!region.visible) return;
-    // The terminal reflowed the area; find the cursor's row in the new width, then redraw.
-    region.resized(terminal.columns());
-    frame();
-  });
+  read(prompt: string, options: ReadOptions = {}): Promise<string | null> {
+    const next = this.queued.shift();
+    if (next !== undefined) {
+      // Typed while the agent worked: shown as sent, then sent.
+      this.io.err(`${prompt}${next.replace(/\n/g, `\n${" ".repeat(prompt.length)}`)}\n`);
+      this.context.history?.add(next);
+      return Promise.resolve(next);
+    }
+    if (this.ended) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.mode = { kind: "prompt", prompt, status: options.status ?? "", done: resolve };
+      this.frame();
+      if (options.onIdle !== undefined) {
+        const onIdle = options.onIdle;
+        this.idleTimer = setTimeout(() => {
+          this.idleTimer = undefined;
+          void onIdle();
+        }, options.idleMs ?? 60_000);
+      }
+    }).finally(() => {
+      if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+      this.idleTimer = undefined;
+    }) as Promise<string | null>;
+  }
 
-  const promptIO: PromptIO = {
-    read(prompt, options: ReadOptions = {}) {
-      const next = queued.shift();
-      if (next !== undefined) {
-        // Typed while the agent worked: shown as sent, then sent.
-        io.err(`${prompt}${next.replace(/\n/g, `\n${" ".repeat(prompt.length)}`)}\n`);
-        context.history?.add(next);
-        return Promise.resolve(next);
-      }
-      if (ended) return Promise.resolve(null);
-      return new Promise((resolve) => {
-        mode = { kind: "prompt", prompt, status: options.status ?? "", done: resolve };
-        frame();
-        if (options.onIdle !== undefined) {
-          const onIdle = options.onIdle;
-          idleTimer = setTimeout(() => {
-            idleTimer = undefined;
-            void onIdle();
-          }, options.idleMs ?? 60_000);
-        }
-      }).finally(() => {
-        if (idleTimer !== undefined) clearTimeout(idleTimer);
-        idleTimer = undefined;
-      }) as Promise<string | null>;
-    },
-    choose(question, choices, detail = []) {
-      if (ended) return Promise.resolve(null);
-      return new Promise((resolve) => {
-        mode = { kind: "menu", menu: { question, detail, choices, selected: 0, filter: null }, done: resolve };
-        frame();
-      });
-    },
-    ask(question) {
-      if (ended) return Promise.resolve(null);
-      return new Promise((resolve) => {
-        mode = { kind: "answer", prompt: question, editor: new LineEditor(), done: resolve };
-        frame();
-      });
-    },
-    interrupt() {
-      const current = mode;
-      if (current.kind !== "prompt") return false;
-      if (armed) {
-        settle(null);
-        current.done(null);
-        return true;
-      }
-      armed = true;
-      region.above(style.dim("(press Ctrl-C again to exit, or type /exit)"));
-      return false;
-    },
-    cancel() {
-      const current = mode;
-      if (current.kind === "busy") return;
-      if (current.kind === "menu") settle([{ text: `${current.menu.question} (cancelled)`, tone: "dim" }]);
-      else settle(null);
+  choose(question: string, choices: readonly Choice[], detail: readonly string[] = []): Promise<string | null> {
+    if (this.ended) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.mode = { kind: "menu", menu: { question, detail, choices, selected: 0, filter: null }, done: resolve };
+      this.frame();
+    });
+  }
+
+  ask(question: string): Promise<string | null> {
+    if (this.ended) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.mode = { kind: "answer", prompt: question, editor: new LineEditor(), done: resolve };
+      this.frame();
+    });
+  }
+
+  interrupt(): boolean {
+    const current = this.mode;
+    if (current.kind !== "prompt") return false;
+    if (this.armed) {
+      this.settle(null);
       current.done(null);
-    },
-    waiting: () => mode.kind === "prompt",
-    onInterrupt(handler) {
-      interruptHandler = handler;
-    },
-    setContext(next) {
-      context = next;
-      editor = new LineEditor(next.history?.entries ?? []);
-    },
-    output,
-    columns: () => terminal.columns(),
-    close() {
-      region.clear();
-      offResize();
-      terminal.close();
-    },
-  };
-  return promptIO;
+      return true;
+    }
+    this.armed = true;
+    this.region.above(this.style.dim("(press Ctrl-C again to exit, or type /exit)"));
+    return false;
+  }
+
+  cancel(): void {
+    const current = this.mode;
+    if (current.kind === "busy") return;
+    if (current.kind === "menu") this.settle([{ text: `${current.menu.question} (cancelled)`, tone: "dim" }]);
+    else this.settle(null);
+    current.done(null);
+  }
+
+  waiting(): boolean {
+    return this.mode.kind === "prompt";
+  }
+
+  onInterrupt(handler: () => void): void {
+    this.interruptHandler = handler;
+  }
+
+  setContext(next: PromptContext): void {
+    this.context = next;
+    this.editor = new LineEditor(next.history?.entries ?? []);
+  }
+
+  columns(): number {
+    return this.terminal.columns();
+  }
+
+  close(): void {
+    this.region.clear();
+    this.offResize();
+    this.terminal.close();
+  }
 }
 
 function visibleChoices(menu: Menu): readonly Choice[] {

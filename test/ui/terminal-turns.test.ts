@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { createServer } from "node:net";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, sessionIdOfName, writeScript, type World } from "../support/cli.ts";
 import { PROMPT, withPane } from "./tmux.ts";
@@ -116,4 +116,36 @@ describe("turn output in the terminal", () => {
       expect(await pane.exited()).toBe(0);
     });
   }, 120_000);
+
+  test("a 10,000-line tool output is collapsed to its first lines and a count", async () => {
+    const w = makeWorld();
+    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "seq 10000" } }] }, { text: "counted" }]);
+    await withPane(w, [...SCRIPT, "--permission-mode", "bypass"], {}, async (pane) => {
+      await pane.waitFor(PROMPT);
+      pane.keys("count", "Enter");
+      const screen = await pane.waitFor("counted");
+      const lines = screen.split("\n");
+      const result = lines.indexOf("  ⎿ ok: 1");
+      expect(result, screen).toBeGreaterThan(0);
+      expect(lines.slice(result + 1, result + 5)).toEqual(["    2", "    3", "    4", "    … 9996 more lines"]);
+      await pane.waitFor(PROMPT);
+      pane.keys("C-d");
+      expect(await pane.exited()).toBe(0);
+    });
+  }, 90_000);
+
+  test("Ctrl-C at an empty prompt warns once; a second Ctrl-C ends the session like /exit", async () => {
+    const w = makeWorld();
+    writeScript(w, []);
+    await withPane(w, SCRIPT, {}, async (pane) => {
+      await pane.waitFor(PROMPT);
+      pane.keys("C-c");
+      await pane.waitFor("(press Ctrl-C again to exit, or type /exit)");
+      pane.keys("C-c");
+      expect(await pane.exited()).toBe(0);
+    });
+    const [name = ""] = readdirSync(join(w.agentHome, "sessions")).filter((file) => file.endsWith(".jsonl"));
+    const last = readFileSync(join(w.agentHome, "sessions", name), "utf8").trim().split("\n").at(-1) ?? "";
+    expect(JSON.parse(last)).toMatchObject({ type: "session_end", reason: "exit" });
+  }, 90_000);
 });

@@ -46,11 +46,6 @@ export interface InteractiveCommandOptions {
 
 const DEFAULT_IDLE_MS = 60_000;
 
-/**
- * SEC-41: ask before anything of the project runs; the answer is read from the terminal. With hooks
- * off the project's request-routing settings still need trust (D17). An installed plugin
- * that changed since it was enabled asks again the same way. Null: refused, nothing runs.
- */
 /** y/N as a menu: only a key pressed after the question answers it (type-ahead never does). */
 async function yesNo(input: PromptIO, question: string, yes = "yes", no = "no"): Promise<boolean> {
   return (await input.choose(question, [
@@ -62,7 +57,7 @@ async function yesNo(input: PromptIO, question: string, yes = "yes", no = "no"):
 /**
  * SEC-41: ask before anything of the project runs, and again for an installed plugin that changed;
  * the answers are read from the terminal. With hooks off the project's request-routing settings
- * still need trust.
+ * still need trust (D17). Null: refused, nothing runs.
  */
 async function askTrust(runtime: Runtime, io: CliIO, first: LoadedConfig, input: PromptIO, options: InteractiveCommandOptions): Promise<LoadedConfig | null> {
   let loaded = first;
