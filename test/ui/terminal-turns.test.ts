@@ -127,7 +127,10 @@ describe("turn output in the terminal", () => {
       const lines = screen.split("\n");
       const result = lines.indexOf("  ⎿ ok: 1");
       expect(result, screen).toBeGreaterThan(0);
-      expect(lines.slice(result + 1, result + 5)).toEqual(["    2", "    3", "    4", "    … 9996 more lines"]);
+      expect(lines.slice(result + 1, result + 4)).toEqual(["    2", "    3", "    4"]);
+      // The output over 16 KiB reaches the screen as the session's preview (the whole of it is in a
+      // file the model can page); either way only four lines and a count are drawn.
+      expect(lines[result + 4] ?? "").toMatch(/^ {4}… \d+ more lines$/);
       await pane.waitFor(PROMPT);
       pane.keys("C-d");
       expect(await pane.exited()).toBe(0);
