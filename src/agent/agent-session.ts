@@ -34,7 +34,7 @@ import { replaceConversation, runTurn, type LoopState } from "./turn.ts";
 import { BASE_PROMPT, buildSystemPrompt } from "./system-prompt.ts";
 import { environmentBlock, gitFacts, localDate } from "./environment.ts";
 import { loadInstructions, NestedInstructions, type InstructionSources } from "./instructions.ts";
-import { compactionThresholdOf, contextWindowOf, costOf, emptyUsage } from "./usage.ts";
+import { compactionThresholdOf, contextWindowOf, costOf, emptyUsage, type UsageTotals } from "./usage.ts";
 import {
   isErrorStop,
   type AgentEvent,
@@ -83,30 +83,9 @@ export class AgentSession {
     this.options = options;
     const { runtime } = options;
     this.sessionId = options.child?.sessionId ?? options.resume?.sessionId ?? newSessionId(runtime);
-    this.writer = new SessionWriter({
-      runtime,
-      home: options.home,
-      id: this.sessionId,
-      child: options.child !== undefined,
-      persist: options.persist,
-      ...(options.onLine ? { listener: options.onLine } : {}),
-      onWriteError: (error) => this.emit({ type: "notice", kind: "error", text: `agent: session file not written: ${error}` }),
-      observer: (record) => {
-        this.transcript.observe(record);
-        options.audit?.(record, this.sessionId);
-      },
-    });
+    this.writer = this.openWriter(options);
     this.transcriptPath = this.writer.path;
-    this.transcript = new ClaudeTranscript({
-      fs: runtime.fs,
-      sessionPath: this.writer.path,
-      sessionId: this.sessionId,
-      cwd: options.cwd,
-      model: options.provider.model,
-      randomHex: (bytes) => runtime.randomId(bytes),
-      ...(options.child ? { parentSessionId: options.child.parentSessionId } : {}),
-      onWriteError: (error) => this.emit({ type: "notice", kind: "warning", text: `agent: Claude-format transcript not written: ${error}` }),
-    });
+    this.transcript = this.openTranscript(options);
     this.hooks = activeHooks(options.hooks, options.child?.agentName);
     this.engine = this.makeEngine();
     this.system = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
@@ -130,6 +109,50 @@ export class AgentSession {
       apiMs: 0,
     };
     this.nested.markGiven(this.state.messages);
+    this.shells = new BackgroundShells(runtime);
+    this.services = this.makeServices(options);
+    this.tools = BUILTIN_TOOLS.filter((tool) => tool.name !== "web_fetch" || webFetchOn(options)).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: toolJsonSchema(tool.name),
+    }));
+    if (this.services.taskRunner) this.tools.push(TASK_TOOL_DEFINITION);
+    options.signal.addEventListener("abort", this.cancelHooks, { once: true });
+  }
+
+  /** The session's JSONL writer; every record also feeds the Claude-shaped transcript and the audit export. */
+  private openWriter(options: AgentSessionOptions): SessionWriter {
+    return new SessionWriter({
+      runtime: options.runtime,
+      home: options.home,
+      id: this.sessionId,
+      child: options.child !== undefined,
+      persist: options.persist,
+      ...(options.onLine ? { listener: options.onLine } : {}),
+      onWriteError: (error) => this.emit({ type: "notice", kind: "error", text: `agent: session file not written: ${error}` }),
+      observer: (record) => {
+        this.transcript.observe(record);
+        options.audit?.(record, this.sessionId);
+      },
+    });
+  }
+
+  private openTranscript(options: AgentSessionOptions): ClaudeTranscript {
+    const { runtime } = options;
+    return new ClaudeTranscript({
+      fs: runtime.fs,
+      sessionPath: this.writer.path,
+      sessionId: this.sessionId,
+      cwd: options.cwd,
+      model: options.provider.model,
+      randomHex: (bytes) => runtime.randomId(bytes),
+      ...(options.child ? { parentSessionId: options.child.parentSessionId } : {}),
+      onWriteError: (error) => this.emit({ type: "notice", kind: "warning", text: `agent: Claude-format transcript not written: ${error}` }),
+    });
+  }
+
+  /** The per-session services: hook firing, rules, tools, the task runner, background shells, the plan. */
+  private makeServices(options: AgentSessionOptions): SessionServices {
     const askPermission = options.askPermission ? this.afterRendering(options.askPermission) : undefined;
     // Subagents: only a top-level session offers `task` (children do not nest).
     const taskRunner = options.child
@@ -137,14 +160,13 @@ export class AgentSession {
       : createTaskRunner({ ...options, ...(askPermission ? { askPermission } : {}) }, runChildSession, DEFAULT_SYSTEM_PROMPT);
     // A child starts with its parent's variables; a resumed session with those it recorded.
     const initialEnv = options.child?.env ?? (options.resume ? sessionEnvOf(options.resume.records) : {});
-    this.shells = new BackgroundShells(runtime);
-    this.services = new SessionServices({
+    return new SessionServices({
       sessionEnv: new SessionEnv(initialEnv, options.providerKeyVars ?? PROVIDER_KEY_VARS),
       shells: this.shells,
       // A resumed session picks its plan up where the last todo_write left it.
       todos: new TodoList(options.resume ? lastPlan(options.resume.records) : []),
       ...(webFetchOn(options) ? { webFetch: options.webFetch } : {}),
-      runtime,
+      runtime: options.runtime,
       writer: this.writer,
       permissionMode: options.permissionMode,
       cwd: options.cwd,
@@ -160,23 +182,19 @@ export class AgentSession {
       ...(options.child ? { child: options.child } : {}),
       ...(taskRunner ? { taskRunner } : {}),
       ...(options.mcp ? { mcp: options.mcp } : {}),
-      addChildUsage: (usage, apiMs) => {
-        const totals = this.state.usage;
-        totals.input += usage.input;
-        totals.output += usage.output;
-        totals.cacheRead += usage.cacheRead;
-        totals.cacheWrite += usage.cacheWrite;
-        this.state.apiMs += apiMs;
-      },
+      addChildUsage: (usage, apiMs) => this.addChildUsage(usage, apiMs),
       ...(options.readRoots ? { readRoots: options.readRoots } : {}),
     });
-    this.tools = BUILTIN_TOOLS.filter((tool) => tool.name !== "web_fetch" || webFetchOn(options)).map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: toolJsonSchema(tool.name),
-    }));
-    if (this.services.taskRunner) this.tools.push(TASK_TOOL_DEFINITION);
-    options.signal.addEventListener("abort", this.cancelHooks, { once: true });
+  }
+
+  /** A finished subagent's usage and API time count toward this session's totals. */
+  private addChildUsage(usage: UsageTotals, apiMs: number): void {
+    const totals = this.state.usage;
+    totals.input += usage.input;
+    totals.output += usage.output;
+    totals.cacheRead += usage.cacheRead;
+    totals.cacheWrite += usage.cacheWrite;
+    this.state.apiMs += apiMs;
   }
 
   /** session_start (record and hooks). The result is non-null when a hook already ended the session. */
