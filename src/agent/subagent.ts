@@ -115,40 +115,53 @@ export function createTaskRunner(parent: AgentSessionOptions, runChild: RunChild
   return (s) => (input, scope) => runTask({ parent, s, runChild, fallbackPrompt }, input, scope);
 }
 
-async function runTask(t: TaskContext, input: Record<string, unknown>, scope: CallScope): Promise<ToolResult> {
+/** One task call's identity: the child's id, where its transcript goes, and the event fields naming it. */
+interface TaskRun {
+  readonly t: TaskContext;
+  readonly childId: string;
+  readonly transcriptPath: string | null;
+  readonly at: { readonly turnIndex: number; readonly callId: string };
+  readonly fields: (request: TaskRequest, status: string) => SubagentFields;
+  readonly metadata: (name: string, stopReason: StopReason | "blocked") => Record<string, unknown>;
+}
+
+function taskRun(t: TaskContext, scope: CallScope): TaskRun {
   const { parent, s } = t;
+  const childId = newSessionId(parent.runtime);
+  return {
+    t,
+    childId,
+    transcriptPath: parent.persist ? sessionPath(parent.home, childId, { child: true }) : null,
+    at: { turnIndex: scope.turnIndex, callId: scope.callId },
+    fields: (request, status) => ({
+      parent_session_id: s.writer.id,
+      child_session_id: childId,
+      child_thread_id: childId,
+      agent_name: request.agentName,
+      // Claude Code's names for the same.
+      agent_id: childId,
+      agent_type: request.agentName,
+      display_label: request.description,
+      background: false,
+      status,
+    }),
+    metadata: (name, stopReason) => ({ agent_name: name, child_session_id: childId, stop_reason: stopReason }),
+  };
+}
+
+async function runTask(t: TaskContext, input: Record<string, unknown>, scope: CallScope): Promise<ToolResult> {
   const first = setUp(t, taskRequest(input));
   if (!first.ok) return { success: false, content: first.error };
-  const childId = newSessionId(parent.runtime);
-  const transcriptPath = parent.persist ? sessionPath(parent.home, childId, { child: true }) : null;
-  const at = { turnIndex: scope.turnIndex, callId: scope.callId };
-  const fields = (request: TaskRequest, status: string): SubagentFields => ({
-    parent_session_id: s.writer.id,
-    child_session_id: childId,
-    child_thread_id: childId,
-    agent_name: request.agentName,
-    // Claude Code's names for the same.
-    agent_id: childId,
-    agent_type: request.agentName,
-    display_label: request.description,
-    background: false,
-    status,
-  });
-  const metadata = (name: string, stopReason: StopReason | "blocked"): Record<string, unknown> => ({
-    agent_name: name,
-    child_session_id: childId,
-    stop_reason: stopReason,
-  });
-
+  const run = taskRun(t, scope);
   // The task input rides along as the event's tool input so a replacing updatedInput is schema-checked (D8).
-  const start = await s.fire(
+  const start = await t.s.fire(
     {
       event: "subagent_start",
       tool: { name: "task", callId: scope.callId, input },
-      fields: { ...fields(first.setup.request, "starting"), prompt: first.setup.request.prompt },
-      transcriptPath,
+      fields: { ...run.fields(first.setup.request, "starting"), prompt: first.setup.request.prompt },
+      transcriptPath: run.transcriptPath,
     },
-    at,
+    run.at,
   );
   const blocked = start.state.blocked?.reason ?? start.state.stopSession?.reason;
   if (blocked !== undefined) {
@@ -156,28 +169,34 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
     return {
       success: false,
       content: `subagent blocked by hook: ${blocked}`,
-      metadata: metadata(first.setup.request.agentName, "blocked"),
+      metadata: run.metadata(first.setup.request.agentName, "blocked"),
       ...(hookStop ? { hookStop } : {}),
     };
   }
   const replaced = start.state.toolInput !== undefined && start.state.toolInput !== input ? setUp(t, taskRequest(start.state.toolInput)) : first;
   if (!replaced.ok) return { success: false, content: replaced.error };
-  const { request, systemPrompt, cwd } = replaced.setup;
-  const name = request.agentName;
+  return runChildTask(run, replaced.setup, start.state.contexts, scope);
+}
 
+/** Runs the child session; subagent_stop fires at its stop point, or after it when it ended elsewhere. */
+async function runChildTask(run: TaskRun, setup: ChildSetup, promptContext: readonly string[], scope: CallScope): Promise<ToolResult> {
+  const { t, at, transcriptPath } = run;
+  const { parent, s } = t;
+  const { request, systemPrompt, cwd } = setup;
+  const name = request.agentName;
   let lastStop: EventOutcome | undefined;
   /** The child's end was already reported by its own stop (continue:false or a `fail` failure). */
   let endedAtStop = false;
   const fireStop = async (status: string, extra: Readonly<Record<string, unknown>>): Promise<EventOutcome> => {
-    lastStop = await s.fire({ event: "subagent_stop", fields: { ...fields(request, status), ...extra }, transcriptPath }, at);
+    lastStop = await s.fire({ event: "subagent_stop", fields: { ...run.fields(request, status), ...extra }, transcriptPath }, at);
     if (lastStop.state.stopSession) endedAtStop = true;
     return lastStop;
   };
   const child: ChildRun = {
-    sessionId: childId,
+    sessionId: run.childId,
     parentSessionId: s.writer.id,
     agentName: name,
-    promptContext: start.state.contexts,
+    promptContext,
     env: s.sessionEnv.vars(),
     stop: (stopFields) =>
       fireStop("completed", { last_assistant_message: stopFields.last_assistant_message ?? "", stop_hook_active: stopFields.stop_hook_active ?? false }),
@@ -207,7 +226,7 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
   return {
     success: kept,
     content: kept ? result.result : endedEarly(name, result),
-    metadata: metadata(name, result.stopReason),
+    metadata: run.metadata(name, result.stopReason),
     hookContext: lastStop?.state.contexts ?? [],
     ...(hookStop ? { hookStop } : {}),
   };
