@@ -51,6 +51,50 @@ function table(rows: string[][]): string[] {
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join("  "));
 }
 
+/** One hook as `hooks list --json` prints it. */
+function hookJson(spec: HookSpec, trusted: boolean): Record<string, unknown> {
+  return {
+    label: spec.label,
+    scope: spec.scope,
+    form: spec.form,
+    dialect: spec.dialect,
+    event: spec.event,
+    matcher: matcherText(spec),
+    policy: policyText(spec),
+    async: isAsync(spec),
+    // Claude Code's keys exist on lifecycle commands only.
+    ...(spec.form === "lifecycle" ? { once: spec.once === true, status_message: spec.statusMessage ?? null, plugin: spec.plugin ?? null } : {}),
+    timeout_ms: spec.timeoutMs,
+    source: spec.source,
+    field: spec.field,
+    command: commandText(spec),
+    // Command, http or prompt; the URL of an http hook.
+    type: handlerType(spec),
+    ...(spec.form === "lifecycle" && spec.handler?.type === "http" ? { url: spec.handler.url } : {}),
+    trusted: spec.scope === "project" ? trusted : true,
+    disabled: spec.disabled,
+  };
+}
+
+/** One hook's table row and the detail lines under it, escaped cell by cell. */
+function hookRow(spec: HookSpec, trusted: boolean, loaded: LoadedConfig, places: { projectRoot: string; userHome: string }): { row: string[]; details: string[] } {
+  const status =
+    [spec.scope === "project" && !trusted ? "untrusted" : "", spec.disabled ? "disabled" : "", spec.scope === "managed" ? "managed" : ""].filter(Boolean).join(",") ||
+    "active";
+  const row = [spec.label, spec.scope, spec.form, spec.dialect, spec.event, matcherText(spec), policyText(spec), isAsync(spec) ? "yes" : "no", formatTimeout(spec.timeoutMs), status];
+  const source = spec.field === "" ? displayPath(spec.source, places) : `${displayPath(spec.source, places)} ${spec.field}`;
+  const claudeKeys =
+    spec.form === "lifecycle" ? [...(spec.once === true ? ["    once: yes"] : []), ...(spec.statusMessage !== undefined ? [`    statusMessage: ${spec.statusMessage}`] : [])] : [];
+  const details = [
+    `    source: ${source}`,
+    handlerType(spec) === "command" ? `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}` : `    ${commandText(spec)}`,
+    ...claudeKeys,
+    ...reviewNotes(spec, loaded),
+  ];
+  // Config text is escaped cell by cell, so a `\r` or ESC in a label or command cannot redraw the table.
+  return { row: row.map(escapeControls), details: details.map(escapeControls) };
+}
+
 export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksListOptions): Promise<number> {
   const loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [], ...(options.noHooks ? { noHooks: true } : {}) });
   // With hooks off only managed hooks loaded; they still run, so they are still listed.
@@ -67,27 +111,7 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
   const places = { projectRoot: loaded.projectRoot, userHome: runtime.env().HOME ?? runtime.platform.homedir };
 
   if (options.json) {
-    const hooks = loaded.hooks.map((spec) => ({
-      label: spec.label,
-      scope: spec.scope,
-      form: spec.form,
-      dialect: spec.dialect,
-      event: spec.event,
-      matcher: matcherText(spec),
-      policy: policyText(spec),
-      async: isAsync(spec),
-      // Claude Code's keys exist on lifecycle commands only.
-      ...(spec.form === "lifecycle" ? { once: spec.once === true, status_message: spec.statusMessage ?? null, plugin: spec.plugin ?? null } : {}),
-      timeout_ms: spec.timeoutMs,
-      source: spec.source,
-      field: spec.field,
-      command: commandText(spec),
-      // Command, http or prompt; the URL of an http hook.
-      type: handlerType(spec),
-      ...(spec.form === "lifecycle" && spec.handler?.type === "http" ? { url: spec.handler.url } : {}),
-      trusted: spec.scope === "project" ? trusted : true,
-      disabled: spec.disabled,
-    }));
+    const hooks = loaded.hooks.map((spec) => hookJson(spec, trusted));
     const warnings = loaded.warnings.map((w) => ({ severity: w.severity, file: w.file, field: w.field, message: w.message }));
     io.out(`${escapeJsonText(JSON.stringify({ enabled: loaded.hooksOff === null, hooks, warnings, managed_files: loaded.managed.files }, null, 2))}\n`);
     return 0;
@@ -97,44 +121,10 @@ export async function runHooksList(runtime: Runtime, io: CliIO, options: HooksLi
   if (loaded.hooksOff !== null) lines.push(`hooks disabled (${loaded.hooksOff}); the managed policy's hooks still run:`);
   if (loaded.hooks.length === 0) lines.push("no hooks loaded");
   else {
-    const rows = [["LABEL", "SCOPE", "FORM", "DIALECT", "EVENT", "MATCHER", "POLICY", "ASYNC", "TIMEOUT", "STATUS"]];
-    const details: string[][] = [];
-    for (const spec of loaded.hooks) {
-      const status =
-        [spec.scope === "project" && !trusted ? "untrusted" : "", spec.disabled ? "disabled" : "", spec.scope === "managed" ? "managed" : ""]
-          .filter(Boolean)
-          .join(",") || "active";
-      const row = [
-        spec.label,
-        spec.scope,
-        spec.form,
-        spec.dialect,
-        spec.event,
-        matcherText(spec),
-        policyText(spec),
-        isAsync(spec) ? "yes" : "no",
-        formatTimeout(spec.timeoutMs),
-        status,
-      ];
-      // Config text is escaped cell by cell, so a `\r` or ESC in a label or command cannot redraw the table.
-      rows.push(row.map(escapeControls));
-      const source = spec.field === "" ? displayPath(spec.source, places) : `${displayPath(spec.source, places)} ${spec.field}`;
-      const claudeKeys =
-        spec.form === "lifecycle"
-          ? [...(spec.once === true ? ["    once: yes"] : []), ...(spec.statusMessage !== undefined ? [`    statusMessage: ${spec.statusMessage}`] : [])]
-          : [];
-      details.push(
-        [
-          `    source: ${source}`,
-          handlerType(spec) === "command" ? `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}` : `    ${commandText(spec)}`,
-          ...claudeKeys,
-          ...reviewNotes(spec, loaded),
-        ].map(escapeControls),
-      );
-    }
-    const rendered = table(rows);
+    const built = loaded.hooks.map((spec) => hookRow(spec, trusted, loaded, places));
+    const rendered = table([["LABEL", "SCOPE", "FORM", "DIALECT", "EVENT", "MATCHER", "POLICY", "ASYNC", "TIMEOUT", "STATUS"], ...built.map((b) => b.row)]);
     lines.push(rendered[0] ?? "");
-    rendered.slice(1).forEach((row, index) => lines.push(row, ...(details[index] ?? [])));
+    rendered.slice(1).forEach((row, index) => lines.push(row, ...(built[index]?.details ?? [])));
     if (projectHooks && !trusted) lines.push("", trustProblem ?? "project hooks are untrusted: review them above, then run `agent hooks trust`");
   }
   if (loaded.warnings.length > 0) {
