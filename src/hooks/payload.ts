@@ -136,25 +136,22 @@ function encodeLine(envelope: Record<string, unknown>): Uint8Array {
   return encoder.encode(`${stringifyJson(envelope)}\n`);
 }
 
-/**
- * Builds the stdin bytes for one list hook. Redacted mode (default) is never spilled; a full-mode
- * body that would pass the 1 MiB cap is spilled through `options.spill` (absent or failing:
- * `omitted_too_large`). Never throws.
- */
-export function buildEnvelope(spec: ListHookSpec, input: HookEventInput, options: EncodeOptions, deps: EnvelopeDeps): BuiltEnvelope {
+/** What every form of one envelope shares: its head, its data, and the legacy top-level fields. */
+interface EnvelopeParts {
+  readonly head: Record<string, unknown>;
+  readonly data: Record<string, unknown>;
+  readonly legacy: (request: unknown, result: unknown) => Record<string, unknown>;
+  readonly bodies: { readonly request: unknown; readonly result?: unknown };
+}
+
+function envelopeParts(spec: ListHookSpec, input: HookEventInput, options: EncodeOptions, deps: EnvelopeDeps): EnvelopeParts {
   const mode = spec.payload;
   const raw = rawBodies(spec, input);
   const bodies = mode === "full" ? raw : redactedBodies(raw, input.strippedEnvValues);
   const paths: AffectedPath[] =
     isMessagePhase(spec.phase) || input.tool === undefined
       ? []
-      : affectedPaths(
-          deps.fs,
-          input.tool.name,
-          input.tool.input,
-          input.cwd,
-          mode === "full" ? {} : { redact: (path) => redactText(path, input.strippedEnvValues) },
-        );
+      : affectedPaths(deps.fs, input.tool.name, input.tool.input, input.cwd, mode === "full" ? {} : { redact: (path) => redactText(path, input.strippedEnvValues) });
   const head: Record<string, unknown> = {
     schema: ENVELOPE_SCHEMA,
     schema_version: ENVELOPE_SCHEMA_VERSION,
@@ -166,42 +163,47 @@ export function buildEnvelope(spec: ListHookSpec, input: HookEventInput, options
   };
   const hasResult = bodies.result !== undefined;
   const data = hasResult ? { request: bodies.request, result: bodies.result } : { request: bodies.request };
-  const legacy = (request: unknown, result: unknown) => ({
-    cwd: input.cwd,
-    payload_mode: mode,
-    request,
-    ...(hasResult ? { result } : {}),
-  });
+  const legacy = (request: unknown, result: unknown) => ({ cwd: input.cwd, payload_mode: mode, request, ...(hasResult ? { result } : {}) });
+  return { head, data, legacy, bodies };
+}
 
-  const inline = encodeLine({
-    ...head,
-    payload: { inline: true, status: "inline", data },
-    payload_ref: null,
-    ...legacy(bodies.request, bodies.result),
+/** A full-mode body moved to a `payload_ref` file, or null when it cannot be (then it is omitted). */
+function spilledEnvelope(parts: EnvelopeParts, dataBytes: Uint8Array, options: EncodeOptions, deps: EnvelopeDeps): BuiltEnvelope | null {
+  const spilled = options.spill?.(dataBytes) ?? null;
+  if (spilled === null) return null;
+  const summary = { status: "moved_to_payload_ref", original_bytes: dataBytes.length, omitted_fields: ["request", "result"] };
+  const stdin = encodeLine({
+    ...parts.head,
+    payload: { inline: false, status: "referenced" },
+    payload_ref: {
+      path: spilled.path,
+      bytes: dataBytes.length,
+      payload_mode: "full",
+      media_type: "application/json",
+      digest_sha256: `sha256:${deps.sha256Hex(dataBytes)}`,
+    },
+    ...parts.legacy(summary, summary),
   });
+  if (stdin.length <= STDIN_MAX_BYTES) return { stdin, cleanup: [spilled.path, spilled.dir], status: "referenced" };
+  cleanupSpill(deps.fs, [spilled.dir]);
+  return null;
+}
+
+/**
+ * Builds the stdin bytes for one list hook. Redacted mode (default) is never spilled; a full-mode
+ * body that would pass the 1 MiB cap is spilled through `options.spill` (absent or failing:
+ * `omitted_too_large`). Never throws.
+ */
+export function buildEnvelope(spec: ListHookSpec, input: HookEventInput, options: EncodeOptions, deps: EnvelopeDeps): BuiltEnvelope {
+  const mode = spec.payload;
+  const parts = envelopeParts(spec, input, options, deps);
+  const inline = encodeLine({ ...parts.head, payload: { inline: true, status: "inline", data: parts.data }, payload_ref: null, ...parts.legacy(parts.bodies.request, parts.bodies.result) });
   if (inline.length <= STDIN_MAX_BYTES) return { stdin: inline, cleanup: [], status: "inline" };
 
-  const dataBytes = encoder.encode(stringifyJson(data));
-  const omittedFields = ["request", "result"];
-  if (mode === "full" && dataBytes.length <= SPILL_MAX_BYTES && options.spill !== undefined) {
-    const spilled = options.spill(dataBytes);
-    if (spilled !== null) {
-      const summary = { status: "moved_to_payload_ref", original_bytes: dataBytes.length, omitted_fields: omittedFields };
-      const stdin = encodeLine({
-        ...head,
-        payload: { inline: false, status: "referenced" },
-        payload_ref: {
-          path: spilled.path,
-          bytes: dataBytes.length,
-          payload_mode: "full",
-          media_type: "application/json",
-          digest_sha256: `sha256:${deps.sha256Hex(dataBytes)}`,
-        },
-        ...legacy(summary, summary),
-      });
-      if (stdin.length <= STDIN_MAX_BYTES) return { stdin, cleanup: [spilled.path, spilled.dir], status: "referenced" };
-      cleanupSpill(deps.fs, [spilled.dir]);
-    }
+  const dataBytes = encoder.encode(stringifyJson(parts.data));
+  if (mode === "full" && dataBytes.length <= SPILL_MAX_BYTES) {
+    const spilled = spilledEnvelope(parts, dataBytes, options, deps);
+    if (spilled !== null) return spilled;
   }
 
   const reason =
@@ -210,23 +212,12 @@ export function buildEnvelope(spec: ListHookSpec, input: HookEventInput, options
       : dataBytes.length > SPILL_MAX_BYTES
         ? "payload exceeds the 64 MiB payload_ref cap"
         : "payload_ref spill file could not be created";
-  const summary = { status: "omitted_too_large", original_bytes: dataBytes.length, omitted_fields: omittedFields, reason };
-  const omitted = encodeLine({
-    ...head,
-    payload: { inline: false, status: "omitted_too_large" },
-    payload_ref: null,
-    ...legacy(summary, summary),
-  });
+  const summary = { status: "omitted_too_large", original_bytes: dataBytes.length, omitted_fields: ["request", "result"], reason };
+  const omitted = encodeLine({ ...parts.head, payload: { inline: false, status: "omitted_too_large" }, payload_ref: null, ...parts.legacy(summary, summary) });
   if (omitted.length <= STDIN_MAX_BYTES) return { stdin: omitted, cleanup: [], status: "omitted_too_large" };
   // Only a pathological label or cwd gets here: keep the stdin valid JSON under the cap anyway.
   return {
-    stdin: encodeLine({
-      schema: ENVELOPE_SCHEMA,
-      schema_version: ENVELOPE_SCHEMA_VERSION,
-      phase: spec.phase,
-      payload: { inline: false, status: "omitted_too_large" },
-      payload_ref: null,
-    }),
+    stdin: encodeLine({ schema: ENVELOPE_SCHEMA, schema_version: ENVELOPE_SCHEMA_VERSION, phase: spec.phase, payload: { inline: false, status: "omitted_too_large" }, payload_ref: null }),
     cleanup: [],
     status: "omitted_too_large",
   };
