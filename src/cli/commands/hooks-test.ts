@@ -92,48 +92,49 @@ function parseFields(event: CanonicalEvent, pairs: readonly string[]): Record<st
   return fields;
 }
 
-export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTestOptions): Promise<number> {
-  if (options.extra.length > 0)
-    throw new AgentError("usage", `unexpected argument "${options.extra[0]}"`, { fix: "agent hooks test EVENT [--tool NAME] [--input JSON] …" });
-  const named = parseEvent(options.event);
+/** `--tool`: the tool a tool event fires for (an MCP name needs no running server); none for other events. */
+function testedTool(named: CanonicalEvent, given: string | undefined): ToolId | undefined {
   const isToolEvent = TOOL_EVENTS.has(named);
-  let tool: ToolId | undefined;
-  if (options.tool !== undefined) {
-    if (!isToolEvent)
-      throw new AgentError("usage", `--tool is only for tool events, not ${named}`, {
-        fix: "use pre_tool, post_tool, post_tool_failure or permission_request",
-      });
-    // An MCP tool name needs no running server: hooks only see the name and input.
-    tool = toolIdOf(options.tool);
-    if (tool === undefined)
-      throw new AgentError("usage", `--tool: unknown tool "${options.tool}"`, {
-        fix: "use read, write, edit, bash, grep, glob, task, bash_output, kill_shell or an MCP tool mcp__<server>__<tool>",
-      });
-  } else if (isToolEvent) {
-    throw new AgentError("usage", `${named} needs --tool`, { fix: "e.g. --tool bash" });
+  if (given === undefined) {
+    if (isToolEvent) throw new AgentError("usage", `${named} needs --tool`, { fix: "e.g. --tool bash" });
+    return undefined;
   }
+  if (!isToolEvent) throw new AgentError("usage", `--tool is only for tool events, not ${named}`, { fix: "use pre_tool, post_tool, post_tool_failure or permission_request" });
+  const tool = toolIdOf(given);
+  if (tool === undefined) {
+    throw new AgentError("usage", `--tool: unknown tool "${given}"`, {
+      fix: "use read, write, edit, bash, grep, glob, task, bash_output, kill_shell or an MCP tool mcp__<server>__<tool>",
+    });
+  }
+  return tool;
+}
+
+/** `--result` for post_tool and post_tool_failure (a default result when absent); an error elsewhere. */
+function testedResult(runtime: Runtime, named: CanonicalEvent, options: HooksTestOptions): ToolResultInfo | undefined {
+  if (named !== "post_tool" && named !== "post_tool_failure") {
+    if (options.result !== undefined) throw new AgentError("usage", `--result is only for post_tool and post_tool_failure, not ${named}`);
+    return undefined;
+  }
+  const raw = options.result === undefined ? { success: named === "post_tool", content: "" } : readJsonArgument(runtime, "--result", options.result, options.cwd);
+  const parsed = v.safeParse(ResultSchema, raw);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const path = issue ? (v.getDotPath(issue) ?? "") : "";
+    throw new AgentError("usage", `--result: ${path ? `field ${path}: ` : ""}${issue?.message ?? "invalid"}`, { fix: `e.g. --result '{"success":true,"content":"ok"}'` });
+  }
+  if (named === "post_tool_failure" && parsed.output.success) throw new AgentError("usage", '--result: post_tool_failure needs "success": false');
+  return parsed.output;
+}
+
+export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTestOptions): Promise<number> {
+  if (options.extra.length > 0) throw new AgentError("usage", `unexpected argument "${options.extra[0]}"`, { fix: "agent hooks test EVENT [--tool NAME] [--input JSON] …" });
+  const named = parseEvent(options.event);
+  const tool = testedTool(named, options.tool);
   const rawInput = options.input === undefined ? {} : readJsonArgument(runtime, "--input", options.input, options.cwd);
   const parsedInput = v.safeParse(v.record(v.string(), v.unknown()), rawInput);
   if (!parsedInput.success) throw new AgentError("usage", "--input: must be a JSON object", { fix: `e.g. --input '{"command":"ls"}'` });
   const toolInput: Record<string, unknown> = parsedInput.output;
-
-  let result: ToolResultInfo | undefined;
-  if (named === "post_tool" || named === "post_tool_failure") {
-    const raw =
-      options.result === undefined ? { success: named === "post_tool", content: "" } : readJsonArgument(runtime, "--result", options.result, options.cwd);
-    const parsed = v.safeParse(ResultSchema, raw);
-    if (!parsed.success) {
-      const issue = parsed.issues[0];
-      const path = issue ? (v.getDotPath(issue) ?? "") : "";
-      throw new AgentError("usage", `--result: ${path ? `field ${path}: ` : ""}${issue?.message ?? "invalid"}`, {
-        fix: `e.g. --result '{"success":true,"content":"ok"}'`,
-      });
-    }
-    if (named === "post_tool_failure" && parsed.output.success) throw new AgentError("usage", '--result: post_tool_failure needs "success": false');
-    result = parsed.output;
-  } else if (options.result !== undefined) {
-    throw new AgentError("usage", `--result is only for post_tool and post_tool_failure, not ${named}`);
-  }
+  const result = testedResult(runtime, named, options);
 
   const fields: Record<string, unknown> = { ...EVENT_FIELD_DEFAULTS[named], ...parseFields(named, options.fields) };
   if (options.prompt !== undefined) {
