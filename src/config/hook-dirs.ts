@@ -4,7 +4,7 @@
  * Within a scope the lexically later directory wins a duplicate `name`; a project hook replaces
  * the user hook of the same name (DIR-03/04), even a `fail_closed` one. That replacement is recorded
  * (`shadows`) so the trust review says it in plain words and the digest pins it: a user guard that
- * a project switches off is never switched off silently (issue 9 item 7). Disabled hooks stay
+ * a project switches off is never switched off silently. Disabled hooks stay
  * listed but never replace anything (DIR-07).
  */
 import { CONFIG_FILE_MAX_BYTES } from "./settings.ts";

@@ -84,7 +84,7 @@ export async function executeHook(ctx: ExecuteContext, spec: HookSpec, input: Ho
     truncated: extra.truncated ?? { stdout: false, stderr: false },
   });
 
-  // A trusted project's files must still be the trusted bytes at the moment of the spawn (issue 9 item 4).
+  // A trusted project's files must still be the trusted bytes at the moment of the spawn.
   const changed = spec.trustCheck?.() ?? null;
   if (changed !== null) return finish({ ...failedReply("runner", changed), failure: { category: "runner", detail: changed, closed: true } });
 
@@ -202,7 +202,7 @@ async function withLoginEnv(
   return { argv: [shell, "-c", ...rest], env: mergeLoginEnv(login.env, login.base, hookEnv) };
 }
 
-/** An http or prompt lifecycle hook (issue 12 item 9): the same encode and decode, no process. */
+/** An http or prompt lifecycle hook: the same encode and decode, no process. */
 async function runHandler(ctx: ExecuteContext, spec: LifecycleHookSpec, input: HookEventInput, hookIndex: number): Promise<HookReply> {
   const handler = spec.handler;
   if (handler === undefined) return failedReply("runner", "not an http or prompt hook");

@@ -148,7 +148,7 @@ function policyOf(spec: HookSpec): "ignore" | "warn" | "block" | "fail" | "fail_
   return spec.failurePolicy;
 }
 
-/** A label in a reason the terminal prints: escaped like all config text (issue 9 item 2). */
+/** A label in a reason the terminal prints: escaped like all config text. */
 function labelOf(spec: HookSpec): string {
   return escapeControls(spec.label);
 }
@@ -156,7 +156,7 @@ function labelOf(spec: HookSpec): string {
 /** Applies the form's failure policy (D2, D21, D23, seed 003). */
 function applyFailure(state: MergeState, run: HookRun, category: string, detail: string): { state: MergeState; halt: boolean } {
   const { spec } = run;
-  // A changed trusted file fails closed whatever the policy: the session stops (issue 9 item 4).
+  // A changed trusted file fails closed whatever the policy: the session stops.
   const policy = run.reply.failure?.closed ? "fail" : policyOf(spec);
   const event = state.event;
   const note = (outcome: string, loud = true): FailureNote => ({
@@ -204,7 +204,7 @@ function applyFailure(state: MergeState, run: HookRun, category: string, detail:
 }
 
 /**
- * The reply with every hook-given text that can reach the model bounded (issue 9 item 8): the
+ * The reply with every hook-given text that can reach the model bounded: the
  * reasons (deny, block, stop, `continue: false`), the permission message and the claude feedback
  * are neutralised and cut at HOOK_REASON_MAX_BYTES; an output rewrite is cut at the tools' own
  * OUTPUT_MAX_BYTES (it replaces a tool result). Contexts are bounded where they are joined.
@@ -289,7 +289,7 @@ function keepReplyEffects(state: MergeState, run: HookRun, reply: HookReply, opt
   if (reply.info !== undefined && !reply.suppressOutput && !(options.quietSuccessOutput && !reply.failure)) {
     next = { ...next, infos: [...next.infos, reply.info] };
   }
-  // Issue 12 item 6: context written for a replacement input that the schema rejects would describe
+  // Context written for a replacement input that the schema rejects would describe
   // a call that does not happen; it goes with the rejected input (the previous input is kept, D8).
   if (reply.hiddenContext.length > 0 && !inputRejected) next = { ...next, hidden: [...next.hidden, ...reply.hiddenContext] };
   if (reply.context.length > 0 && !inputRejected) next = { ...next, contexts: [...next.contexts, ...reply.context] };
