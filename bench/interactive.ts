@@ -38,7 +38,10 @@ interface Sample {
 
 /** The agent's pid under `script`: the child whose command line names the binary. */
 function agentPid(scriptPid: number, binary: string): number | null {
-  const children = spawnSync("pgrep", ["-P", String(scriptPid)], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
+  const children = spawnSync("pgrep", ["-P", String(scriptPid)], { encoding: "utf8" })
+    .stdout.trim()
+    .split("\n")
+    .filter(Boolean);
   for (const pid of children) if (readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] === binary) return Number(pid);
   for (const pid of children) {
     const deeper = agentPid(Number(pid), binary);
@@ -114,7 +117,9 @@ try {
     }
   }
   console.log(`runs: ${RUNS}; CPU tick = ${(1000 / TICKS_PER_SECOND).toFixed(0)} ms\n`);
-  console.log("| binary | size MB | `--version` ms | first prompt ms | target (1.5× version + 30 ms) | RSS idle MB | RSS after 200 tool calls MB | idle CPU ticks in 2 s |");
+  console.log(
+    "| binary | size MB | `--version` ms | first prompt ms | target (1.5× version + 30 ms) | RSS idle MB | RSS after 200 tool calls MB | idle CPU ticks in 2 s |",
+  );
   console.log("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |");
   for (const [program, { version, samples }] of results) {
     const v = median(version);

@@ -151,7 +151,13 @@ function envelopeParts(spec: ListHookSpec, input: HookEventInput, options: Encod
   const paths: AffectedPath[] =
     isMessagePhase(spec.phase) || input.tool === undefined
       ? []
-      : affectedPaths(deps.fs, input.tool.name, input.tool.input, input.cwd, mode === "full" ? {} : { redact: (path) => redactText(path, input.strippedEnvValues) });
+      : affectedPaths(
+          deps.fs,
+          input.tool.name,
+          input.tool.input,
+          input.cwd,
+          mode === "full" ? {} : { redact: (path) => redactText(path, input.strippedEnvValues) },
+        );
   const head: Record<string, unknown> = {
     schema: ENVELOPE_SCHEMA,
     schema_version: ENVELOPE_SCHEMA_VERSION,
@@ -197,7 +203,12 @@ function spilledEnvelope(parts: EnvelopeParts, dataBytes: Uint8Array, options: E
 export function buildEnvelope(spec: ListHookSpec, input: HookEventInput, options: EncodeOptions, deps: EnvelopeDeps): BuiltEnvelope {
   const mode = spec.payload;
   const parts = envelopeParts(spec, input, options, deps);
-  const inline = encodeLine({ ...parts.head, payload: { inline: true, status: "inline", data: parts.data }, payload_ref: null, ...parts.legacy(parts.bodies.request, parts.bodies.result) });
+  const inline = encodeLine({
+    ...parts.head,
+    payload: { inline: true, status: "inline", data: parts.data },
+    payload_ref: null,
+    ...parts.legacy(parts.bodies.request, parts.bodies.result),
+  });
   if (inline.length <= STDIN_MAX_BYTES) return { stdin: inline, cleanup: [], status: "inline" };
 
   const dataBytes = encoder.encode(stringifyJson(parts.data));
@@ -217,7 +228,13 @@ export function buildEnvelope(spec: ListHookSpec, input: HookEventInput, options
   if (omitted.length <= STDIN_MAX_BYTES) return { stdin: omitted, cleanup: [], status: "omitted_too_large" };
   // Only a pathological label or cwd gets here: keep the stdin valid JSON under the cap anyway.
   return {
-    stdin: encodeLine({ schema: ENVELOPE_SCHEMA, schema_version: ENVELOPE_SCHEMA_VERSION, phase: spec.phase, payload: { inline: false, status: "omitted_too_large" }, payload_ref: null }),
+    stdin: encodeLine({
+      schema: ENVELOPE_SCHEMA,
+      schema_version: ENVELOPE_SCHEMA_VERSION,
+      phase: spec.phase,
+      payload: { inline: false, status: "omitted_too_large" },
+      payload_ref: null,
+    }),
     cleanup: [],
     status: "omitted_too_large",
   };

@@ -79,7 +79,10 @@ export class InjectionContents {
 export function injectionRows(record: RecordOf<"hook_context_injection">, contents: readonly string[], settings: HookRowSettings): string[] {
   const { showInTranscript, showInActivityTree, style } = settings.injectedContent;
   const summary = injectionSummary(record);
-  const withContent = (head: string, indent: string): string[] => [head, ...(style === "content" ? contents.map((text) => `${indent}  │ ${contentLine(text)}`) : [])];
+  const withContent = (head: string, indent: string): string[] => [
+    head,
+    ...(style === "content" ? contents.map((text) => `${indent}  │ ${contentLine(text)}`) : []),
+  ];
   const rows: string[] = [];
   if (showInTranscript) rows.push(...withContent(summary, ""));
   // A child of the related tool/message activity when there is one, else a root row.
@@ -128,7 +131,17 @@ export function historyLines(records: readonly SessionRecord[], settings: HookRo
 }
 
 /** The field the live tool line shows for a built-in tool; other tools show their input as JSON. */
-const DETAIL_FIELD: Readonly<Record<string, string>> = { bash: "command", grep: "pattern", glob: "pattern", task: "description", bash_output: "bash_id", kill_shell: "shell_id", read: "file_path", write: "file_path", edit: "file_path" };
+const DETAIL_FIELD: Readonly<Record<string, string>> = {
+  bash: "command",
+  grep: "pattern",
+  glob: "pattern",
+  task: "description",
+  bash_output: "bash_id",
+  kill_shell: "shell_id",
+  read: "file_path",
+  write: "file_path",
+  edit: "file_path",
+};
 
 /** The tool line's detail as the live session showed it. */
 export function callDetail(tool: string, input: unknown): string {

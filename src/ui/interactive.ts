@@ -27,7 +27,20 @@ type Ending = { readonly kind: "exit" } | { readonly kind: "clear" } | { readonl
 
 export async function runInteractive(runtime: Runtime, input: PromptIO, options: InteractiveOptions): Promise<SessionResult> {
   const io = input.output;
-  const repl: Repl = { runtime, io, input, options, loaded: options.loaded, turn: null, asking: false, session: new AbortController(), terminated: false, renderer: null, instead: null, lastSessionId: null };
+  const repl: Repl = {
+    runtime,
+    io,
+    input,
+    options,
+    loaded: options.loaded,
+    turn: null,
+    asking: false,
+    session: new AbortController(),
+    terminated: false,
+    renderer: null,
+    instead: null,
+    lastSessionId: null,
+  };
   const offSignal = runtime.onSignal("SIGINT", () => onInterrupt(repl));
   input.onInterrupt(() => onInterrupt(repl));
   // SIGTERM/SIGHUP end the whole session like /exit after a cancelled turn: every group is killed,

@@ -31,7 +31,10 @@ export type KeyName =
   | "alt-backspace"
   | "alt-d";
 
-export type Key = { readonly type: "text"; readonly text: string } | { readonly type: "paste"; readonly text: string } | { readonly type: "key"; readonly name: KeyName };
+export type Key =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "paste"; readonly text: string }
+  | { readonly type: "key"; readonly name: KeyName };
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";

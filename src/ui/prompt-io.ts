@@ -161,7 +161,10 @@ class PipePrompt implements PromptIO {
     const line = await this.question(`${lines}${text} ${menu}: `);
     if (line === null) return null;
     const answer = line.trim().toLowerCase();
-    const picked = answer === "" ? undefined : choices.find((c, index) => answer === c.key || answer === c.value || answer === String(index + 1) || c.label.toLowerCase().startsWith(answer));
+    const picked =
+      answer === ""
+        ? undefined
+        : choices.find((c, index) => answer === c.key || answer === c.value || answer === String(index + 1) || c.label.toLowerCase().startsWith(answer));
     // Anything else is the `n` answer, as the question says.
     return (picked ?? choices.find((c) => c.key === "n"))?.value ?? null;
   }

@@ -71,4 +71,3 @@ export interface SessionInfo {
   /** Another session of this home for /resume, or a message saying why not. */
   loadSession(id: string): ResumeSource | string;
 }
-

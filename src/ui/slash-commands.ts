@@ -76,7 +76,11 @@ async function runCommand(repl: Repl, session: AgentSession, render: Render, com
       await trustCommand(repl, session, render);
       return null;
     case "/model":
-      io.err(argument === "" ? `model: ${escapeControls(options.info.model)} (provider ${options.info.provider})\n` : "agent: the model is chosen at start: agent --model NAME (and --provider); /model shows it\n");
+      io.err(
+        argument === ""
+          ? `model: ${escapeControls(options.info.model)} (provider ${options.info.provider})\n`
+          : "agent: the model is chosen at start: agent --model NAME (and --provider); /model shows it\n",
+      );
       return null;
     case "/permissions":
       io.err(`${permissionsText(repl.loaded, options.info.permissionMode)}\n`);
@@ -154,8 +158,15 @@ function mcpText(info: SessionInfo): string {
 
 function permissionsText(loaded: LoadedConfig, mode: string): string {
   const { allow, ask, deny } = loaded.settings.permissions;
-  const list = (name: string, rules: readonly string[]): string => `  ${name}: ${rules.length === 0 ? "(none)" : rules.map((rule) => escapeControls(rule)).join(", ")}`;
-  return [`permission mode: ${mode}`, list("allow", allow), list("ask", ask), list("deny", deny), "rules you allow always in a question hold for this session"].join("\n");
+  const list = (name: string, rules: readonly string[]): string =>
+    `  ${name}: ${rules.length === 0 ? "(none)" : rules.map((rule) => escapeControls(rule)).join(", ")}`;
+  return [
+    `permission mode: ${mode}`,
+    list("allow", allow),
+    list("ask", ask),
+    list("deny", deny),
+    "rules you allow always in a question hold for this session",
+  ].join("\n");
 }
 
 async function hooksCommand(repl: Repl, session: AgentSession, render: Render, argument: string): Promise<void> {
@@ -177,9 +188,17 @@ async function hooksCommand(repl: Repl, session: AgentSession, render: Render, a
 /** `/hooks`: loaded hooks in run order, then the load warnings (DIR-13). */
 function hooksListing(loaded: LoadedConfig, hooksOff: boolean): string {
   if (hooksOff && loaded.hooks.length === 0) return "hooks disabled";
-  const lines = hooksOff ? ["hooks disabled; the managed policy's hooks still run:"] : loaded.hooks.length === 0 ? ["no hooks loaded"] : [`${loaded.hooks.length} hooks loaded:`];
+  const lines = hooksOff
+    ? ["hooks disabled; the managed policy's hooks still run:"]
+    : loaded.hooks.length === 0
+      ? ["no hooks loaded"]
+      : [`${loaded.hooks.length} hooks loaded:`];
   for (const spec of loaded.hooks) {
-    lines.push(escapeControls(`  ${spec.event} ${spec.label} (${spec.scope} ${spec.form}, matcher ${matcherText(spec)}, ${policyText(spec)}${spec.disabled ? ", disabled" : ""}): ${commandText(spec)}`));
+    lines.push(
+      escapeControls(
+        `  ${spec.event} ${spec.label} (${spec.scope} ${spec.form}, matcher ${matcherText(spec)}, ${policyText(spec)}${spec.disabled ? ", disabled" : ""}): ${commandText(spec)}`,
+      ),
+    );
   }
   if (loaded.warnings.length > 0) {
     lines.push(`${loaded.warnings.length} load warnings:`);

@@ -374,7 +374,9 @@ function menuFrame(menu: Menu, columns: number, screenRows: number): { rows: Reg
   for (const row of wrapRows(menu.question, columns)) rows.push({ text: row, tone: "accent" });
   const detail = menu.detail.flatMap((line) => wrapRows(line, columns).map((text) => ({ text, tone: diffTone(line) })));
   const room = Math.max(0, screenRows - rows.length - menu.choices.length - 2);
-  rows.push(...(detail.length > room ? [...detail.slice(0, Math.max(room - 1, 0)), { text: `… ${detail.length - room + 1} more rows`, tone: "dim" as const }] : detail));
+  rows.push(
+    ...(detail.length > room ? [...detail.slice(0, Math.max(room - 1, 0)), { text: `… ${detail.length - room + 1} more rows`, tone: "dim" as const }] : detail),
+  );
   if (menu.filter !== null) rows.push({ text: clip(`filter: ${menu.filter}`, columns - 1), tone: "dim" });
   visibleChoices(menu).forEach((choice, index) => {
     const mark = index === menu.selected ? "❯" : " ";

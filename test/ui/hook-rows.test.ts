@@ -28,7 +28,9 @@ function start(w: World, args: string[]): Live {
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk) => (stderr += chunk.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("close", (code) => resolve({ code, stdout, stderr })),
+  );
   return { write: (line) => child.stdin.write(`${line}\n`), signal: () => child.kill("SIGINT"), stdout: () => stdout, stderr: () => stderr, done };
 }
 
@@ -252,8 +254,33 @@ describe("Mission Control row formatting", () => {
     if (!parsed.ok) throw new Error(parsed.error);
     return parsed.record;
   };
-  const lifecycle = { type: "hook_lifecycle", phase: "pre_tool", label: "guard", target_tool: "bash", status: "failed", policy: "block", category: "timeout", target_ran: false, tool_call_id: "c1", activity_id: null, hook_index: 0, elapsed_ms: 5, message: "timed out" };
-  const injection = { type: "hook_context_injection", schema_version: 1, phase: "after_assistant", label: "memory-after", target_tool: "assistant", status: "success", item_count: 1, byte_count: 42, max_bytes: 4096, hook_index: 0 };
+  const lifecycle = {
+    type: "hook_lifecycle",
+    phase: "pre_tool",
+    label: "guard",
+    target_tool: "bash",
+    status: "failed",
+    policy: "block",
+    category: "timeout",
+    target_ran: false,
+    tool_call_id: "c1",
+    activity_id: null,
+    hook_index: 0,
+    elapsed_ms: 5,
+    message: "timed out",
+  };
+  const injection = {
+    type: "hook_context_injection",
+    schema_version: 1,
+    phase: "after_assistant",
+    label: "memory-after",
+    target_tool: "assistant",
+    status: "success",
+    item_count: 1,
+    byte_count: 42,
+    max_bytes: 4096,
+    hook_index: 0,
+  };
 
   test("TOOL-64 TOOL-65 row texts", () => {
     const row = parse(lifecycle);

@@ -24,7 +24,9 @@ function start(w: World, args: string[] = ["--script", "script.json"], env: Reco
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk) => (stderr += chunk.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("close", (code) => resolve({ code, stdout, stderr })),
+  );
   return { write: (line) => child.stdin.write(`${line}\n`), end: () => child.stdin.end(), stderr: () => stderr, done };
 }
 
@@ -192,7 +194,10 @@ describe("interactive session", () => {
   test("RUN-39 a hook reading /dev/tty fails at once and consumes no input meant for the agent", async () => {
     const w = makeWorld();
     writeScript(w, [{ text: "answered" }]);
-    w.file(join(w.agentHome, "settings.json"), JSON.stringify({ hooks: { lifecycle: { user_prompt_submit: [{ hooks: [{ command: "read x < /dev/tty || exit 1; echo got $x" }] }] } } }));
+    w.file(
+      join(w.agentHome, "settings.json"),
+      JSON.stringify({ hooks: { lifecycle: { user_prompt_submit: [{ hooks: [{ command: "read x < /dev/tty || exit 1; echo got $x" }] }] } } }),
+    );
     const s = start(w);
     s.write("hello");
     s.write("/exit");

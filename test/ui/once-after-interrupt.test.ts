@@ -50,7 +50,20 @@ describe("once across a cancelled turn", () => {
     const every = counter(w, "every");
     w.file(
       join(w.agentHome, "settings.json"),
-      JSON.stringify({ hooks: { lifecycle: { UserPromptSubmit: [{ hooks: [{ type: "command", command: once, once: true }, { type: "command", command: every }] }] } } }),
+      JSON.stringify({
+        hooks: {
+          lifecycle: {
+            UserPromptSubmit: [
+              {
+                hooks: [
+                  { type: "command", command: once, once: true },
+                  { type: "command", command: every },
+                ],
+              },
+            ],
+          },
+        },
+      }),
     );
     const s = start(w, ["--script", "script.json", "--permission-mode", "bypass"]);
     s.write("go");
@@ -62,7 +75,11 @@ describe("once across a cancelled turn", () => {
     await waitFor(() => s.stdout().includes("still here") && s.stderr().trimEnd().endsWith(">"), "the next turn");
     s.write("/exit");
     expect(await s.done).toBe(0);
-    expect(sessionRecords(w).filter((x) => x.type === "user").map((x) => x.content)).toEqual(["go", "again"]);
+    expect(
+      sessionRecords(w)
+        .filter((x) => x.type === "user")
+        .map((x) => x.content),
+    ).toEqual(["go", "again"]);
     expect(runs(w, "every")).toBe(2);
     expect(runs(w, "once")).toBe(1);
   }, 60_000);

@@ -25,7 +25,11 @@ async function quit(pane: Pane): Promise<void> {
 
 function sessionFiles(w: World): string[] {
   const dir = join(w.agentHome, "sessions");
-  return existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith(".jsonl")).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((file) => file.endsWith(".jsonl"))
+        .sort()
+    : [];
 }
 
 describe("slash commands", () => {
@@ -35,7 +39,8 @@ describe("slash commands", () => {
     w.file(join(w.agentHome, "settings.json"), JSON.stringify({ permissions: { allow: ["bash(ls*)"], deny: ["bash(rm*)"] } }));
     await withPane(w, [...SCRIPT, "--permission-mode", "accept-edits"], { rows: 60 }, async (pane) => {
       const help = await command(pane, "/help", "Ctrl-L clears the screen");
-      for (const name of ["/hooks reload", "/trust", "/model", "/permissions", "/mcp", "/resume", "/sessions", "/compact", "/clear", "/cost", "/exit"]) expect(help).toContain(name);
+      for (const name of ["/hooks reload", "/trust", "/model", "/permissions", "/mcp", "/resume", "/sessions", "/compact", "/clear", "/cost", "/exit"])
+        expect(help).toContain(name);
       await command(pane, "/model", "model: script (provider script)");
       const permissions = await command(pane, "/permissions", "permission mode: accept-edits");
       await pane.waitFor("deny: bash(rm*)");

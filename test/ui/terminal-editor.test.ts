@@ -24,7 +24,13 @@ function prompts(w: World): unknown[] {
 
 /** The last prompt row on the screen (the one being edited). */
 function editing(pane: Pane): string {
-  return pane.screen().split("\n").filter((line) => line.startsWith(">")).at(-1) ?? "";
+  return (
+    pane
+      .screen()
+      .split("\n")
+      .filter((line) => line.startsWith(">"))
+      .at(-1) ?? ""
+  );
 }
 
 async function untilEditing(pane: Pane, expected: string): Promise<void> {
@@ -183,7 +189,12 @@ describe("the screen", () => {
       const rows = (await pane.waitFor(/^> Qabc/m)).split("\n");
       const at = rows.findIndex((row) => row.startsWith("> Q"));
       expect(rows.slice(at, at + 3)).toEqual([`> Q${long.slice(0, 37)}`, long.slice(37, 77), long.slice(77)]);
-      expect(pane.rows().split("\n").every((row) => row.length <= 40)).toBe(true);
+      expect(
+        pane
+          .rows()
+          .split("\n")
+          .every((row) => row.length <= 40),
+      ).toBe(true);
       pane.keys("Enter");
       await pane.waitFor("wrapped ok");
       await quit(pane);
@@ -199,13 +210,23 @@ describe("the screen", () => {
       pane.keys("x".repeat(60));
       await pane.waitFor("xxxxxxxxxx");
       pane.resize(40, 20);
-      await pane.waitFor(() => pane.rows().split("\n").includes(`> ${"x".repeat(38)}`));
+      await pane.waitFor(() =>
+        pane
+          .rows()
+          .split("\n")
+          .includes(`> ${"x".repeat(38)}`),
+      );
       const rows = pane.rows().split("\n");
       expect(rows.filter((row) => row.includes("default mode")).length).toBe(1);
       expect(rows.filter((row) => row.startsWith("> x")).length).toBe(1);
       pane.resize(100, 20);
       await pane.waitFor(`> ${"x".repeat(60)}`);
-      expect(pane.rows().split("\n").filter((row) => row.includes("default mode")).length).toBe(1);
+      expect(
+        pane
+          .rows()
+          .split("\n")
+          .filter((row) => row.includes("default mode")).length,
+      ).toBe(1);
       pane.keys("C-u");
       await quit(pane);
     });

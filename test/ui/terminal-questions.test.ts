@@ -17,7 +17,10 @@ function records(w: World): Record<string, unknown>[] {
   return name === undefined ? [] : readJsonl(readFileSync(join(dir, name), "utf8"));
 }
 
-const prompts = (w: World): unknown[] => records(w).filter((x) => x.type === "user").map((x) => x.content);
+const prompts = (w: World): unknown[] =>
+  records(w)
+    .filter((x) => x.type === "user")
+    .map((x) => x.content);
 
 describe("permission questions in the terminal", () => {
   test("a pasted 'yes' after the prompt is part of the prompt and never answers the question", async () => {

@@ -67,7 +67,11 @@ describe("turn output in the terminal", () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "still here" }]);
     const started = join(w.root, "hook-started");
-    userSettings(w, { enabled: true, show_in_tui: true, before_tool: [{ label: "audit", command: `cat >/dev/null; touch ${started}; sleep 30`, timeout: 120 }] });
+    userSettings(w, {
+      enabled: true,
+      show_in_tui: true,
+      before_tool: [{ label: "audit", command: `cat >/dev/null; touch ${started}; sleep 30`, timeout: 120 }],
+    });
     await withPane(w, [...SCRIPT, "--permission-mode", "bypass"], {}, async (pane) => {
       await pane.waitFor(PROMPT);
       pane.keys("go", "Enter");
@@ -111,7 +115,11 @@ describe("turn output in the terminal", () => {
       const lines = screen.split("\n");
       const tool = lines.indexOf("● bash: echo hi");
       expect(tool, screen).toBeGreaterThan(0);
-      expect(lines.slice(tool + 1, tool + 4)).toEqual(["  ↳ hook before_tool · audit · bash · running", "  ↳ hook before_tool · audit · bash · success", "  ⎿ ok: hi"]);
+      expect(lines.slice(tool + 1, tool + 4)).toEqual([
+        "  ↳ hook before_tool · audit · bash · running",
+        "  ↳ hook before_tool · audit · bash · success",
+        "  ⎿ ok: hi",
+      ]);
       pane.keys("C-d");
       expect(await pane.exited()).toBe(0);
     });
@@ -148,7 +156,11 @@ describe("turn output in the terminal", () => {
       expect(await pane.exited()).toBe(0);
     });
     const [name = ""] = readdirSync(join(w.agentHome, "sessions")).filter((file) => file.endsWith(".jsonl"));
-    const last = readFileSync(join(w.agentHome, "sessions", name), "utf8").trim().split("\n").at(-1) ?? "";
+    const last =
+      readFileSync(join(w.agentHome, "sessions", name), "utf8")
+        .trim()
+        .split("\n")
+        .at(-1) ?? "";
     expect(JSON.parse(last)).toMatchObject({ type: "session_end", reason: "exit" });
   }, 90_000);
 });

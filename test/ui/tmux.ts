@@ -41,7 +41,11 @@ export interface Pane {
 
 const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 
-export function startPane(w: World, args: readonly string[], options: { env?: Record<string, string>; columns?: number; rows?: number; noColor?: boolean } = {}): Pane {
+export function startPane(
+  w: World,
+  args: readonly string[],
+  options: { env?: Record<string, string>; columns?: number; rows?: number; noColor?: boolean } = {},
+): Pane {
   const socket = join(w.root, `tmux-${Math.random().toString(36).slice(2, 8)}.sock`);
   const config = join(w.root, "tmux.conf");
   // remain-on-exit keeps the pane (and its last screen) after the program ends; set-clipboard lets
@@ -55,9 +59,25 @@ export function startPane(w: World, args: readonly string[], options: { env?: Re
   const status = `${socket}.status`;
   const wrapper = join(w.root, "run-and-record.sh");
   writeFileSync(wrapper, '#!/bin/sh\nstatus="$1"\nshift\n"$@"\necho $? > "$status"\n', { mode: 0o755 });
-  const command = ["exec", "env", "-i", ...envWords, "/bin/sh", quote(wrapper), quote(status), quote(process.execPath), quote(MAIN), ...args.map(quote)].join(" ");
+  const command = ["exec", "env", "-i", ...envWords, "/bin/sh", quote(wrapper), quote(status), quote(process.execPath), quote(MAIN), ...args.map(quote)].join(
+    " ",
+  );
   const tmux = (...rest: string[]): string => execFileSync("tmux", ["-S", socket, ...rest], { encoding: "utf8" });
-  execFileSync("tmux", ["-S", socket, "-f", config, "new-session", "-d", "-x", String(options.columns ?? 100), "-y", String(options.rows ?? 30), "-c", w.project, command]);
+  execFileSync("tmux", [
+    "-S",
+    socket,
+    "-f",
+    config,
+    "new-session",
+    "-d",
+    "-x",
+    String(options.columns ?? 100),
+    "-y",
+    String(options.rows ?? 30),
+    "-c",
+    w.project,
+    command,
+  ]);
   const capture = (extra: string[], join = true): string =>
     tmux("capture-pane", "-p", ...(join ? ["-J"] : []), ...extra)
       .replace(/\s+$/, "")

@@ -77,14 +77,33 @@ function hookJson(spec: HookSpec, trusted: boolean): Record<string, unknown> {
 }
 
 /** One hook's table row and the detail lines under it, escaped cell by cell. */
-function hookRow(spec: HookSpec, trusted: boolean, loaded: LoadedConfig, places: { projectRoot: string; userHome: string }): { row: string[]; details: string[] } {
+function hookRow(
+  spec: HookSpec,
+  trusted: boolean,
+  loaded: LoadedConfig,
+  places: { projectRoot: string; userHome: string },
+): { row: string[]; details: string[] } {
   const status =
-    [spec.scope === "project" && !trusted ? "untrusted" : "", spec.disabled ? "disabled" : "", spec.scope === "managed" ? "managed" : ""].filter(Boolean).join(",") ||
-    "active";
-  const row = [spec.label, spec.scope, spec.form, spec.dialect, spec.event, matcherText(spec), policyText(spec), isAsync(spec) ? "yes" : "no", formatTimeout(spec.timeoutMs), status];
+    [spec.scope === "project" && !trusted ? "untrusted" : "", spec.disabled ? "disabled" : "", spec.scope === "managed" ? "managed" : ""]
+      .filter(Boolean)
+      .join(",") || "active";
+  const row = [
+    spec.label,
+    spec.scope,
+    spec.form,
+    spec.dialect,
+    spec.event,
+    matcherText(spec),
+    policyText(spec),
+    isAsync(spec) ? "yes" : "no",
+    formatTimeout(spec.timeoutMs),
+    status,
+  ];
   const source = spec.field === "" ? displayPath(spec.source, places) : `${displayPath(spec.source, places)} ${spec.field}`;
   const claudeKeys =
-    spec.form === "lifecycle" ? [...(spec.once === true ? ["    once: yes"] : []), ...(spec.statusMessage !== undefined ? [`    statusMessage: ${spec.statusMessage}`] : [])] : [];
+    spec.form === "lifecycle"
+      ? [...(spec.once === true ? ["    once: yes"] : []), ...(spec.statusMessage !== undefined ? [`    statusMessage: ${spec.statusMessage}`] : [])]
+      : [];
   const details = [
     `    source: ${source}`,
     handlerType(spec) === "command" ? `    ${spec.form === "dir" ? "run" : "command"}: ${commandText(spec)}` : `    ${commandText(spec)}`,

@@ -99,7 +99,8 @@ function testedTool(named: CanonicalEvent, given: string | undefined): ToolId | 
     if (isToolEvent) throw new AgentError("usage", `${named} needs --tool`, { fix: "e.g. --tool bash" });
     return undefined;
   }
-  if (!isToolEvent) throw new AgentError("usage", `--tool is only for tool events, not ${named}`, { fix: "use pre_tool, post_tool, post_tool_failure or permission_request" });
+  if (!isToolEvent)
+    throw new AgentError("usage", `--tool is only for tool events, not ${named}`, { fix: "use pre_tool, post_tool, post_tool_failure or permission_request" });
   const tool = toolIdOf(given);
   if (tool === undefined) {
     throw new AgentError("usage", `--tool: unknown tool "${given}"`, {
@@ -115,19 +116,23 @@ function testedResult(runtime: Runtime, named: CanonicalEvent, options: HooksTes
     if (options.result !== undefined) throw new AgentError("usage", `--result is only for post_tool and post_tool_failure, not ${named}`);
     return undefined;
   }
-  const raw = options.result === undefined ? { success: named === "post_tool", content: "" } : readJsonArgument(runtime, "--result", options.result, options.cwd);
+  const raw =
+    options.result === undefined ? { success: named === "post_tool", content: "" } : readJsonArgument(runtime, "--result", options.result, options.cwd);
   const parsed = v.safeParse(ResultSchema, raw);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const path = issue ? (v.getDotPath(issue) ?? "") : "";
-    throw new AgentError("usage", `--result: ${path ? `field ${path}: ` : ""}${issue?.message ?? "invalid"}`, { fix: `e.g. --result '{"success":true,"content":"ok"}'` });
+    throw new AgentError("usage", `--result: ${path ? `field ${path}: ` : ""}${issue?.message ?? "invalid"}`, {
+      fix: `e.g. --result '{"success":true,"content":"ok"}'`,
+    });
   }
   if (named === "post_tool_failure" && parsed.output.success) throw new AgentError("usage", '--result: post_tool_failure needs "success": false');
   return parsed.output;
 }
 
 export async function runHooksTest(runtime: Runtime, io: CliIO, options: HooksTestOptions): Promise<number> {
-  if (options.extra.length > 0) throw new AgentError("usage", `unexpected argument "${options.extra[0]}"`, { fix: "agent hooks test EVENT [--tool NAME] [--input JSON] …" });
+  if (options.extra.length > 0)
+    throw new AgentError("usage", `unexpected argument "${options.extra[0]}"`, { fix: "agent hooks test EVENT [--tool NAME] [--input JSON] …" });
   const named = parseEvent(options.event);
   const tool = testedTool(named, options.tool);
   const rawInput = options.input === undefined ? {} : readJsonArgument(runtime, "--input", options.input, options.cwd);

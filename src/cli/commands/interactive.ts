@@ -48,10 +48,12 @@ const DEFAULT_IDLE_MS = 60_000;
 
 /** y/N as a menu: only a key pressed after the question answers it (type-ahead never does). */
 async function yesNo(input: PromptIO, question: string, yes = "yes", no = "no"): Promise<boolean> {
-  return (await input.choose(question, [
-    { key: "y", label: yes, value: "yes" },
-    { key: "n", label: no, value: "no" },
-  ])) === "yes";
+  return (
+    (await input.choose(question, [
+      { key: "y", label: yes, value: "yes" },
+      { key: "n", label: no, value: "no" },
+    ])) === "yes"
+  );
 }
 
 /**
@@ -95,7 +97,8 @@ export async function runInteractiveCommand(runtime: Runtime, io: CliIO, options
     let loaded = loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [] });
     if (hooksOff) io.err("agent: hooks disabled (AGENT_HOOKS=off)\n");
     else if (loaded.warnings.length > 0) io.err(`agent: ${loaded.warnings.length} hook load warning(s); /hooks lists them\n`);
-    for (const w of (env.AGENT_DEBUG ?? "") === "1" ? loaded.warnings : []) io.err(`agent: hook load warning: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
+    for (const w of (env.AGENT_DEBUG ?? "") === "1" ? loaded.warnings : [])
+      io.err(`agent: hook load warning: ${formatWarning(w, { projectRoot: loaded.projectRoot })}\n`);
 
     const gated = await askTrust(runtime, io, loaded, input, options);
     if (gated === null) return 1;
