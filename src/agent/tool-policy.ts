@@ -138,7 +138,8 @@ async function resolveAsk(
 
 /**
  * Interactive approval: the permission_prompt notification goes through notification hooks first
- * (LOOP-38, LIFE-71), then the user answers; `always` adds the first suggestion as a session rule.
+ * (LOOP-38, LIFE-71), then the user answers; `always` adds the suggested rule (the command prefix for
+ * bash) for this session, `always-project` also saves it to the project's settings.
  */
 async function askUser(s: SessionServices, call: NormalizedCall, at: CallAt): Promise<PermissionAnswer> {
   const ask = s.askPermission;
@@ -148,7 +149,9 @@ async function askUser(s: SessionServices, call: NormalizedCall, at: CallAt): Pr
   const message = `agent needs your permission to use ${info.tool_name}: ${info.details}`;
   const notified = await s.fire({ event: "notification", fields: { notification_type: "permission_prompt", title, message } }, at);
   const n = notified.state.notification;
-  const suggestion = permissionSuggestions(call)[0];
+  // "Always" keeps the command prefix (`git status:*`) when the gate offers one, as Claude Code does.
+  const suggestions = permissionSuggestions(call);
+  const suggestion = suggestions[1] ?? suggestions[0];
   const rules = suggestion?.type === "addRules" ? suggestion.rules : [];
   const answer = await ask({
     tool: call.tool,
@@ -159,6 +162,8 @@ async function askUser(s: SessionServices, call: NormalizedCall, at: CallAt): Pr
     input: call.input,
   });
   if (answer === "always" && suggestion) s.applyUpdates([suggestion]);
+  // Saved for the next sessions, and in force for the rest of this one.
+  if (answer === "always-project" && suggestion?.type === "addRules") s.applyUpdates([suggestion, { ...suggestion, destination: "projectSettings" }]);
   return answer;
 }
 

@@ -68,14 +68,15 @@ export interface AgentSessionOptions {
   readonly audit?: (record: SessionRecord, sessionId: string) => void;
 }
 
-export type PermissionAnswer = "once" | "always" | "deny";
+/** `always`: the suggested rule for this session; `always-project`: saved to `.agent/settings.json` too. */
+export type PermissionAnswer = "once" | "always" | "always-project" | "deny";
 
 export interface PermissionAsk {
   readonly tool: string;
   readonly detail: string;
   /** The permission_prompt notification after notification hooks (null: a hook suppressed it). */
   readonly notification: { readonly title: string; readonly message: string } | null;
-  /** The rule `a` (always) adds for this session, shown in the prompt. */
+  /** The rule `a` (always) adds (for this session, or saved to the project), shown in the prompt. */
   readonly alwaysRule: string | null;
   /** The call's input as it would run (the interactive question shows an edit's or write's diff). */
   readonly input?: Readonly<Record<string, unknown>>;

@@ -10,6 +10,7 @@ import { claudeToolName, isBuiltin, type ToolId, type ToolName } from "../tools/
 import type { NormalizedCall } from "../tools/call.ts";
 import { findCoveringRule, findHoldingRule, formatRule, ruleSubject, type Rule, type RuleSet } from "./rules.ts";
 import { isReadOnlyBash, protectedWrite } from "./protected.ts";
+import type { SimpleCommand } from "../util/shell-commands.ts";
 
 export interface GateInput {
   mode: PermissionMode;
@@ -100,7 +101,7 @@ function modeDefault(mode: PermissionMode, tool: ToolId, call: NormalizedCall): 
 
 /**
  * The rules an approval prompt offers, as claude `updatedPermissions` entries (LIFE-28): for bash one
- * exact rule per simple command, then one `<first word> *` per command (none when the command cannot
+ * exact rule per simple command, then one prefix rule per command (`git status:*`) (none when the command cannot
  * be read completely or redirects to a file, since no rule could cover it); for a path the path relative to the project
  * (absolute outside it); for other tools the exact subject field. Session-scoped.
  */
@@ -117,17 +118,45 @@ export function permissionSuggestions(call: NormalizedCall): PermissionRuleUpdat
     const analysis = call.command;
     if (analysis === undefined || !analysis.complete || analysis.commands.length === 0 || analysis.commands.some((c) => c.redirects)) return [];
     const exact = unique(analysis.commands.map((command) => [...command.assignments, ...command.words].join(" ")));
-    const prefixes = unique(
-      analysis.commands.map((command) =>
-        command.assignments.length === 0 && command.words.length > 1 ? `${command.words[0]} *` : [...command.assignments, ...command.words].join(" "),
-      ),
-    );
+    const prefixes = unique(analysis.commands.map(prefixRuleOf));
     return prefixes.join("\n") === exact.join("\n") ? [update(exact)] : [update(exact), update(prefixes)];
   }
   const path = call.paths[0]?.path;
   if (path !== undefined) return [update([projectRelative(path, call.place.projectDir)])];
   return [update([ruleSubject(tool, call.input)])];
 }
+
+/**
+ * Claude Code's prefix rule for a command: the program and a subcommand-looking second word
+ * (`git status:*`, `npm run:*`), else the program alone (`ls:*`); a command with assignments stays exact.
+ */
+function prefixRuleOf(command: SimpleCommand): string {
+  const [program, second] = command.words;
+  if (command.assignments.length > 0 || program === undefined || command.words.length === 1) return [...command.assignments, ...command.words].join(" ");
+  const subcommand = SUBCOMMAND_PROGRAMS.has(program) && second !== undefined && /^[a-z][a-z0-9-]*$/.test(second);
+  return subcommand ? `${program} ${second}:*` : `${program}:*`;
+}
+
+/** Programs whose second word picks what they do: their prefix rule keeps it (`git status:*`, not `git:*`). */
+const SUBCOMMAND_PROGRAMS: ReadonlySet<string> = new Set([
+  "git",
+  "npm",
+  "pnpm",
+  "yarn",
+  "bun",
+  "deno",
+  "cargo",
+  "go",
+  "docker",
+  "kubectl",
+  "gh",
+  "pip",
+  "uv",
+  "poetry",
+  "dotnet",
+  "mvn",
+  "gradle",
+]);
 
 function unique(texts: readonly string[]): string[] {
   return [...new Set(texts)];

@@ -1,6 +1,6 @@
 /**
- * The permission question as a menu: allow once, allow always (the session rule the gate suggests),
- * no, or no and tell the model what to do instead. An edit or write question shows the diff the
+ * The permission question as a menu: allow once, allow always (the rule the gate suggests, for this
+ * session or saved to the project), no, or no and tell the model what to do instead. An edit or write question shows the diff the
  * call would make. Everything taken from the call (command, path, file text) is escaped: a command
  * holding `\r` or ESC cannot redraw the question into a harmless-looking one.
  */
@@ -14,7 +14,7 @@ import { diffRows } from "./diff.ts";
 /** Larger files are not read for a question's diff. */
 const DIFF_FILE_MAX_BYTES = 1_000_000;
 
-export type QuestionAnswer = "once" | "always" | "deny" | "tell";
+export type QuestionAnswer = "once" | "always" | "always-project" | "deny" | "tell";
 
 export function questionText(request: PermissionAsk): string {
   return `allow ${escapeControls(request.tool)}: ${escapeControls(request.detail)}?`;
@@ -22,7 +22,11 @@ export function questionText(request: PermissionAsk): string {
 
 export function questionChoices(request: PermissionAsk): Choice[] {
   const choices: Choice[] = [{ key: "y", label: "yes, once", value: "once" }];
-  if (request.alwaysRule !== null) choices.push({ key: "a", label: `yes, always this session (${escapeControls(request.alwaysRule)})`, value: "always" });
+  if (request.alwaysRule !== null) {
+    const rule = escapeControls(request.alwaysRule);
+    choices.push({ key: "a", label: `yes, always this session (${rule})`, value: "always" });
+    choices.push({ key: "p", label: `yes, always in this project (${rule}, saved to .agent/settings.json)`, value: "always-project" });
+  }
   choices.push({ key: "n", label: "no", value: "deny" });
   choices.push({ key: "t", label: "no, and tell the model what to do instead", value: "tell" });
   return choices;

@@ -190,13 +190,13 @@ describe("permission gate (D24)", () => {
 
     expect(permissionSuggestions(callOf("bash", { command: "git status -s" }))).toEqual([
       { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git status -s" }], behavior: "allow", destination: "session" },
-      { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git *" }], behavior: "allow", destination: "session" },
+      { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git status:*" }], behavior: "allow", destination: "session" },
     ]);
     expect(permissionSuggestions(callOf("bash", { command: "ls" })).map((s) => s.rules[0]?.ruleContent)).toEqual(["ls"]);
     // One rule per simple command: a rule spanning `&&` could never match.
     expect(permissionSuggestions(callOf("bash", { command: "npm run build && npm test" })).map((s) => s.rules.map((r) => r.ruleContent))).toEqual([
       ["npm run build", "npm test"],
-      ["npm *"],
+      ["npm run:*", "npm test:*"],
     ]);
     // Nothing a rule could cover: no suggestion to save.
     expect(permissionSuggestions(callOf("bash", { command: "for f in *; do rm $f; done" }))).toEqual([]);

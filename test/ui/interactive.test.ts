@@ -161,7 +161,8 @@ describe("interactive session", () => {
     writeScript(w, [
       { tool_calls: [{ name: "bash", arguments: { command: "mkdir -p a && touch a/1" } }] },
       { tool_calls: [{ name: "bash", arguments: { command: "mkdir -p a && touch a/1" } }] },
-      { tool_calls: [{ name: "bash", arguments: { command: "touch b.txt" } }] },
+      // Not covered by the prefix rules `a` added (mkdir:*, touch:*): asked again.
+      { tool_calls: [{ name: "bash", arguments: { command: "cp a/1 b.txt" } }] },
       { text: "done" },
     ]);
     const s = start(w);
@@ -177,6 +178,26 @@ describe("interactive session", () => {
     expect(existsSync(join(w.project, "a/1"))).toBe(true);
     expect(existsSync(join(w.project, "b.txt"))).toBe(false);
     expect(r.stderr).toContain("rejected");
+  });
+
+  test("p keeps the command prefix in the project's settings; the next call of it is not asked", async () => {
+    const w = makeWorld();
+    writeScript(w, [
+      { tool_calls: [{ name: "bash", arguments: { command: "touch one" } }] },
+      { tool_calls: [{ name: "bash", arguments: { command: "touch two" } }] },
+      { text: "done" },
+    ]);
+    const s = start(w);
+    s.write("go");
+    await waitFor(() => s.stderr().split("allow bash:").length === 2, "the question");
+    s.write("p");
+    await waitFor(() => s.stderr().includes("touch two"), "the second call");
+    s.write("/exit");
+    const r = await s.done;
+    expect(r.code).toBe(0);
+    expect(r.stderr.split("allow bash:").length - 1).toBe(1);
+    expect(existsSync(join(w.project, "two"))).toBe(true);
+    expect(JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).permissions.allow).toEqual(["bash(touch:*)"]);
   });
 
   test("LIFE-71 idle_prompt notification after the (injectable) idle delay without input", async () => {
