@@ -9,8 +9,7 @@ import type { SessionRecord } from "../session/records.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { EventOutcome } from "../hooks/dispatch.ts";
 import type { McpTools } from "../mcp/manager.ts";
-import type { McpToolName } from "../tools/names.ts";
-import type { ToolResult, WebFetchSettings } from "../tools/types.ts";
+import type { WebFetchSettings } from "../tools/types.ts";
 import type { ModelSettings, UsageTotals } from "./usage.ts";
 
 /** `truncated`: two replies in a row were cut off at the output token limit. */

@@ -8,7 +8,7 @@ import type { PermissionMode } from "./mode.ts";
 import type { PermissionRuleUpdate } from "./rule-update.ts";
 import { claudeToolName, isBuiltin, type ToolId, type ToolName } from "../tools/names.ts";
 import type { NormalizedCall } from "../tools/call.ts";
-import { findCoveringRule, findHoldingRule, formatRule, ruleSubject, type Rule, type RuleSet } from "./rules.ts";
+import { findCoveringRule, findHoldingRule, formatRule, ruleSubject, type RuleSet } from "./rules.ts";
 import { isReadOnlyBash, protectedWrite } from "./protected.ts";
 import type { SimpleCommand } from "../util/shell-commands.ts";
 

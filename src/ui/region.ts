@@ -3,7 +3,6 @@
  * redrawn in place on every key. Rows are laid out here (so the cursor can be moved by arithmetic)
  * and styled as they are written. Output printed while the area is shown is written above it.
  */
-import type { TextOutput } from "./output.ts";
 import type { Style } from "./style.ts";
 
 export interface RegionRow {

@@ -1,11 +1,11 @@
 // Runner, matching, merging and security cases: the real CLI in a temp
 // world with the script provider and real hook processes.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, runCli, runCliAsync, writeScript, type World } from "../support/cli.ts";
 import { isAlive, liveGroupPids } from "../support/procs.ts";
-import { RUN, bashTurns, delivered, hookRuns, lastJson, lines, ofType, sessionRecords, type Rec } from "./helpers.ts";
+import { RUN, bashTurns, delivered, hookRuns, lastJson, lines, sessionRecords, type Rec } from "./helpers.ts";
 
 setDefaultTimeout(90_000);
 

@@ -12,7 +12,7 @@ import { createServer } from "node:http";
 import { makeWorld, type World } from "../support/cli.ts";
 import { listenLocal } from "../support/listen.ts";
 import { runCliInProcess } from "../support/in-process.ts";
-import { sessionRecords, toolResult, writePlugin } from "./support.ts";
+import { writePlugin } from "./support.ts";
 
 setDefaultTimeout(120_000);
 

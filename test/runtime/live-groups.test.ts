@@ -2,7 +2,7 @@
 // every live group of either is in the one `liveGroups` registry, so `killAll` (SIGTERM/SIGHUP,
 // first Ctrl-C) and `killNow` (a second Ctrl-C) reach bash tool groups too (D15, RUN-26).
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitForText } from "../support/procs.ts";

@@ -14,7 +14,7 @@ import { REPO, makeWorld, runCli, runCliAsync, type World } from "../support/cli
 import { startHookServer, type HookServer } from "../support/hook-server.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { listenLocal } from "../support/listen.ts";
-import { RUN, sessionRecords } from "../e2e/helpers.ts";
+import { RUN } from "../e2e/helpers.ts";
 
 setDefaultTimeout(90_000);
 

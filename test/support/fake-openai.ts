@@ -12,7 +12,7 @@
  */
 import { listenLocal } from "./listen.ts";
 import { readBodyText } from "./events.ts";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 
 export interface FakeToolCall {
   id?: string;

@@ -47,7 +47,7 @@ import {
   HAS_ALPHA,
   type CharClass,
 } from "./scan.ts";
-import { isSecretValue, keySegments, looksLikePlaceholder, MAX_VALUE_CHARS, textKeyStrength, type KeyStrength } from "./values.ts";
+import { isSecretValue, looksLikePlaceholder, MAX_VALUE_CHARS, textKeyStrength, type KeyStrength } from "./values.ts";
 
 export { entropy, keySegments, textKeyStrength } from "./values.ts";
 
