@@ -86,7 +86,15 @@ function notRun(
   // The UI's detail line shows the input as judged and run (after pre_tool modifications, LOOP-05,
   // DIR-49), so the start event waits until the pre phase has settled the input.
   startLine(run, typeof input === "string" ? undefined : input);
-  s.writer.append("tool_result", { tool_call_id: call.id, tool_name: run.tool ?? call.name, input, success: false, content: text.output, metadata: {} });
+  // `rejected` tells a refusal (a hook, a rule, the user) from a failure when the session is replayed.
+  s.writer.append("tool_result", {
+    tool_call_id: call.id,
+    tool_name: run.tool ?? call.name,
+    input,
+    success: false,
+    content: text.output,
+    metadata: options.rejected ? { rejected: true } : {},
+  });
   s.writer.append("tool_result_delivered", { tool_call_id: call.id, content: text.content, output: text.output });
   s.emit({ type: "tool_end", id: call.id, name: call.name, output: text.output, success: false, rejected: options.rejected });
   return {

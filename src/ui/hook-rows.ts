@@ -113,7 +113,8 @@ export function historyLines(records: readonly SessionRecord[], settings: HookRo
         break;
       case "tool_result": {
         const first = record.content.split("\n").find((line) => line.trim() !== "") ?? "";
-        lines.push(`  ⎿ ${record.success ? "ok" : "error"}${first ? `: ${first.slice(0, 160)}` : ""}`);
+        const mark = record.success ? "ok" : record.metadata.rejected === true ? "rejected" : "error";
+        lines.push(`  ⎿ ${mark}${first ? `: ${first.slice(0, 160)}` : ""}`);
         break;
       }
       case "hook_lifecycle":

@@ -75,6 +75,10 @@ describe("deny rules hold for any simple command (D27)", () => {
     expect(readFileSync(join(w.project, "victim"), "utf8")).toBe("keep me\n");
     const texts = delivered(w, r.stdout);
     for (const text of texts.slice(0, spellings.length)) expect(text).toContain("denied by permission rule bash(rm *)");
+    // The session says each was refused, not that it failed (a resumed screen shows "rejected").
+    const results = ofType(recordsOf(w, { code: 0, stderr: "", stdout: r.stdout }), "tool_result");
+    expect(results.slice(0, spellings.length).every((record) => (record.metadata as Record<string, unknown>).rejected === true)).toBe(true);
+    expect((results[spellings.length]?.metadata as Record<string, unknown>).rejected).toBeUndefined();
     expect(existsSync(join(w.project, "other"))).toBe(true);
   });
 

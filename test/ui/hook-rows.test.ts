@@ -310,4 +310,13 @@ describe("Mission Control row formatting", () => {
     const on = { ...off, injectedContent: { ...off.injectedContent, showInActivityTree: true } };
     expect(historyLines(records, on)).toEqual(["  ↳ provider context injection · memory-after · success · 1 item · 42 bytes", "    │ the memory", "hi"]);
   });
+
+  test("resumed history says rejected for a refused call and error for a failed one, as the live screen did", () => {
+    const result = (success: boolean, metadata: Record<string, unknown>) =>
+      parse({ type: "tool_result", tool_call_id: "c1", tool_name: "bash", input: { command: "rm -rf /" }, success, content: "guard-bash: no", metadata });
+    const off = { showInTui: false, injectedContent: { showInTranscript: false, showInActivityTree: false, style: "content" as const } };
+    expect(historyLines([result(false, { rejected: true })], off)).toEqual(["  ⎿ rejected: guard-bash: no"]);
+    expect(historyLines([result(false, {})], off)).toEqual(["  ⎿ error: guard-bash: no"]);
+    expect(historyLines([result(true, {})], off)).toEqual(["  ⎿ ok: guard-bash: no"]);
+  });
 });
