@@ -19,6 +19,7 @@ export const SLASH_COMMANDS: readonly { readonly name: string; readonly help: st
   { name: "/compact", help: "/compact [instructions] summarizes the conversation now" },
   { name: "/clear", help: "end this session and start a fresh one" },
   { name: "/cost", help: "the tokens this session used, when the provider reported them" },
+  { name: "/expand", help: "the last collapsed tool output, whole (also Ctrl-O on an empty prompt)" },
   { name: "/exit", help: "quit (also Ctrl-D, or Ctrl-C twice at the prompt)" },
 ];
 

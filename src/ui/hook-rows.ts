@@ -199,6 +199,10 @@ class ActivityTree implements ActivityRenderer {
     private readonly settings: HookRowSettings,
   ) {}
 
+  lastCollapsed(): string | null {
+    return this.inner.lastCollapsed?.() ?? null;
+  }
+
   observeLine(line: string): void {
     let value: unknown;
     try {

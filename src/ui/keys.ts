@@ -26,6 +26,7 @@ export type KeyName =
   | "ctrl-e"
   | "ctrl-k"
   | "ctrl-l"
+  | "ctrl-o"
   | "ctrl-u"
   | "ctrl-w"
   | "alt-backspace"
@@ -53,6 +54,7 @@ const CONTROL: Readonly<Record<string, KeyName>> = {
   "\x06": "right",
   "\x0b": "ctrl-k",
   "\x0c": "ctrl-l",
+  "\x0f": "ctrl-o",
   "\x0e": "down",
   "\x10": "up",
   "\x15": "ctrl-u",

@@ -37,6 +37,8 @@ export interface Renderer {
   interrupted?(): void;
   /** The turn is over: print what was held (a warning, the end of a reply) now, not one prompt late. */
   turnDone?(): string[];
+  /** The whole output (escaped, indented) of the last tool whose output was collapsed; null when none. */
+  lastCollapsed?(): string | null;
   finish(result: SessionResult): void;
 }
 
@@ -60,6 +62,8 @@ class EventRenderer implements Renderer {
   private readonly style: Style;
   private readonly markdown: MarkdownStream | null;
   private readonly spinner: Spinner;
+  /** The last collapsed tool output, whole, for /expand. */
+  private collapsed: string | null = null;
   private midLine = false;
   // text mode: a warning notice waits for the next event, because a refused call's reason arrives
   // twice (a notice, then the rejected tool result) and is printed once, on the tool's own line.
@@ -194,7 +198,14 @@ class EventRenderer implements Renderer {
     const more = lines.slice(1, look.previewLines);
     for (const extra of more) this.line(style.dim(`    ${escape(clipAtWord(extra, OUTPUT_PREVIEW_CHARS))}`));
     const hidden = lines.length - 1 - more.length;
-    if (hidden > 0) this.line(style.dim(`    … ${hidden} more ${hidden === 1 ? "line" : "lines"}`));
+    if (hidden > 0) {
+      this.line(style.dim(`    … ${hidden} more ${hidden === 1 ? "line" : "lines"} (Ctrl-O shows them)`));
+      this.collapsed = lines.map((l) => `    ${escape(l)}`).join("\n");
+    }
+  }
+
+  lastCollapsed(): string | null {
+    return this.collapsed;
   }
 }
 

@@ -21,6 +21,7 @@ export const KEYS_TEXT = [
   "  Enter send · \\ then Enter, Shift-Enter or Alt-Enter: new line · a paste stays one prompt",
   "  ←/→ Ctrl-B/F move · Alt-B/F or Ctrl-←/→ word · Ctrl-A/E line start/end · ↑/↓ history",
   "  Ctrl-K kill to end (on an empty prompt: command palette) · Ctrl-U kill to start · Ctrl-W word",
+  "  Ctrl-O on an empty prompt shows the last collapsed tool output whole (/expand)",
   "  Tab completes /commands and @paths · Ctrl-L clears the screen · Ctrl-D on an empty prompt exits",
   "  Ctrl-C clears the line, cancels the turn, denies a question; twice at an empty prompt exits",
   "  at a question: ↑/↓ and Enter, or the number or letter of an answer; Esc or Ctrl-C denies",
@@ -91,6 +92,11 @@ async function runCommand(repl: Repl, session: AgentSession, render: Render, com
     case "/sessions":
       io.err(`${sessionsText(repl)}\n`);
       return null;
+    case "/expand": {
+      const full = repl.renderer?.lastCollapsed?.() ?? null;
+      io.err(full === null ? "agent: no collapsed tool output in this session yet\n" : `${full}\n`);
+      return null;
+    }
     case "/cost":
       io.err(`${costText(options.info.usage())}\n`);
       return null;

@@ -154,6 +154,13 @@ class TerminalPrompt implements PromptIO {
       case "ctrl-k":
         if (this.editor.text === "" && (this.context.palette?.length ?? 0) > 0) return this.openPalette(current);
         break;
+      case "ctrl-o":
+        // On an empty prompt: the last collapsed tool output, whole (as /expand).
+        if (this.editor.text === "") {
+          this.editor.set("/expand");
+          return this.submitPrompt(current);
+        }
+        return;
       default:
         break;
     }

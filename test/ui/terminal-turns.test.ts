@@ -125,7 +125,7 @@ describe("turn output in the terminal", () => {
     });
   }, 120_000);
 
-  test("a 10,000-line tool output is collapsed to its first lines and a count", async () => {
+  test("a 10,000-line tool output is collapsed to its first lines and a count; Ctrl-O shows it whole", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "seq 10000" } }] }, { text: "counted" }]);
     await withPane(w, [...SCRIPT, "--permission-mode", "bypass"], {}, async (pane) => {
@@ -138,7 +138,12 @@ describe("turn output in the terminal", () => {
       expect(lines.slice(result + 1, result + 4)).toEqual(["    2", "    3", "    4"]);
       // The output over 16 KiB reaches the screen as the session's preview (the whole of it is in a
       // file the model can page); either way only four lines and a count are drawn.
-      expect(lines[result + 4] ?? "").toMatch(/^ {4}… \d+ more lines$/);
+      expect(lines[result + 4] ?? "").toMatch(/^ {4}… \d+ more lines \(Ctrl-O shows them\)$/);
+      await pane.waitFor(PROMPT);
+      // Ctrl-O on the empty prompt shows the collapsed output whole: its last line is on screen now.
+      expect(pane.history()).not.toContain("    10000\n");
+      pane.keys("C-o");
+      await pane.waitFor("    10000");
       await pane.waitFor(PROMPT);
       pane.keys("C-d");
       expect(await pane.exited()).toBe(0);
