@@ -147,6 +147,15 @@ export async function runToolCall(
   return runTool(run, verdict.call, verdict.contexts);
 }
 
+/** What a successful file tool changed, from its details: the before and after text of one file. */
+function fileChangeOf(result: ToolResult, input: Readonly<Record<string, unknown>>): { path: string; before: string; after: string } | undefined {
+  const details = result.details;
+  if (details?.tool === "edit" || details?.tool === "multi_edit") return { path: details.path, before: details.originalFile, after: details.updatedFile };
+  if (details?.tool === "write" && typeof input.content === "string" && (details.created || details.originalFile !== null))
+    return { path: details.path, before: details.originalFile ?? "", after: input.content };
+  return undefined;
+}
+
 /** Runs the tool, then the post phase, and delivers the result with its context (D19, D25). */
 async function runTool(run: CallRun, normalized: NormalizedCall, preContexts: readonly string[]): Promise<ToolCallOutcome> {
   const { s, call } = run;
@@ -168,7 +177,8 @@ async function runTool(run: CallRun, normalized: NormalizedCall, preContexts: re
   s.writer.append("tool_result_delivered", { tool_call_id: call.id, content, output });
   s.flushDeferred(call.id);
   for (const item of post.items) s.writer.append("provider_context_item", { role: "user", content: item });
-  s.emit({ type: "tool_end", id: call.id, name: call.name, output, success: result.success, rejected: false });
+  const change = result.success ? fileChangeOf(result, input) : undefined;
+  s.emit({ type: "tool_end", id: call.id, name: call.name, output, success: result.success, rejected: false, ...(change ? { change } : {}) });
   const stop = post.stop ?? result.hookStop;
   return {
     message: { role: "tool", toolCallId: call.id, name: call.name, content, ...(result.success ? {} : { isError: true }) },

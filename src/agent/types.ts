@@ -105,7 +105,16 @@ export type AgentEvent =
   | { readonly type: "assistant_done"; readonly text: string }
   | { readonly type: "waiting"; readonly waiting: boolean }
   | { readonly type: "tool_start"; readonly id: string; readonly name: string; readonly detail: string }
-  | { readonly type: "tool_end"; readonly id: string; readonly name: string; readonly output: string; readonly success: boolean; readonly rejected: boolean }
+  | {
+      readonly type: "tool_end";
+      readonly id: string;
+      readonly name: string;
+      readonly output: string;
+      readonly success: boolean;
+      readonly rejected: boolean;
+      /** A file tool's change (edit, multi_edit, write): the interactive session shows its diff. */
+      readonly change?: { readonly path: string; readonly before: string; readonly after: string };
+    }
   /** Visible lines (stderr in `agent run`): hook info messages, systemMessages, failure lines, warnings, errors. */
   | { readonly type: "notice"; readonly kind: "info" | "system" | "failure" | "warning" | "error"; readonly text: string }
   /**

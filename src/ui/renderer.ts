@@ -13,6 +13,10 @@ import type { AgentEvent, SessionResult } from "../agent/types.ts";
 import { escapeControls } from "../util/escape.ts";
 import { MarkdownStream } from "./markdown.ts";
 import { plainStyle, type Style } from "./style.ts";
+import { diffRows } from "./diff.ts";
+
+/** Rows of an edit's diff shown under its tool line. */
+const CHANGE_DIFF_ROWS = 20;
 
 const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const SPINNER_INTERVAL_MS = 80;
@@ -195,6 +199,7 @@ class EventRenderer implements Renderer {
     const shown = escape(event.rejected ? first : clipAtWord(first, OUTPUT_PREVIEW_CHARS));
     this.line(`  ⎿ ${mark}${shown ? `: ${shown}` : ""}`);
     if (look === undefined || event.rejected) return;
+    if (event.change) return this.changeDiff(event.change);
     const more = lines.slice(1, look.previewLines);
     for (const extra of more) this.line(style.dim(`    ${escape(clipAtWord(extra, OUTPUT_PREVIEW_CHARS))}`));
     const hidden = lines.length - 1 - more.length;
@@ -202,6 +207,17 @@ class EventRenderer implements Renderer {
       this.line(style.dim(`    … ${hidden} more ${hidden === 1 ? "line" : "lines"} (Ctrl-O shows them)`));
       this.collapsed = lines.map((l) => `    ${escape(l)}`).join("\n");
     }
+  }
+
+  /** After an edit or write, the change it made, as the question's diff showed it (capped). */
+  private changeDiff(change: { readonly before: string; readonly after: string }): void {
+    const { style, escape } = this;
+    const rows = diffRows(change.before, change.after);
+    for (const row of rows.slice(0, CHANGE_DIFF_ROWS)) {
+      const text = `    ${escape(row)}`;
+      this.line(row.startsWith("+") ? style.green(text) : row.startsWith("-") ? style.red(text) : style.dim(text));
+    }
+    if (rows.length > CHANGE_DIFF_ROWS) this.line(style.dim(`    … ${rows.length - CHANGE_DIFF_ROWS} more diff lines`));
   }
 
   lastCollapsed(): string | null {

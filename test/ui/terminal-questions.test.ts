@@ -125,7 +125,7 @@ describe("permission questions in the terminal", () => {
     expect(result).toMatchObject({ success: false });
   }, 90_000);
 
-  test("an edit question shows the diff the call would make", async () => {
+  test("an edit question shows the diff the call would make, and the result line the change it made", async () => {
     const w = makeWorld();
     w.file("notes.txt", "one\ntwo\nthree\n");
     writeScript(w, [{ tool_calls: [{ name: "edit", arguments: { file_path: "notes.txt", old_string: "two", new_string: "TWO" } }] }, { text: "edited" }]);
@@ -139,7 +139,11 @@ describe("permission questions in the terminal", () => {
       expect(lines[at + 1]).toBe("+ TWO");
       expect(lines[at - 1]).toBe("  one");
       pane.keys("y");
-      await pane.waitFor("edited");
+      const after = (await pane.waitFor("edited")).split("\n");
+      // After the edit its change is shown under the tool's result line too.
+      const ok = after.findIndex((line) => line.startsWith("  ⎿ ok"));
+      expect(ok, after.join("\n")).toBeGreaterThan(0);
+      expect(after.slice(ok + 1, ok + 5)).toEqual(["      one", "    - two", "    + TWO", "      three"]);
       await pane.waitFor(PROMPT);
       pane.keys("C-d");
       expect(await pane.exited()).toBe(0);
