@@ -317,6 +317,32 @@ export class SessionServices {
       readRoots: this.readRoots,
       todos: this.todos,
       ...(this.webFetch ? { webFetch: this.webFetch } : {}),
+      onOutput: progressOf(this.runtime, (lines, last) => this.emit({ type: "tool_progress", id: scope.callId, lines, last })),
     });
   }
+}
+
+/** A running tool's progress is reported at most this often. */
+const PROGRESS_INTERVAL_MS = 250;
+const PROGRESS_LAST_LINE_CHARS = 200;
+
+/** Counts the lines of a tool's output as it arrives and reports the count and the last line, throttled. */
+function progressOf(runtime: Runtime, report: (lines: number, last: string) => void): (chunk: Uint8Array) => void {
+  const decoder = new TextDecoder();
+  let lines = 0;
+  let partial = "";
+  let last = "";
+  let reportedAt = Number.NEGATIVE_INFINITY;
+  return (chunk) => {
+    const text = partial + decoder.decode(chunk, { stream: true });
+    const parts = text.split("\n");
+    partial = (parts.pop() ?? "").slice(-PROGRESS_LAST_LINE_CHARS);
+    lines += parts.length;
+    const complete = parts.filter((line) => line.trim() !== "").at(-1);
+    if (complete !== undefined) last = complete.slice(0, PROGRESS_LAST_LINE_CHARS);
+    const now = runtime.now();
+    if (now - reportedAt < PROGRESS_INTERVAL_MS) return;
+    reportedAt = now;
+    report(lines, last);
+  };
 }

@@ -105,6 +105,8 @@ export type AgentEvent =
   | { readonly type: "assistant_done"; readonly text: string }
   | { readonly type: "waiting"; readonly waiting: boolean }
   | { readonly type: "tool_start"; readonly id: string; readonly name: string; readonly detail: string }
+  /** A running tool's output so far (bash): lines seen and the last one, at most a few times a second. */
+  | { readonly type: "tool_progress"; readonly id: string; readonly lines: number; readonly last: string }
   | {
       readonly type: "tool_end";
       readonly id: string;

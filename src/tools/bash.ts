@@ -77,6 +77,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolResul
     push: (chunk: Uint8Array): boolean => {
       output.push(chunk);
       own.push(chunk);
+      ctx.onOutput?.(chunk);
       return true;
     },
   });

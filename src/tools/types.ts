@@ -116,6 +116,8 @@ export interface ToolContext {
   readRoots?: readonly string[];
   /** The session's background shells (`run_in_background`, `bash_output`, `kill_shell`); absent: not offered. */
   shells?: BackgroundShells;
+  /** Sees the command's output as it arrives (`bash`): the session turns it into live progress. */
+  onOutput?: (chunk: Uint8Array) => void;
   /** The session's plan (`todo_write`); absent: the call fails. */
   todos?: TodoList;
   /** `web_fetch` settings from user config; absent: the tool is off. */

@@ -15,6 +15,8 @@ import { MarkdownStream } from "./markdown.ts";
 import { plainStyle, type Style } from "./style.ts";
 import { diffRows } from "./diff.ts";
 
+/** Characters of a running tool's last output line shown in its progress line. */
+const PROGRESS_LAST_CHARS = 60;
 /** Rows of an edit's diff shown under its tool line. */
 const CHANGE_DIFF_ROWS = 20;
 
@@ -74,9 +76,14 @@ class EventRenderer implements Renderer {
   private pending: string | undefined;
   private stopping = false;
   private stoppedHooks: string[] = [];
+  /** When the running tool started (interactive progress), and whether its progress line is showing. */
+  private toolSince = 0;
+  private progressShown = false;
+  /** Live lines (progress, spinner) only on a terminal: piped output stays whole lines. */
+  private readonly live: boolean;
 
   constructor(
-    runtime: Runtime,
+    private readonly runtime: Runtime,
     private readonly io: CliIO,
     format: "text" | "json" | "stream-json",
     private readonly look: InteractiveLook | undefined,
@@ -88,9 +95,12 @@ class EventRenderer implements Renderer {
     this.style = look?.style ?? plainStyle;
     this.markdown = look ? new MarkdownStream(this.style) : null;
     this.spinner = new Spinner(runtime, io, fancy, look !== undefined);
+    // Progress is text, not colour: it shows on a terminal under NO_COLOR too.
+    this.live = this.text && runtime.isTTY("stderr") && env.TERM !== "dumb";
   }
 
   event(event: AgentEvent): void {
+    if (event.type === "tool_progress") return this.progress(event);
     if (this.pending !== undefined && event.type !== "tool_start" && event.type !== "tool_end") this.flush();
     switch (event.type) {
       case "session":
@@ -108,6 +118,7 @@ class EventRenderer implements Renderer {
         this.endReply();
         return;
       case "tool_start":
+        this.toolSince = this.runtime.now();
         if (this.text) this.line(`${this.style.accent("●")} ${this.style.bold(this.escape(event.name))}: ${this.escape(event.detail)}`);
         return;
       case "tool_end":
@@ -182,7 +193,21 @@ class EventRenderer implements Renderer {
     this.midLine = false;
   }
 
+  /** The interactive session's live line under a running tool: elapsed time, lines so far, the last one. */
+  private progress(event: Extract<AgentEvent, { type: "tool_progress" }>): void {
+    if (this.look === undefined || !this.text || !this.live) return;
+    this.spinner.stop();
+    const seconds = Math.floor((this.runtime.now() - this.toolSince) / 1000);
+    const last = this.escape(event.last).slice(0, PROGRESS_LAST_CHARS);
+    this.io.err(`\r${this.style.dim(`  ⎿ running · ${seconds}s · ${event.lines} ${event.lines === 1 ? "line" : "lines"}${last ? ` · ${last}` : ""}`)}\x1b[K`);
+    this.progressShown = true;
+  }
+
   private line(value: string): void {
+    if (this.progressShown) {
+      this.io.err("\r\x1b[K");
+      this.progressShown = false;
+    }
     this.spinner.stop();
     this.endReply();
     this.io.err(`${value}\n`);

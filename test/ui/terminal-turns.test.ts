@@ -125,6 +125,26 @@ describe("turn output in the terminal", () => {
     });
   }, 120_000);
 
+  test("a running tool shows live progress (elapsed, lines so far, the last line), replaced by its result", async () => {
+    const w = makeWorld();
+    writeScript(w, [
+      { tool_calls: [{ name: "bash", arguments: { command: "for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo step$i; sleep 0.4; done" } }] },
+      { text: "stepped" },
+    ]);
+    await withPane(w, [...SCRIPT, "--permission-mode", "bypass"], {}, async (pane) => {
+      await pane.waitFor(PROMPT);
+      pane.keys("go", "Enter");
+      const running = await pane.waitFor("⎿ running · ");
+      expect(running).toMatch(/⎿ running · \d+s · \d+ lines? · step\d+/);
+      const done = await pane.waitFor("stepped");
+      expect(done).toContain("⎿ ok: step1");
+      expect(done).not.toContain("running · ");
+      await pane.waitFor(PROMPT);
+      pane.keys("C-d");
+      expect(await pane.exited()).toBe(0);
+    });
+  }, 90_000);
+
   test("a 10,000-line tool output is collapsed to its first lines and a count; Ctrl-O shows it whole", async () => {
     const w = makeWorld();
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "seq 10000" } }] }, { text: "counted" }]);
