@@ -56,11 +56,15 @@ for (let i = 0; i < RUNS + 3; i++) {
   samples.floor.push(f);
 }
 const floorMs = median(samples.floor);
-console.log(`\`npx bun bench/frame.ts ${RUNS}\` (medians of ${RUNS} interleaved runs after 3 warm-ups; floor: the 10,000 lines split and written once, same run; a 60 Hz frame is 16.7 ms)\n`);
+console.log(
+  `\`npx bun bench/frame.ts ${RUNS}\` (medians of ${RUNS} interleaved runs after 3 warm-ups; floor: the 10,000 lines split and written once, same run; a 60 Hz frame is 16.7 ms)\n`,
+);
 console.log("| frame | median (ms) | × floor |");
 console.log("| --- | ---: | ---: |");
 for (const [name, values] of Object.entries(samples)) {
   const ms = median(values);
-  console.log(`| ${name === "floor" ? "floor: split and write the 10,000 lines" : name === "collapsed" ? "10,000-line result, collapsed (escaped, 4 lines + count)" : "Ctrl-O: the same output expanded whole"} | ${ms.toFixed(2)} | ${(ms / floorMs).toFixed(1)} |`);
+  console.log(
+    `| ${name === "floor" ? "floor: split and write the 10,000 lines" : name === "collapsed" ? "10,000-line result, collapsed (escaped, 4 lines + count)" : "Ctrl-O: the same output expanded whole"} | ${ms.toFixed(2)} | ${(ms / floorMs).toFixed(1)} |`,
+  );
 }
 if (written < 0) console.log(written);

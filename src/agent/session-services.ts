@@ -18,7 +18,7 @@ import { dispatchEvent, type EventOutcome, type HookRecord } from "../hooks/disp
 import { decisionOf, initialState, verdictOf } from "../hooks/merge/merge.ts";
 import { DECISION_EVENTS } from "../session/records.ts";
 import type { SessionWriter } from "../session/store.ts";
-import { applyPermissionUpdates } from "../permissions/updates.ts";
+import { applyPermissionUpdates, saveUserRules } from "../permissions/updates.ts";
 import type { RuleSet } from "../permissions/rules.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
@@ -165,6 +165,12 @@ export class SessionServices {
       ask: [...this.configuredRules.ask, ...this.sessionRules.ask],
       deny: [...this.configuredRules.deny, ...this.sessionRules.deny],
     };
+  }
+
+  /** The person's "always for me": the rule saved to `$AGENT_HOME/settings.json` (a failure is a warning). */
+  saveUserRules(update: PermissionRuleUpdate): void {
+    const saved = saveUserRules(this.runtime.fs, this.place.agentHome, update);
+    if (!saved.ok) this.emit({ type: "notice", kind: "warning", text: `agent: ${saved.error}` });
   }
 
   applyUpdates(updates: readonly PermissionRuleUpdate[]): void {

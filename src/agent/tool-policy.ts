@@ -164,6 +164,10 @@ async function askUser(s: SessionServices, call: NormalizedCall, at: CallAt): Pr
   if (answer === "always" && suggestion) s.applyUpdates([suggestion]);
   // Saved for the next sessions, and in force for the rest of this one.
   if (answer === "always-project" && suggestion?.type === "addRules") s.applyUpdates([suggestion, { ...suggestion, destination: "projectSettings" }]);
+  if (answer === "always-user" && suggestion) {
+    s.applyUpdates([suggestion]);
+    s.saveUserRules(suggestion);
+  }
   return answer;
 }
 

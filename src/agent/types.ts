@@ -67,8 +67,11 @@ export interface AgentSessionOptions {
   readonly audit?: (record: SessionRecord, sessionId: string) => void;
 }
 
-/** `always`: the suggested rule for this session; `always-project`: saved to `.agent/settings.json` too. */
-export type PermissionAnswer = "once" | "always" | "always-project" | "deny";
+/**
+ * `always`: the suggested rule for this session; `always-project`: saved to `.agent/settings.json`
+ * too; `always-user`: saved to `$AGENT_HOME/settings.json` too (every project of this user).
+ */
+export type PermissionAnswer = "once" | "always" | "always-project" | "always-user" | "deny";
 
 export interface PermissionAsk {
   readonly tool: string;

@@ -99,7 +99,27 @@ function toRule(entry: { readonly toolName: string; readonly ruleContent?: strin
 type WriteOutcome = { ok: true; path: string; added: { behavior: Behavior; rule: string }[] } | { ok: false; error: string };
 
 function writeProjectRules(fs: FileSystem, projectDir: string, entries: readonly { behavior: Behavior; rule: Rule }[]): WriteOutcome {
-  const dir = `${trimSlash(projectDir)}/.agent`;
+  return writeSettingsRules(fs, `${trimSlash(projectDir)}/.agent`, entries);
+}
+
+/**
+ * A person's own "always for me" answer: the rules go into `$AGENT_HOME/settings.json`. Only the
+ * interactive question calls this; a hook's `userSettings` destination stays refused above.
+ */
+export function saveUserRules(fs: FileSystem, agentHome: string, update: PermissionRuleUpdate): { ok: true; path: string } | { ok: false; error: string } {
+  if (update.type !== "addRules") return { ok: false, error: "only rules can be saved" };
+  const entries: { behavior: Behavior; rule: Rule }[] = [];
+  for (const entry of update.rules) {
+    const rule = toRule(entry);
+    if (typeof rule === "string") return { ok: false, error: rule };
+    entries.push({ behavior: update.behavior, rule });
+  }
+  const written = writeSettingsRules(fs, trimSlash(agentHome), entries);
+  return written.ok ? { ok: true, path: written.path } : written;
+}
+
+/** Appends rules to `<dir>/settings.json` (created when missing), keeping every other key. */
+function writeSettingsRules(fs: FileSystem, dir: string, entries: readonly { behavior: Behavior; rule: Rule }[]): WriteOutcome {
   const path = `${dir}/settings.json`;
   const fail = (why: string): WriteOutcome => ({ ok: false, error: `${path}: could not add permission rules: ${why}; the rules apply to this session only` });
 

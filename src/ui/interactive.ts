@@ -166,7 +166,7 @@ async function askPermission(repl: Repl, request: PermissionAsk): Promise<Permis
   }
   if (repl.turn?.signal.aborted) return "deny";
   if (answer === "once") return "once";
-  if ((answer === "always" || answer === "always-project") && request.alwaysRule) return answer;
+  if ((answer === "always" || answer === "always-project" || answer === "always-user") && request.alwaysRule) return answer;
   if (answer === "tell") {
     repl.asking = true;
     const text = await input.ask("tell the model what to do instead: ").finally(() => {

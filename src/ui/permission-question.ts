@@ -14,7 +14,7 @@ import { diffRows } from "./diff.ts";
 /** Larger files are not read for a question's diff. */
 const DIFF_FILE_MAX_BYTES = 1_000_000;
 
-export type QuestionAnswer = "once" | "always" | "always-project" | "deny" | "tell";
+export type QuestionAnswer = "once" | "always" | "always-project" | "always-user" | "deny" | "tell";
 
 export function questionText(request: PermissionAsk): string {
   return `allow ${escapeControls(request.tool)}: ${escapeControls(request.detail)}?`;
@@ -26,6 +26,7 @@ export function questionChoices(request: PermissionAsk): Choice[] {
     const rule = escapeControls(request.alwaysRule);
     choices.push({ key: "a", label: `yes, always this session (${rule})`, value: "always" });
     choices.push({ key: "p", label: `yes, always in this project (${rule}, saved to .agent/settings.json)`, value: "always-project" });
+    choices.push({ key: "u", label: `yes, always for me (${rule}, saved to ~/.agent/settings.json)`, value: "always-user" });
   }
   choices.push({ key: "n", label: "no", value: "deny" });
   choices.push({ key: "t", label: "no, and tell the model what to do instead", value: "tell" });

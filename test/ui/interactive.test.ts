@@ -200,6 +200,26 @@ describe("interactive session", () => {
     expect(JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8")).permissions.allow).toEqual(["bash(touch:*)"]);
   });
 
+  test("u keeps the command prefix in your own settings; the next call of it is not asked", async () => {
+    const w = makeWorld();
+    writeScript(w, [
+      { tool_calls: [{ name: "bash", arguments: { command: "touch one" } }] },
+      { tool_calls: [{ name: "bash", arguments: { command: "touch two" } }] },
+      { text: "done" },
+    ]);
+    const s = start(w);
+    s.write("go");
+    await waitFor(() => s.stderr().split("allow bash:").length === 2, "the question");
+    s.write("u");
+    await waitFor(() => s.stderr().includes("touch two"), "the second call");
+    s.write("/exit");
+    const r = await s.done;
+    expect(r.code).toBe(0);
+    expect(r.stderr.split("allow bash:").length - 1).toBe(1);
+    expect(JSON.parse(readFileSync(join(w.agentHome, "settings.json"), "utf8")).permissions.allow).toEqual(["bash(touch:*)"]);
+    expect(existsSync(join(w.project, ".agent/settings.json"))).toBe(false);
+  });
+
   test("LIFE-71 idle_prompt notification after the (injectable) idle delay without input", async () => {
     const w = makeWorld();
     writeScript(w, []);

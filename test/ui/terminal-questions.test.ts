@@ -111,7 +111,7 @@ describe("permission questions in the terminal", () => {
     await withPane(w, SCRIPT, {}, async (pane) => {
       await pane.waitFor(PROMPT);
       pane.keys("clean up", "Enter");
-      await pane.waitFor("5. no, and tell the model what to do instead");
+      await pane.waitFor("6. no, and tell the model what to do instead");
       pane.keys("t");
       await pane.waitFor("tell the model what to do instead:");
       pane.keys("keep the build folder", "Enter");
