@@ -93,20 +93,27 @@ const CACHE_MARK = { type: "ephemeral" } as const;
  * it. With the tools and system marks that is the API's limit of 4 breakpoints.
  */
 function markConversation(messages: readonly WireMessage[]): void {
-  const mark = (message: WireMessage | undefined): void => {
-    const block = message?.content[message.content.length - 1];
+  markCachePoints(messages, (message) => {
+    const block = message.content[message.content.length - 1];
     if (block !== undefined) block.cache_control = CACHE_MARK;
-  };
-  mark(messages[messages.length - 1]);
+  });
+}
+
+/** The two messages `markConversation` marks: the last one, and the last user message before the latest assistant reply. */
+function markCachePoints<T extends { readonly role: string }>(messages: readonly T[], mark: (message: T) => void): void {
+  const last = messages[messages.length - 1];
+  if (last !== undefined) mark(last);
   let lastAssistant = -1;
-  for (let i = messages.length - 1; i >= 0; i--)
+  for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]?.role === "assistant") {
       lastAssistant = i;
       break;
     }
+  }
   for (let i = lastAssistant - 1; i >= 0; i--) {
-    if (messages[i]?.role === "user") {
-      mark(messages[i]);
+    const message = messages[i];
+    if (message?.role === "user") {
+      mark(message);
       break;
     }
   }
@@ -143,24 +150,11 @@ const CACHE_MARK_FIELD = `,"cache_control":${JSON.stringify(CACHE_MARK)}}`;
 
 /** `markConversation` over block texts: the same two blocks get the cache mark as their last field. */
 function markConversationText(wire: { role: "user" | "assistant"; blocks: string[] }[]): void {
-  const mark = (message: { blocks: string[] } | undefined): void => {
-    const at = (message?.blocks.length ?? 0) - 1;
-    const block = message?.blocks[at];
-    if (message !== undefined && block !== undefined) message.blocks[at] = block.slice(0, -1) + CACHE_MARK_FIELD;
-  };
-  mark(wire[wire.length - 1]);
-  let lastAssistant = -1;
-  for (let i = wire.length - 1; i >= 0; i--)
-    if (wire[i]?.role === "assistant") {
-      lastAssistant = i;
-      break;
-    }
-  for (let i = lastAssistant - 1; i >= 0; i--) {
-    if (wire[i]?.role === "user") {
-      mark(wire[i]);
-      break;
-    }
-  }
+  markCachePoints(wire, (message) => {
+    const at = message.blocks.length - 1;
+    const block = message.blocks[at];
+    if (block !== undefined) message.blocks[at] = block.slice(0, -1) + CACHE_MARK_FIELD;
+  });
 }
 
 /**
