@@ -7,11 +7,12 @@
  */
 import type { Message } from "../providers/types.ts";
 import type { ToolId } from "../tools/names.ts";
-import { canonicalTool, isBuiltin } from "../tools/names.ts";
+import { canonicalTool } from "../tools/names.ts";
 import { validateToolInput } from "../tools/index.ts";
 import type { ToolResult } from "../tools/types.ts";
 import { normalizeCall, type NormalizedCall } from "../tools/call.ts";
 import { displayPath } from "../tools/paths.ts";
+import { toolCallDetail } from "../tools/describe.ts";
 import { joinContexts, appendHookContext } from "../hooks/merge/context.ts";
 import type { CallScope, SessionServices } from "./session-services.ts";
 import { sessionPolicy, type SessionStop } from "./tool-policy.ts";
@@ -28,30 +29,6 @@ export interface ToolCallOutcome {
   readonly items: readonly string[];
   /** Set when a hook ends the session after this call. */
   readonly stop?: { readonly reason: string; readonly kind: "hook_blocked" | "hook_failed" };
-}
-
-/** The input field that names what a built-in tool call is about, for the UI's start line. */
-const DETAIL_FIELDS: Partial<Record<string, string>> = {
-  bash: "command",
-  grep: "pattern",
-  glob: "pattern",
-  task: "description",
-  bash_output: "bash_id",
-  kill_shell: "shell_id",
-  web_fetch: "url",
-};
-
-function describeInput(tool: ToolId | undefined, input: Readonly<Record<string, unknown>> | undefined, raw: string): string {
-  if (!input) return raw.slice(0, 120);
-  if (tool !== undefined && !isBuiltin(tool)) return JSON.stringify(input).slice(0, 200);
-  if (tool === "apply_patch" && typeof input.input === "string") {
-    // The files a patch touches say more than its first bytes.
-    const files = [...input.input.matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$/gm)].map((match) => `${(match[1] ?? "").toLowerCase()} ${match[2] ?? ""}`);
-    if (files.length > 0) return files.join(", ").slice(0, 200);
-  }
-  if (tool === "todo_write" && Array.isArray(input.todos)) return `${input.todos.length} item${input.todos.length === 1 ? "" : "s"}`;
-  const value = input[DETAIL_FIELDS[tool ?? ""] ?? "file_path"];
-  return typeof value === "string" ? value.slice(0, 200) : JSON.stringify(input).slice(0, 200);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -72,7 +49,7 @@ function startLine(run: CallRun, input: Readonly<Record<string, unknown>> | unde
   const path = input?.file_path;
   // Resolved paths are shown relative to the cwd, as the model wrote them.
   const shown = typeof path === "string" && input ? { ...input, file_path: displayPath(run.s.cwd, path) } : input;
-  run.s.emit({ type: "tool_start", id: run.call.id, name: run.call.name, detail: describeInput(run.tool, shown, run.call.arguments) });
+  run.s.emit({ type: "tool_start", id: run.call.id, name: run.call.name, detail: toolCallDetail(run.tool ?? run.call.name, shown ?? run.call.arguments) });
 }
 
 /** A call that ends without running its tool (invalid, denied, rejected): its records and lines. */

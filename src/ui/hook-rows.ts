@@ -5,6 +5,7 @@
  * Display only: nothing here changes what runs or what the provider gets. The same formatting serves
  * the live session (from `hook_record` events) and a resumed session's history (from the JSONL).
  */
+import { toolCallDetail } from "../tools/describe.ts";
 import type { AgentEvent, SessionResult } from "../agent/types.ts";
 import type { RecordOf, SessionRecord } from "../session/records.ts";
 import { parseRecord } from "../session/records.ts";
@@ -109,7 +110,7 @@ export function historyLines(records: readonly SessionRecord[], settings: HookRo
         if (record.content.trim() !== "") lines.push(record.content.trimEnd());
         break;
       case "tool_call":
-        lines.push(`● ${record.tool_name}: ${callDetail(record.tool_name, record.input)}`);
+        lines.push(`● ${record.tool_name}: ${toolCallDetail(record.tool_name, record.input)}`);
         break;
       case "tool_result": {
         const first = record.content.split("\n").find((line) => line.trim() !== "") ?? "";
@@ -129,27 +130,6 @@ export function historyLines(records: readonly SessionRecord[], settings: HookRo
     }
   }
   return lines;
-}
-
-/** The field the live tool line shows for a built-in tool; other tools show their input as JSON. */
-const DETAIL_FIELD: Readonly<Record<string, string>> = {
-  bash: "command",
-  grep: "pattern",
-  glob: "pattern",
-  task: "description",
-  bash_output: "bash_id",
-  kill_shell: "shell_id",
-  read: "file_path",
-  write: "file_path",
-  edit: "file_path",
-};
-
-/** The tool line's detail as the live session showed it. */
-export function callDetail(tool: string, input: unknown): string {
-  if (typeof input === "string") return input.slice(0, 120);
-  const field = DETAIL_FIELD[tool.toLowerCase()];
-  const value = field !== undefined && typeof input === "object" && input !== null ? Reflect.get(input, field) : undefined;
-  return typeof value === "string" ? value.slice(0, 200) : JSON.stringify(input).slice(0, 200);
 }
 
 export interface ActivityRenderer extends Renderer {
@@ -214,7 +194,7 @@ class ActivityTree implements ActivityRenderer {
     if (!parsed.ok) return;
     this.contents.observe(parsed.record);
     const record = parsed.record;
-    if (record.type === "tool_call") this.calls.set(record.tool_call_id, { name: record.tool_name, detail: callDetail(record.tool_name, record.input) });
+    if (record.type === "tool_call") this.calls.set(record.tool_call_id, { name: record.tool_name, detail: toolCallDetail(record.tool_name, record.input) });
   }
 
   event(event: AgentEvent): void {
