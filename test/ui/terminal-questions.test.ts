@@ -139,7 +139,8 @@ describe("permission questions in the terminal", () => {
       expect(lines[at + 1]).toBe("+ TWO");
       expect(lines[at - 1]).toBe("  one");
       pane.keys("y");
-      const after = (await pane.waitFor("edited")).split("\n");
+      // The model's closing text, a line of its own: the result line says "edited" too, before its diff.
+      const after = (await pane.waitFor(/^edited$/m)).split("\n");
       // After the edit its change is shown under the tool's result line too.
       const ok = after.findIndex((line) => line.startsWith("  ⎿ ok"));
       expect(ok, after.join("\n")).toBeGreaterThan(0);
