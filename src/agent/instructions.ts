@@ -22,7 +22,14 @@ export interface InstructionFile {
   readonly text: string;
   /** What was cut and why; null when the file is whole. */
   readonly cut: string | null;
+  /** The file whose `@path` line brought this one in; absent for a file found by its name. */
+  readonly importedBy?: string;
+  /** `@path` imports of this file that were not read, each with the reason. */
+  readonly skipped?: readonly string[];
 }
+
+/** Imports of imports are followed this many steps deep, as Claude Code does. */
+export const IMPORT_MAX_DEPTH = 5;
 
 export interface InstructionSources {
   readonly fs: FileSystem;
@@ -78,55 +85,134 @@ function cutText(text: string, maxBytes: number): { text: string; cutBytes: numb
   return { text: kept, cutBytes: bytes.length - encoder.encode(kept).length };
 }
 
-/** Reads `paths` under the per-file cap and a shared `budget` (bytes left), which it lowers. */
-export function readInstructionFiles(
-  fs: FileSystem,
-  paths: readonly { path: string; scope: "user" | "project" }[],
-  budget: { left: number },
-): InstructionFile[] {
-  const files: InstructionFile[] = [];
-  for (const { path, scope } of paths) {
-    let raw: string | undefined;
-    try {
-      raw = fs.readText(path);
-    } catch {
-      raw = undefined;
-    }
-    if (raw === undefined || raw.trim() === "") continue;
-    const size = encoder.encode(raw).length;
-    const cap = Math.min(INSTRUCTION_FILE_MAX_BYTES, budget.left);
-    if (cap <= 0) {
-      files.push({
-        path,
-        scope,
-        text: "",
-        cut: `not included (${size} bytes): the ${INSTRUCTIONS_TOTAL_MAX_BYTES / 1024} KiB for instruction files is used up`,
-      });
+/** What one reading of instruction files shares: the byte budget left and the files already given. */
+export interface InstructionReading {
+  readonly fs: FileSystem;
+  readonly projectRoot: string;
+  readonly budget: { left: number };
+  /** Real paths already given to the model: a file is given once, however it is reached. */
+  readonly seen: Set<string>;
+}
+
+export function newReading(fs: FileSystem, projectRoot: string): InstructionReading {
+  return { fs, projectRoot, budget: { left: INSTRUCTIONS_TOTAL_MAX_BYTES }, seen: new Set() };
+}
+
+/** One file under the per-file cap and the shared budget; undefined when it is missing or empty. */
+function readCapped(reading: InstructionReading, path: string, scope: "user" | "project"): InstructionFile | undefined {
+  let raw: string | undefined;
+  try {
+    raw = reading.fs.readText(path);
+  } catch {
+    raw = undefined;
+  }
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const size = encoder.encode(raw).length;
+  const cap = Math.min(INSTRUCTION_FILE_MAX_BYTES, reading.budget.left);
+  if (cap <= 0) {
+    return { path, scope, text: "", cut: `not included (${size} bytes): the ${INSTRUCTIONS_TOTAL_MAX_BYTES / 1024} KiB for instruction files is used up` };
+  }
+  const { text, cutBytes } = cutText(raw, cap);
+  reading.budget.left -= encoder.encode(text).length;
+  const why =
+    cap < INSTRUCTION_FILE_MAX_BYTES
+      ? `the ${INSTRUCTIONS_TOTAL_MAX_BYTES / 1024} KiB for all instruction files`
+      : `the ${INSTRUCTION_FILE_MAX_BYTES / 1024} KiB per file`;
+  return { path, scope, text, cut: cutBytes > 0 ? `the last ${cutBytes} of ${size} bytes were cut (${why})` : null };
+}
+
+/**
+ * The `@path` references of an instruction file, outside code spans and fenced blocks (Claude Code's
+ * and Gemini CLI's import syntax). An `@` must start a word, so `user@example.com` is no import.
+ */
+export function importReferences(text: string): string[] {
+  const found: string[] = [];
+  let fenced = false;
+  for (const line of text.split("\n")) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
       continue;
     }
-    const { text, cutBytes } = cutText(raw, cap);
-    budget.left -= encoder.encode(text).length;
-    const why =
-      cap < INSTRUCTION_FILE_MAX_BYTES
-        ? `the ${INSTRUCTIONS_TOTAL_MAX_BYTES / 1024} KiB for all instruction files`
-        : `the ${INSTRUCTION_FILE_MAX_BYTES / 1024} KiB per file`;
-    files.push({ path, scope, text, cut: cutBytes > 0 ? `the last ${cutBytes} of ${size} bytes were cut (${why})` : null });
+    if (fenced) continue;
+    const prose = line.replace(/`[^`]*`/g, " ");
+    for (const match of prose.matchAll(/(?:^|\s)@([^\s`]+)/g)) found.push(match[1] as string);
+  }
+  return found;
+}
+
+/**
+ * Where an import points, or why it is not read. Only existing regular files count (`@name` is often
+ * a mention); a project file may import only files inside the project, judged on the real path, so
+ * a cloned repository cannot pull `~/.ssh/…` or `../secrets` into the prompt.
+ */
+function importTarget(reading: InstructionReading, importer: InstructionFile, reference: string): { path: string } | { skip: string } | null {
+  const candidates = [reference, reference.replace(/[.,;:!?)\]]+$/, "")];
+  for (const candidate of candidates) {
+    if (candidate === "" || candidate.startsWith("~")) {
+      if (candidate.startsWith("~") && importer.scope === "project") return { skip: `@${candidate} not imported: outside the project` };
+      continue;
+    }
+    const path = resolvePath(dirnamePath(importer.path), candidate);
+    if (reading.fs.stat(path)?.kind !== "file") continue;
+    const real = reading.fs.realpath(path) ?? path;
+    if (importer.scope === "project" && !isInside(real, reading.fs.realpath(reading.projectRoot) ?? reading.projectRoot)) {
+      return { skip: `@${candidate} not imported: outside the project` };
+    }
+    return { path };
+  }
+  return null;
+}
+
+/** `file` followed by the files it imports (depth first, each once), with its skipped imports noted. */
+function withImports(reading: InstructionReading, file: InstructionFile, depth: number): InstructionFile[] {
+  if (file.text === "") return [file];
+  const imported: InstructionFile[] = [];
+  const skipped: string[] = [];
+  for (const reference of importReferences(file.text)) {
+    const target = importTarget(reading, file, reference);
+    if (target === null) continue;
+    if ("skip" in target) {
+      skipped.push(target.skip);
+      continue;
+    }
+    const real = reading.fs.realpath(target.path) ?? target.path;
+    if (reading.seen.has(real)) continue;
+    if (depth >= IMPORT_MAX_DEPTH) {
+      skipped.push(`@${reference} not imported: imports go ${IMPORT_MAX_DEPTH} steps deep at most`);
+      continue;
+    }
+    reading.seen.add(real);
+    const read = readCapped(reading, target.path, file.scope);
+    if (read !== undefined) imported.push(...withImports(reading, { ...read, importedBy: file.path }, depth + 1));
+  }
+  return [skipped.length > 0 ? { ...file, skipped } : file, ...imported];
+}
+
+/** Reads `paths` (with their `@path` imports) under the per-file cap and the reading's shared budget. */
+export function readInstructionFiles(reading: InstructionReading, paths: readonly { path: string; scope: "user" | "project" }[]): InstructionFile[] {
+  const files: InstructionFile[] = [];
+  for (const { path, scope } of paths) {
+    reading.seen.add(reading.fs.realpath(path) ?? path);
+    const file = readCapped(reading, path, scope);
+    if (file !== undefined) files.push(...withImports(reading, file, 0));
   }
   return files;
 }
 
-/** The instruction files of a session start, in order, with the caps applied. */
+/** The instruction files of a session start, in order, with their imports and the caps applied. */
 export function loadInstructions(sources: InstructionSources): InstructionFile[] {
-  return readInstructionFiles(sources.fs, instructionPaths(sources), { left: INSTRUCTIONS_TOTAL_MAX_BYTES });
+  return readInstructionFiles(newReading(sources.fs, sources.projectRoot), instructionPaths(sources));
 }
 
 /** How one file appears in the prompt: a tagged block naming its path (relative to the project) and any cut. */
 export function instructionBlock(file: InstructionFile, projectRoot: string): string {
-  const shown = file.scope === "project" ? (relativeInside(file.path, projectRoot) ?? file.path) : file.path;
+  const show = (path: string): string => (file.scope === "project" ? (relativeInside(path, projectRoot) ?? path) : path);
+  const shown = show(file.path);
   const tag = file.scope === "user" ? "user_instructions" : "project_instructions";
-  const cut = file.cut === null ? "" : `\n[${shown}: ${file.cut}]`;
+  const notes = [...(file.cut === null ? [] : [file.cut]), ...(file.skipped ?? [])].map((note) => `\n[${shown}: ${note}]`).join("");
   const body = file.text === "" ? "" : `\n${file.text.replace(/\n+$/, "")}`;
-  return `<${tag} path="${shown}">${body}${cut}\n</${tag}>`;
+  const by = file.importedBy === undefined ? "" : ` imported_by="${show(file.importedBy)}"`;
+  return `<${tag} path="${shown}"${by}>${body}${notes}\n</${tag}>`;
 }
 
 /** The rule that comes before project files, wherever they appear (system prompt or a later message). */
@@ -143,13 +229,17 @@ export class NestedInstructions {
   readonly #names: readonly string[];
   readonly #cwd: string;
   readonly #visited = new Set<string>();
-  readonly #budget = { left: INSTRUCTIONS_TOTAL_MAX_BYTES };
+  #reading: InstructionReading;
+  /** The session start's files (found by name): never given again by a nested file's import. */
+  readonly #startFiles: readonly string[];
 
   constructor(sources: InstructionSources) {
     this.#fs = sources.fs;
+    this.#startFiles = instructionPaths(sources).map(({ path }) => sources.fs.realpath(path) ?? path);
     this.#projectRoot = sources.projectRoot;
     this.#cwd = sources.cwd;
     this.#names = sources.names ?? DEFAULT_CONTEXT_FILES;
+    this.#reading = this.#freshReading();
     for (const dir of directoriesDown(sources.projectRoot, sources.cwd)) this.#visited.add(dir);
   }
 
@@ -169,7 +259,7 @@ export class NestedInstructions {
         }
       }
     }
-    return paths.length === 0 ? [] : readInstructionFiles(this.#fs, paths, this.#budget);
+    return paths.length === 0 ? [] : readInstructionFiles(this.#reading, paths);
   }
 
   /**
@@ -187,8 +277,15 @@ export class NestedInstructions {
     }
   }
 
+  #freshReading(): InstructionReading {
+    const reading = newReading(this.#fs, this.#projectRoot);
+    for (const path of this.#startFiles) reading.seen.add(path);
+    return reading;
+  }
+
   /** After a compaction the nested files are no longer in the conversation: they are added again on the next visit. */
   forget(): void {
+    this.#reading = this.#freshReading();
     const keep = directoriesDown(this.#projectRoot, this.#cwd);
     this.#visited.clear();
     for (const dir of keep) this.#visited.add(dir);

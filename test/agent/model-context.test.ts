@@ -205,4 +205,61 @@ describe("model context", () => {
     expect(r.stdout).toContain("project instructions (repository text the model reads as the project's conventions, never with your authority; not pinned):");
     expect(r.stdout).toContain("  text AGENTS.md\n  text CLAUDE.md\n");
   });
+
+  test("@path imports: a file's imports follow it, once each, in code they are text; a project file cannot import outside the project", async () => {
+    const w = makeWorld();
+    // The secret sits beside the project: a cloned repository must not pull it into the prompt.
+    w.file(join(w.root, "outside-secret.md"), "OUTSIDE-SECRET\n");
+    w.file("AGENTS.md", "ROOT-AGENTS\n");
+    w.file(
+      "CLAUDE.md",
+      [
+        "See @AGENTS.md and @docs/style.md.",
+        "Mail me at someone@docs/style.md-not-an-import",
+        "Not here: `@docs/inline.md`",
+        "```",
+        "@docs/fenced.md",
+        "```",
+        "Escape attempt: @../outside-secret.md",
+        "A mention: @reviewer",
+        "",
+      ].join("\n"),
+    );
+    w.file("docs/style.md", "STYLE-RULES, more in @deeper/more.md\n");
+    w.file("docs/deeper/more.md", "DEEPER-RULES\n");
+    w.file("docs/inline.md", "INLINE-TEXT\n");
+    w.file("docs/fenced.md", "FENCED-TEXT\n");
+    const r = await runOpenAI(w, [{ text: "done" }]);
+    expect(r.code, r.stderr).toBe(0);
+    const system = systemOf(r.requests[0]);
+    // Each file once, imports right after their importer, depth first.
+    expect(system.split("ROOT-AGENTS")).toHaveLength(2);
+    const order = ["ROOT-AGENTS", "See @AGENTS.md", "STYLE-RULES", "DEEPER-RULES"].map((marker) => system.indexOf(marker));
+    expect(order.every((at, i) => at >= 0 && (i === 0 || at > (order[i - 1] as number)))).toBe(true);
+    expect(system).toContain('<project_instructions path="docs/style.md" imported_by="CLAUDE.md">');
+    expect(system).toContain('<project_instructions path="docs/deeper/more.md" imported_by="docs/style.md">');
+    for (const text of ["INLINE-TEXT", "FENCED-TEXT", "OUTSIDE-SECRET"]) expect(system).not.toContain(text);
+    expect(system).toContain("[CLAUDE.md: @../outside-secret.md not imported: outside the project]");
+
+    // The trust review lists what the imports bring in.
+    const trust = await runCliInProcess(w, ["hooks", "trust"]);
+    expect(trust.stdout).toContain(
+      "  text AGENTS.md\n  text CLAUDE.md\n  text docs/style.md (imported by CLAUDE.md)\n  text docs/deeper/more.md (imported by docs/style.md)\n",
+    );
+  });
+
+  test("@path imports in the user's own file may reach outside the project; a link inside the project to a file outside is refused", async () => {
+    const w = makeWorld();
+    w.file(join(w.root, "personal.md"), "PERSONAL-RULES\n");
+    w.file(join(w.agentHome, "AGENTS.md"), `USER-RULE, and @${join(w.root, "personal.md")}\n`);
+    w.file(join(w.root, "elsewhere.md"), "LINKED-SECRET\n");
+    runSync(["ln", "-s", join(w.root, "elsewhere.md"), "linked.md"], w.project);
+    w.file("AGENTS.md", "ROOT-AGENTS, see @linked.md\n");
+    const r = await runOpenAI(w, [{ text: "done" }]);
+    expect(r.code, r.stderr).toBe(0);
+    const system = systemOf(r.requests[0]);
+    expect(system).toContain("PERSONAL-RULES");
+    expect(system).not.toContain("LINKED-SECRET");
+    expect(system).toContain("[AGENTS.md: @linked.md not imported: outside the project]");
+  });
 });

@@ -4,17 +4,18 @@ import type { CliIO } from "../io.ts";
 import { escapeControls } from "../../util/escape.ts";
 import { loadConfig } from "../../config/load.ts";
 import { pinTrust, trustListing } from "../../trust/trust.ts";
-import { instructionPaths } from "../../agent/instructions.ts";
+import { loadInstructions } from "../../agent/instructions.ts";
 import { relativeInside } from "../../util/path-utils.ts";
 import type { LoadedConfig } from "../../config/load.ts";
 
 /**
- * The project's instruction files (AGENTS.md, CLAUDE.md, …) from its root to the cwd: text from the
+ * The project's instruction files (AGENTS.md, CLAUDE.md, …) from its root to the cwd, and the files
+ * their `@path` lines import: text from the
  * repository the model reads, shown so the review covers it; trust does not pin them, and they never
  * carry the user's authority (docs/model-context.md).
  */
 function instructionListing(runtime: Runtime, loaded: LoadedConfig, cwd: string): string[] {
-  const files = instructionPaths({
+  const files = loadInstructions({
     fs: runtime.fs,
     agentHome: loaded.home,
     projectRoot: loaded.projectRoot,
@@ -24,7 +25,11 @@ function instructionListing(runtime: Runtime, loaded: LoadedConfig, cwd: string)
   if (files.length === 0) return [];
   return [
     "project instructions (repository text the model reads as the project's conventions, never with your authority; not pinned):",
-    ...files.map((file) => escapeControls(`  text ${relativeInside(file.path, loaded.projectRoot) ?? file.path}`)),
+    ...files.map((file) => {
+      const shown = (path: string): string => relativeInside(path, loaded.projectRoot) ?? path;
+      const by = file.importedBy === undefined ? "" : ` (imported by ${shown(file.importedBy)})`;
+      return escapeControls(`  text ${shown(file.path)}${by}`);
+    }),
   ];
 }
 
