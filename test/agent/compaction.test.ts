@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, writeScript, type World } from "../support/cli.ts";
+import { bypassRunArgs, makeWorld, writeScript, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { group, lastJson, logTo, ofType, readLog, recordsOf, replyWith, runScriptInProcess } from "./support.ts";
@@ -76,21 +76,7 @@ describe("compaction", () => {
       { text: "done" },
     ]);
     try {
-      const r = await runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        server.url,
-        "--permission-mode",
-        "bypass",
-        "--max-context-tokens",
-        "200",
-        "--trust",
-        "--output-format",
-        "json",
-        "go",
-      ]);
+      const r = await runCliInProcess(w, [...bypassRunArgs(server.url), "--max-context-tokens", "200", "go"]);
       expect(r.code).toBe(0);
       expect(server.requests).toHaveLength(3);
       const compact = server.requests[1] as Body;
@@ -118,21 +104,7 @@ describe("compaction", () => {
       { text: "done" },
     ]);
     try {
-      const r = await runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        server.url,
-        "--permission-mode",
-        "bypass",
-        "--max-context-tokens",
-        "200",
-        "--trust",
-        "--output-format",
-        "json",
-        "go",
-      ]);
+      const r = await runCliInProcess(w, [...bypassRunArgs(server.url), "--max-context-tokens", "200", "go"]);
       expect(r.code).toBe(0);
       expect(r.stderr).toContain("not now");
       expect(server.requests).toHaveLength(2);

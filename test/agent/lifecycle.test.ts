@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { REPO, makeWorld, writeScript, type World } from "../support/cli.ts";
+import { bypassRunArgs, REPO, makeWorld, writeScript, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { killGroup, waitForText, waitGroupGone } from "../support/procs.ts";
@@ -281,19 +281,7 @@ describe("message phases", () => {
       { text: "all done" },
     ]);
     try {
-      const r = await runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        server.url,
-        "--permission-mode",
-        "bypass",
-        "--trust",
-        "--output-format",
-        "json",
-        "go",
-      ]);
+      const r = await runCliInProcess(w, [...bypassRunArgs(server.url), "go"]);
       expect(r.code).toBe(0);
       const assistant = readLog(w, "assistant.log");
       expect(assistant).toHaveLength(2);
@@ -347,19 +335,7 @@ describe("message phases", () => {
       { text: "done" },
     ]);
     try {
-      const r = await runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        server.url,
-        "--permission-mode",
-        "bypass",
-        "--trust",
-        "--output-format",
-        "json",
-        "go",
-      ]);
+      const r = await runCliInProcess(w, [...bypassRunArgs(server.url), "go"]);
       expect(r.code).toBe(0);
       const records = recordsOf(w, r);
       const start = records.findIndex((rec) => rec.type === "reasoning");

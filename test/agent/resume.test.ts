@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, writeScript, type World } from "../support/cli.ts";
+import { bypassRunArgs, makeWorld, writeScript, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { group, lastJson, ofType, recordsOf, runScriptInProcess, sessionOf } from "./support.ts";
@@ -63,40 +63,14 @@ describe("resume", () => {
       { text: "second" },
     ]);
     try {
-      const first = await runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        server.url,
-        "--permission-mode",
-        "bypass",
-        "--trust",
-        "--output-format",
-        "json",
-        "go",
-      ]);
+      const first = await runCliInProcess(w, [...bypassRunArgs(server.url), "go"]);
       expect(first.code).toBe(0);
       const id = String(lastJson(first.stdout).session_id);
       const local = JSON.stringify(sessionOf(w, id));
       expect(local).toContain("lbl-9c1e");
       expect(local).toContain("diag-7f3a");
 
-      const resumed = await runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        server.url,
-        "--permission-mode",
-        "bypass",
-        "--trust",
-        "--output-format",
-        "json",
-        "--resume",
-        id,
-        "next",
-      ]);
+      const resumed = await runCliInProcess(w, [...bypassRunArgs(server.url), "--resume", id, "next"]);
       expect(resumed.code).toBe(0);
       expect(lastJson(resumed.stdout)).toMatchObject({ session_id: id, result: "second" });
       expect(server.requests).toHaveLength(3);

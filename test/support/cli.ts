@@ -111,3 +111,8 @@ export function sessionFileOf(dir: string, id: string): string {
 export function sessionIdOfName(name: string): string {
   return name.replace(/\.jsonl$/, "").replace(/^\d{8}T\d{6}(?:\.\d{3})?Z-/, "");
 }
+
+/** `agent run` against a model server at `baseUrl` (OpenAI wire) in bypass mode, trusted, with json output. */
+export function bypassRunArgs(baseUrl: string): string[] {
+  return ["run", "--provider", "openai", "--base-url", baseUrl, "--permission-mode", "bypass", "--trust", "--output-format", "json"];
+}
