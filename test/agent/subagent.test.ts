@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { makeWorld, readJsonl, sessionFileOf, sessionIdOfName, type World } from "../support/cli.ts";
+import { bypassRunArgs, makeWorld, readJsonl, sessionFileOf, sessionIdOfName, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { runScriptInProcess, lastJson, logTo, readLog, sessionOf, ofType, group } from "./support.ts";
@@ -61,19 +61,7 @@ describe("subagents", () => {
       { text: "end" },
     ]);
     try {
-      const r = await runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        server.url,
-        "--permission-mode",
-        "bypass",
-        "--output-format",
-        "json",
-        "--trust",
-        "go",
-      ]);
+      const r = await runCliInProcess(w, [...bypassRunArgs(server.url), "go"]);
       expect(r.code).toBe(0);
       expect(lastJson(r.stdout)).toMatchObject({ result: "end", stop_reason: "completed" });
       expect(server.requests.length).toBe(6);
@@ -144,19 +132,7 @@ describe("subagents", () => {
       { text: "all done" },
     ]);
     try {
-      const r = await runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        server.url,
-        "--permission-mode",
-        "bypass",
-        "--output-format",
-        "json",
-        "--trust",
-        "go",
-      ]);
+      const r = await runCliInProcess(w, [...bypassRunArgs(server.url), "go"]);
       expect(r.code).toBe(0);
       expect(existsSync(join(pkg, "x"))).toBe(true);
       const parentId = String(lastJson(r.stdout).session_id);
@@ -391,19 +367,7 @@ describe("concurrent subagents", () => {
       { text: "end" },
     ]);
     try {
-      const r = await runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        server.url,
-        "--permission-mode",
-        "bypass",
-        "--output-format",
-        "json",
-        "--trust",
-        "go",
-      ]);
+      const r = await runCliInProcess(w, [...bypassRunArgs(server.url), "go"]);
       expect(r.code).toBe(0);
       const lines = readFileSync(log, "utf8").trim().split("\n");
       expect(lines).toEqual(["start-c1", "end-c1", "start-child", "start-child", "end-child", "end-child", "start-c4", "end-c4"]);
