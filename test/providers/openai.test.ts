@@ -218,8 +218,9 @@ describe("openai provider", () => {
   });
 
   test("a stream that stalls mid-way times out with an error after the partial text", async () => {
+    // Long enough that a loaded machine delivers the first chunk before it: the stall is what times out.
     const { provider } = await setup([{ raw: ['data: {"choices":[{"index":0,"delta":{"content":"so far"}}]}\n\n'], stall: true }], {
-      requestTimeoutMs: 200,
+      requestTimeoutMs: 2000,
     });
     const events = await collect(provider.stream(REQUEST));
     expect(textOf(events)).toBe("so far");
