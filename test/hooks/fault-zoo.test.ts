@@ -121,7 +121,9 @@ describe("fault zoo through dispatch", () => {
   });
 
   test("RUN-27 DIR-67 deny then 10 MiB on both streams: the deny holds, truncation is a diagnostic, not a failure", async () => {
-    const fired = await fireZoo(zooHook("dir", "deny-then-flood.sh"));
+    // 10 s: piping 20 MiB through `tr` can take over a second on a loaded machine, and the timeout
+    // (fail-open) is not what this case checks.
+    const fired = await fireZoo(zooHook("dir", "deny-then-flood.sh", [], {}, 10));
     expect([fired.outcome.decision, fired.outcome.reason]).toEqual(["deny", "r"]);
     expect(rowOf(fired)).toEqual(["success", null]);
     const diagnostic = fired.records.find((r) => r.type === "hook_diagnostic");
