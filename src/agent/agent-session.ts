@@ -28,6 +28,7 @@ import { SessionEnv, sessionEnvOf } from "./session-env.ts";
 import { BackgroundShells } from "../tools/background-shells.ts";
 import { TodoList, todosOfMetadata, type TodoItem } from "../tools/todo-list.ts";
 import type { WebFetchSettings } from "../tools/types.ts";
+import type { McpToolName } from "../tools/names.ts";
 import type { SessionRecord } from "../session/records.ts";
 import { PROVIDER_KEY_VARS } from "../hooks/engine.ts";
 import { replaceConversation, runTurn, type LoopState } from "./turn.ts";
@@ -111,7 +112,8 @@ export class AgentSession {
     this.nested.markGiven(this.state.messages);
     this.shells = new BackgroundShells(runtime);
     this.services = this.makeServices(options);
-    this.tools = BUILTIN_TOOLS.filter((tool) => tool.name !== "web_fetch" || webFetchOn(options)).map((tool) => ({
+    const offers = options.toolAccess?.offers ?? (() => true);
+    this.tools = BUILTIN_TOOLS.filter((tool) => (tool.name !== "web_fetch" || webFetchOn(options)) && offers(tool.name)).map((tool) => ({
       name: tool.name,
       description: tool.description,
       parameters: toolJsonSchema(tool.name),
@@ -184,6 +186,7 @@ export class AgentSession {
       ...(options.mcp ? { mcp: options.mcp } : {}),
       addChildUsage: (usage, apiMs) => this.addChildUsage(usage, apiMs),
       ...(options.readRoots ? { readRoots: options.readRoots } : {}),
+      ...(options.toolAccess ? { toolAccess: options.toolAccess } : {}),
     });
   }
 
@@ -237,7 +240,8 @@ export class AgentSession {
         const maxContextTokens = this.options.maxContextTokens ?? compactionThresholdOf(contextWindowOf(this.options.provider.model, this.options.models));
         const limits = { maxTurns, maxContextTokens, stopBlockCap };
         const mcp = this.options.mcp;
-        const mcpTools = mcp ? () => mcp.toolDefinitions() : undefined;
+        const offers = this.options.toolAccess?.offers;
+        const mcpTools = mcp ? async () => (await mcp.toolDefinitions()).filter((tool) => offers === undefined || offers(tool.name as McpToolName)) : undefined;
         const outcome = await runTurn(
           {
             s: this.services,

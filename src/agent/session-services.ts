@@ -22,7 +22,7 @@ import { applyPermissionUpdates, saveUserRules } from "../permissions/updates.ts
 import type { RuleSet } from "../permissions/rules.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
-import type { AgentEvent, ChildRun, HookDecisionKind, PermissionAnswer, PermissionAsk } from "./types.ts";
+import type { AgentEvent, ChildRun, HookDecisionKind, PermissionAnswer, PermissionAsk, ToolAccess } from "./types.ts";
 import type { McpTools } from "../mcp/manager.ts";
 import type { BackgroundShells } from "../tools/background-shells.ts";
 import type { TodoList } from "../tools/todo-list.ts";
@@ -98,6 +98,8 @@ export interface SessionServicesOptions {
   readonly todos: TodoList;
   /** The user's `tools.web_fetch`; absent: the tool is off. */
   readonly webFetch?: WebFetchSettings;
+  /** A subagent's tool list; absent: every tool. */
+  readonly toolAccess?: ToolAccess;
 }
 
 export class SessionServices {
@@ -118,6 +120,8 @@ export class SessionServices {
   readonly shells: BackgroundShells;
   readonly addChildUsage: ((usage: UsageTotals, apiMs: number) => void) | undefined;
   readonly todos: TodoList;
+  /** A subagent's tool list (its definition's `tools:`); undefined: every tool. */
+  readonly toolAccess: ToolAccess | undefined;
   private readonly webFetch: WebFetchSettings | undefined;
   private readonly engine: () => HookEngine;
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
@@ -146,6 +150,7 @@ export class SessionServices {
     this.addChildUsage = options.addChildUsage;
     this.todos = options.todos;
     this.webFetch = options.webFetch;
+    this.toolAccess = options.toolAccess;
     this.envelope = {
       sessionPath: options.writer.path,
       providerId: options.providerId,

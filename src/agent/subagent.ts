@@ -16,6 +16,7 @@ import { canonicalTool } from "../tools/names.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { StopKind } from "../hooks/merge/merge.ts";
 import type { CallScope, SessionServices, TaskRunner } from "./session-services.ts";
+import { subagentSettings, type SubagentSettings } from "./agent-definition.ts";
 import { agentSystemPrompt, childCwd, taskRequest, type TaskRequest } from "./task-tool.ts";
 import type { AgentEvent, AgentSessionOptions, ChildRun, SessionResult, StopReason } from "./types.ts";
 
@@ -57,6 +58,8 @@ interface ChildSetup {
   readonly request: TaskRequest;
   readonly systemPrompt: string;
   readonly cwd: string;
+  /** Its definition's tools and model (src/agent/agent-definition.ts). */
+  readonly settings: SubagentSettings;
 }
 
 /** Runs a child AgentSession to its end with `prompt`, passing its events to `forward` (src/agent/agent-session.ts). */
@@ -85,7 +88,8 @@ function setUp(t: TaskContext, request: TaskRequest): { ok: true; setup: ChildSe
   if (!prompt.ok) return prompt;
   const cwd = childCwd(parent.runtime.fs, { parentCwd: t.s.cwd, projectDir: parent.projectDir, cwd: request.cwd });
   if (!cwd.ok) return cwd;
-  return { ok: true, setup: { request, systemPrompt: prompt.systemPrompt, cwd: cwd.cwd } };
+  const settings = subagentSettings(request.agentName, prompt.definition, providerForChild(parent.provider, request.agentName), parent.modelRefusal);
+  return { ok: true, setup: { request, systemPrompt: prompt.systemPrompt, cwd: cwd.cwd, settings } };
 }
 
 /** A parent-side subagent hook that ends the parent's turn (D8 `continue: false`, D23 `fail`); merge already chose the kind. */
@@ -182,8 +186,9 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
 async function runChildTask(run: TaskRun, setup: ChildSetup, promptContext: readonly string[], scope: CallScope): Promise<ToolResult> {
   const { t, at, transcriptPath } = run;
   const { parent, s } = t;
-  const { request, systemPrompt, cwd } = setup;
+  const { request, systemPrompt, cwd, settings } = setup;
   const name = request.agentName;
+  for (const warning of settings.warnings) s.emit({ type: "notice", kind: "warning", text: `agent: ${warning}` });
   let lastStop: EventOutcome | undefined;
   /** The child's end was already reported by its own stop (continue:false or a `fail` failure). */
   let endedAtStop = false;
@@ -204,7 +209,8 @@ async function runChildTask(run: TaskRun, setup: ChildSetup, promptContext: read
   // Each child is its own AgentSession; its visible notices (hook failure lines, warnings) reach the parent's UI.
   const options: AgentSessionOptions = {
     ...parent,
-    provider: providerForChild(parent.provider, name),
+    provider: settings.provider,
+    ...(settings.access ? { toolAccess: settings.access } : {}),
     cwd,
     systemPrompt,
     rules: s.rules(),
