@@ -75,6 +75,22 @@ function servableModel(model: string, provider: Provider): { ok: true; model: st
   return { ok: true, model: wanted };
 }
 
+/**
+ * `provider` switched to `model` (an alias or id; `inherit` or "" keeps it), or `provider` itself
+ * with why not when it cannot serve that model or `modelRefusal` (the managed policy) refuses it.
+ */
+export function providerForModel(
+  model: string,
+  provider: Provider,
+  modelRefusal: (model: string) => string | null,
+): { readonly provider: Provider; readonly why: string | null } {
+  if (model === "" || model.toLowerCase() === "inherit") return { provider, why: null };
+  const servable = servableModel(model, provider);
+  const refused = servable.ok ? modelRefusal(servable.model) : servable.why;
+  if (!servable.ok || refused !== null) return { provider, why: refused ?? model };
+  return { provider: servable.model === provider.model ? provider : withModel(provider, servable.model), why: null };
+}
+
 /** `provider` asking for `model` in each request that names none of its own. */
 export function withModel(provider: Provider, model: string): Provider {
   return { id: provider.id, model, stream: (request) => provider.stream({ ...request, model: request.model ?? model }) };
@@ -94,13 +110,7 @@ export function subagentSettings(
   if (definition === undefined) return { access: undefined, provider, warnings };
   const { path, fields } = definition;
   const access = toolAccess(agent, path, fields, warnings);
-  const model = fields.model?.trim() ?? "";
-  if (model === "" || model.toLowerCase() === "inherit") return { access, provider, warnings };
-  const servable = servableModel(model, provider);
-  const refused = servable.ok ? modelRefusal(servable.model) : servable.why;
-  if (!servable.ok || refused !== null) {
-    warnings.push(`${path}: model: ${refused ?? model}; the ${agent} subagent uses the session's model ${provider.model}`);
-    return { access, provider, warnings };
-  }
-  return { access, provider: servable.model === provider.model ? provider : withModel(provider, servable.model), warnings };
+  const chosen = providerForModel(fields.model?.trim() ?? "", provider, modelRefusal);
+  if (chosen.why !== null) warnings.push(`${path}: model: ${chosen.why}; the ${agent} subagent uses the session's model ${provider.model}`);
+  return { access, provider: chosen.provider, warnings };
 }

@@ -19,7 +19,7 @@ import { decisionOf, initialState, verdictOf } from "../hooks/merge/merge.ts";
 import { DECISION_EVENTS } from "../session/records.ts";
 import type { SessionWriter } from "../session/store.ts";
 import { applyPermissionUpdates, saveUserRules } from "../permissions/updates.ts";
-import type { RuleSet } from "../permissions/rules.ts";
+import type { Rule, RuleSet } from "../permissions/rules.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { AgentEvent, ChildRun, HookDecisionKind, PermissionAnswer, PermissionAsk, ToolAccess } from "./types.ts";
@@ -125,6 +125,7 @@ export class SessionServices {
   private readonly webFetch: WebFetchSettings | undefined;
   private readonly engine: () => HookEngine;
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
+  private commandAllow: readonly Rule[] = [];
   private readonly configuredRules: RuleSet;
   /** Injection records held per tool call until its delivered result is written (D25); concurrent task calls each hold their own. */
   private readonly deferred = new Map<string, HookRecord[]>();
@@ -164,9 +165,14 @@ export class SessionServices {
     this.taskRunner = options.taskRunner?.(this);
   }
 
+  /** A slash command's `allowed-tools:` for the turn it starts (src/agent/command-prompt.ts); [] clears them. */
+  setCommandRules(allow: readonly Rule[]): void {
+    this.commandAllow = allow;
+  }
+
   rules(): RuleSet {
     return {
-      allow: [...this.configuredRules.allow, ...this.sessionRules.allow],
+      allow: [...this.configuredRules.allow, ...this.sessionRules.allow, ...this.commandAllow],
       ask: [...this.configuredRules.ask, ...this.sessionRules.ask],
       deny: [...this.configuredRules.deny, ...this.sessionRules.deny],
     };

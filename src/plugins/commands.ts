@@ -10,12 +10,31 @@
 import type { FileSystem } from "../runtime/types.ts";
 import { expandPluginRoot } from "../config/plugins.ts";
 import type { PluginCatalog, PluginCommand } from "./components.ts";
-import { frontMatter } from "./components.ts";
+import { frontMatter, listItems } from "./components.ts";
 
 export type SlashExpansion =
   | { readonly kind: "none" }
-  | { readonly kind: "expanded"; readonly prompt: string; readonly command: PluginCommand }
+  | { readonly kind: "expanded"; readonly prompt: string; readonly command: PluginCommand; readonly prepared: PreparedCommand }
   | { readonly kind: "error"; readonly message: string };
+
+/**
+ * A command ready to run in a session (src/agent/command-prompt.ts): its text with the arguments
+ * filled in, where `` !`…` `` lines still run and `@path` references are still read, and what its front
+ * matter grants for that turn.
+ */
+export interface PreparedCommand {
+  /** `/name` as typed. */
+  readonly name: string;
+  /** The command file (named in every refusal, with the line). */
+  readonly path: string;
+  readonly text: string;
+  /** The file's line number of `text`'s first line (front matter counted). */
+  readonly firstLine: number;
+  /** `allowed-tools:` entries as written (`Bash(git status:*)`, `Read`). */
+  readonly allowedTools: readonly string[];
+  /** `model:`, or undefined. */
+  readonly model: string | undefined;
+}
 
 /** The command `/name` selects: an exact `plugin:name`, else the only command of that name. */
 export function findCommand(catalog: PluginCatalog, name: string): PluginCommand | PluginCommand[] | undefined {
@@ -76,5 +95,23 @@ export function expandSlashCommand(fs: FileSystem, catalog: PluginCatalog, text:
     fileText = undefined;
   }
   if (fileText === undefined) return { kind: "error", message: `/${match[1]}: cannot read ${found.path}` };
-  return { kind: "expanded", prompt: commandPrompt(frontMatter(fileText).body, match[2] ?? "", found.pluginRoot), command: found };
+  const { fields, body } = frontMatter(fileText);
+  const prompt = commandPrompt(body, match[2] ?? "", found.pluginRoot);
+  const model = fields.model?.trim();
+  const prepared: PreparedCommand = {
+    name: `/${match[1]}`,
+    path: found.path,
+    text: prompt,
+    firstLine: bodyFirstLine(fileText, body),
+    allowedTools: listItems(fields["allowed-tools"] ?? fields.allowedTools ?? ""),
+    model: model === undefined || model === "" || model === "inherit" ? undefined : model,
+  };
+  return { kind: "expanded", prompt, command: found, prepared };
+}
+
+/** The line of the file where the prompt's first line is (front matter and leading blank lines skipped). */
+function bodyFirstLine(fileText: string, body: string): number {
+  const trimmed = body.replace(/^\s*\n/, "");
+  const lead = fileText.replace(/\r\n/g, "\n").length - trimmed.length;
+  return fileText.replace(/\r\n/g, "\n").slice(0, Math.max(0, lead)).split("\n").length;
 }
