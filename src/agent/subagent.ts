@@ -60,6 +60,15 @@ interface ChildSetup {
   readonly cwd: string;
   /** Its definition's tools and model (src/agent/agent-definition.ts). */
   readonly settings: SubagentSettings;
+  /** The name its own front-matter hooks carry: `plugin:name` for a plugin's agent, else the name asked for. */
+  readonly hookName: string;
+}
+
+/** `plugin:name` when `path` is a plugin agent's file (the qualified key of `agentFiles`), else undefined. */
+function pluginAgentName(agentFiles: ReadonlyMap<string, string> | undefined, path: string | undefined): string | undefined {
+  if (agentFiles === undefined || path === undefined) return undefined;
+  for (const [name, file] of agentFiles) if (file === path && name.includes(":")) return name;
+  return undefined;
 }
 
 /** Runs a child AgentSession to its end with `prompt`, passing its events to `forward` (src/agent/agent-session.ts). */
@@ -89,7 +98,8 @@ function setUp(t: TaskContext, request: TaskRequest): { ok: true; setup: ChildSe
   const cwd = childCwd(parent.runtime.fs, { parentCwd: t.s.cwd, projectDir: parent.projectDir, cwd: request.cwd });
   if (!cwd.ok) return cwd;
   const settings = subagentSettings(request.agentName, prompt.definition, providerForChild(parent.provider, request.agentName), parent.modelRefusal);
-  return { ok: true, setup: { request, systemPrompt: prompt.systemPrompt, cwd: cwd.cwd, settings } };
+  const hookName = pluginAgentName(parent.agentFiles, prompt.definition?.path) ?? request.agentName;
+  return { ok: true, setup: { request, systemPrompt: prompt.systemPrompt, cwd: cwd.cwd, settings, hookName } };
 }
 
 /** A parent-side subagent hook that ends the parent's turn (D8 `continue: false`, D23 `fail`); merge already chose the kind. */
@@ -200,7 +210,7 @@ async function runChildTask(run: TaskRun, setup: ChildSetup, promptContext: read
   const child: ChildRun = {
     sessionId: run.childId,
     parentSessionId: s.writer.id,
-    agentName: name,
+    agentName: setup.hookName,
     promptContext,
     env: s.sessionEnv.vars(),
     stop: (stopFields) =>
