@@ -115,3 +115,19 @@ function bodyFirstLine(fileText: string, body: string): number {
   const lead = fileText.replace(/\r\n/g, "\n").length - trimmed.length;
   return fileText.replace(/\r\n/g, "\n").slice(0, Math.max(0, lead)).split("\n").length;
 }
+
+/**
+ * One line per loaded command and skill for a help listing: `/plugin:name ARGUMENT-HINT  description`
+ * (front matter `argument-hint` and `description`, as Claude Code shows them). Plugin text: the
+ * caller escapes control characters before it reaches a terminal.
+ */
+export function commandHelpLines(catalog: PluginCatalog): string[] {
+  const line = (name: string, hint: string, description: string): string => {
+    const head = `/${name}${hint === "" ? "" : ` ${hint}`}`;
+    return `  ${head.padEnd(28)} ${description.replace(/\s+/g, " ").trim()}`.trimEnd();
+  };
+  return [
+    ...catalog.commands.map((command) => line(`${command.plugin}:${command.name}`, command.argumentHint, command.description)),
+    ...catalog.skills.map((skill) => line(`${skill.plugin}:${skill.name}`, "", skill.description)),
+  ];
+}

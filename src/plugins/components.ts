@@ -47,8 +47,8 @@ export interface PluginCatalog {
 
 /**
  * Top-level `key: value` pairs of a Markdown file's front matter (plain or quoted scalars; a `|` or
- * `>` block joined into one line; a `- item` block list or a `[a, b]` flow list joined with `, `, as
- * Claude Code reads `tools:` and `allowed-tools:` either way). Enough for `name`, `description`,
+ * `>` block joined into one line; a `- item` block list joined with `, `; a `[a, b]` flow list kept
+ * as written, for `listItems`, since `argument-hint: [message]` is meant as text). Enough for `name`, `description`,
  * `argument-hint`, `tools`, `model`; anything else in the front matter is left alone.
  */
 export function frontMatter(text: string): { fields: Record<string, string>; body: string } {
@@ -68,8 +68,6 @@ export function frontMatter(text: string): { fields: Record<string, string>; bod
       const items: string[] = [];
       while (i + 1 < end && /^\s*- /.test(lines[i + 1] ?? "")) items.push(unquote((lines[++i] ?? "").replace(/^\s*- /, "").trim()));
       value = items.join(", ");
-    } else if (/^\[.*\]$/.test(value)) {
-      value = listItems(value.slice(1, -1)).map(unquote).join(", ");
     } else if (/^[|>][+-]?$/.test(value)) {
       const block: string[] = [];
       while (i + 1 < end && /^(\s+|$)/.test(lines[i + 1] ?? "")) block.push((lines[++i] ?? "").trim());
@@ -91,7 +89,9 @@ export function frontMatter(text: string): { fields: Record<string, string>; bod
  * outside parentheses, trimmed, empty ones dropped. A list without commas splits at spaces, as
  * Claude Code reads `tools: Read Grep`.
  */
-export function listItems(text: string): string[] {
+export function listItems(list: string): string[] {
+  // A YAML flow list (`[Read, Grep]`) is kept as written by frontMatter, since `argument-hint: [x]` is text.
+  const text = /^\s*\[.*\]\s*$/.test(list) ? list.trim().slice(1, -1) : list;
   const items: string[] = [];
   let depth = 0;
   let current = "";
@@ -105,7 +105,7 @@ export function listItems(text: string): string[] {
     } else current += char;
   }
   items.push(current.trim());
-  return items.filter((item) => item !== "");
+  return items.map(unquote).filter((item) => item !== "");
 }
 
 function unquote(value: string): string {

@@ -3,7 +3,7 @@
  * /trust, /model, /permissions, /mcp, /resume, /sessions, /compact, /clear, /cost, /exit), and
  * returns the next prompt or the end of the session. Also the status row above the prompt.
  */
-import { expandSlashCommand, type PreparedCommand } from "../plugins/commands.ts";
+import { commandHelpLines, expandSlashCommand, type PreparedCommand } from "../plugins/commands.ts";
 import { pluginCatalog } from "../plugins/components.ts";
 import type { AgentSession } from "../agent/agent-session.ts";
 import type { Render, Repl, ResumeSource, SessionInfo, UsageView } from "./repl.ts";
@@ -66,9 +66,11 @@ async function runCommand(repl: Repl, session: AgentSession, render: Render, com
       return { type: "end", ending: { kind: "clear" } };
     case "/resume":
       return resumeCommand(repl, argument);
-    case "/help":
-      io.err(`${HELP_TEXT}\n`);
+    case "/help": {
+      const plugin = commandHelpLines(pluginCatalog(repl.runtime.fs, repl.loaded.plugins));
+      io.err(`${HELP_TEXT}\n${plugin.length > 0 ? `plugin commands:\n${plugin.map(escapeControls).join("\n")}\n` : ""}`);
       return null;
+    }
     case "/compact":
       await render(session.compact(argument));
       return null;

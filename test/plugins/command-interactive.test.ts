@@ -1,7 +1,7 @@
 /**
  * A plugin command's `` !`…` `` lines in the interactive session (a real child process with a piped
  * stdin, AGENT_INTERACTIVE=1): a line nothing allows asks the user like a model's bash call; yes runs
- * it, no leaves a note in the prompt and runs nothing.
+ * it, no leaves a note in the prompt and runs nothing. `/help` lists the plugin's commands.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn } from "node:child_process";
@@ -18,7 +18,7 @@ describe("command lines in the interactive session", () => {
     const world = makeWorld();
     const plugin = join(world.root, "plugins/mk");
     world.file(join(plugin, ".claude-plugin/plugin.json"), JSON.stringify({ name: "mk" }));
-    world.file(join(plugin, "commands/mk.md"), "First: !`touch asked-a`\nSecond: !`touch asked-b`\n");
+    world.file(join(plugin, "commands/mk.md"), "---\ndescription: Makes two files\n---\nFirst: !`touch asked-a`\nSecond: !`touch asked-b`\n");
     writeScript(world, [{ text: "turn over" }]);
     const child = spawn(process.execPath, [join(REPO, "src", "main.ts"), "--script", "script.json", "--plugin-dir", plugin], {
       cwd: world.project,
@@ -29,6 +29,8 @@ describe("command lines in the interactive session", () => {
     child.stderr.on("data", (chunk) => (stderr += chunk.toString()));
     child.stdout.on("data", (chunk) => (stdout += chunk.toString()));
     const done = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.write("/help\n");
+    expect(await waitUntil(() => stderr.includes("plugin commands:\n  /mk:mk"), 60_000)).toBe(true);
     child.stdin.write("/mk\n");
     expect(await waitUntil(() => /permission[^\n]*touch asked-a/i.test(stderr), 60_000)).toBe(true);
     child.stdin.write("y\n");

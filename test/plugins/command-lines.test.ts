@@ -140,4 +140,13 @@ describe("command lines, files and front matter", () => {
     expect(existsSync(join(world.project, "typed"))).toBe(false);
     expect(firstUserMessage(second.server.requests[0])).toBe("say !`touch typed`");
   });
+
+  test("agent plugin list shows each command with its argument-hint and description", async () => {
+    const world = makeWorld();
+    const plugin = writeOpsPlugin(world);
+    expect((await runCliInProcess(world, ["plugin", "install", plugin])).code).toBe(0);
+    const list = await runCliInProcess(world, ["plugin", "list"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(`    ${"/ops:status [focus]".padEnd(28)} Show the state of the work\n`);
+  });
 });

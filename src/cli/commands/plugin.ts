@@ -13,6 +13,7 @@ import { loadConfig } from "../../config/load.ts";
 import { formatWarning } from "../../config/warnings.ts";
 import { readPluginRegistry } from "../../config/plugins.ts";
 import { pluginCatalog } from "../../plugins/components.ts";
+import { commandHelpLines } from "../../plugins/commands.ts";
 import {
   addMarketplace,
   disablePlugin,
@@ -98,12 +99,19 @@ function listPlugins(runtime: Runtime, io: CliIO, options: PluginCommandOptions)
   for (const row of rows) {
     const parts = [`${row.hooks} hook${row.hooks === 1 ? "" : "s"}`];
     if (row.commands.length > 0) parts.push(`commands ${row.commands.map((c) => `/${c}`).join(" ")}`);
+    const help = commandHelpLines({ ...catalog, commands: catalog.commands.filter((c) => c.plugin === row.name), skills: [] });
     if (row.agents.length > 0) parts.push(`agents ${row.agents.join(" ")}`);
     if (row.skills.length > 0) parts.push(`skills ${row.skills.join(" ")}`);
     if (row.mcp_servers.length > 0) parts.push(`mcp ${row.mcp_servers.join(" ")}`);
-    io.out(escapeControls(`${row.name}${row.version ? ` ${row.version}` : ""}  (${row.origin}) ${row.root}\n    ${parts.join("; ")}\n`));
+    // Each line escaped on its own: the newlines between them are ours.
+    const lines = [
+      `${row.name}${row.version ? ` ${row.version}` : ""}  (${row.origin}) ${row.root}`,
+      `    ${parts.join("; ")}`,
+      ...help.map((text) => `  ${text}`),
+    ];
+    io.out(`${lines.map(escapeControls).join("\n")}\n`);
   }
-  for (const [name, entry] of idle) io.out(escapeControls(`${name}  (installed, ${entry.enabled ? "not loaded: see the warning below" : "disabled"})\n`));
+  for (const [name, entry] of idle) io.out(`${escapeControls(`${name}  (installed, ${entry.enabled ? "not loaded: see the warning below" : "disabled"})`)}\n`);
   for (const warning of warnings) io.out(`${warning.severity}: ${formatWarning(warning, { projectRoot: loaded.projectRoot })}\n`);
   return 0;
 }
