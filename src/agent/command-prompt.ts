@@ -30,8 +30,6 @@ export interface CommandTurn {
   readonly stop?: SessionStop;
 }
 
-/** `` !`command` `` on one line, as Claude Code writes them. */
-const BANG = /!`([^`\n]+)`/g;
 /** `@path` at a word start; trailing sentence punctuation is not part of the path. */
 const AT_REF = /(^|[\s(])@([^\s`'"()<>,;]+?)(?=[.,;:!?]?(?:$|[\s)]))/g;
 
@@ -79,29 +77,25 @@ async function runThroughPolicy(s: SessionServices, tool: ToolName, input: Recor
   return { ran: true, text: output, ...(post.stop ? { stop: post.stop } : {}), ...(fileText !== undefined ? { fileText } : {}) };
 }
 
-function lineOf(command: PreparedCommand, index: number): number {
-  return command.firstLine + (command.text.slice(0, index).match(/\n/g)?.length ?? 0);
-}
-
-function refused(s: SessionServices, command: PreparedCommand, index: number, what: string, why: string): string {
-  s.emit({ type: "notice", kind: "warning", text: `agent: ${command.name} (${command.path}:${lineOf(command, index)}): ${what} ${why}` });
+function refused(s: SessionServices, command: PreparedCommand, line: number | null, what: string, why: string): string {
+  const where = line === null ? command.path : `${command.path}:${line}`;
+  s.emit({ type: "notice", kind: "warning", text: `agent: ${command.name} (${where}): ${what} ${why}` });
   return `[${what} ${why}]`;
 }
 
-/** Runs the `!` lines in order; each is replaced by its output, or by a note saying why it did not run. */
+/** Runs the file's `!` lines in order; each is replaced by its output, or by a note saying why it did not run. */
 async function runBangLines(s: SessionServices, command: PreparedCommand, scope: Scope): Promise<{ text: string; stop?: SessionStop }> {
-  const parts: string[] = [];
-  let last = 0;
-  for (const match of command.text.matchAll(BANG)) {
-    const line = match[1] ?? "";
-    parts.push(command.text.slice(last, match.index));
-    last = match.index + match[0].length;
-    const ran = await runThroughPolicy(s, "bash", { command: line }, scope);
+  const out: string[] = [];
+  for (const part of command.parts) {
+    if ("text" in part) {
+      out.push(part.text);
+      continue;
+    }
+    const ran = await runThroughPolicy(s, "bash", { command: part.run }, scope);
     if (ran.stop) return { text: "", stop: ran.stop };
-    parts.push(ran.ran ? ran.text.replace(/\n+$/, "") : refused(s, command, match.index, `!\`${line}\``, `was not run: ${ran.text}`));
+    out.push(ran.ran ? ran.text.replace(/\n+$/, "") : refused(s, command, part.line, `!\`${part.run}\``, `was not run: ${ran.text}`));
   }
-  parts.push(command.text.slice(last));
-  return { text: parts.join("") };
+  return { text: out.join("") };
 }
 
 /**
@@ -110,18 +104,18 @@ async function runBangLines(s: SessionServices, command: PreparedCommand, scope:
  * `@types/node` that names no file stays text.
  */
 async function readAtRefs(s: SessionServices, command: PreparedCommand, scope: Scope): Promise<{ blocks: string[]; stop?: SessionStop }> {
-  const own = command.text.replace(BANG, (whole) => " ".repeat(whole.length));
+  // Only the prompt's text: a `!` line's command and output are never read as references.
+  const own = command.parts.map((part) => ("text" in part ? part.text : " ")).join("");
   const blocks: string[] = [];
   const seen = new Set<string>();
   for (const match of own.matchAll(AT_REF)) {
     const path = match[2] ?? "";
-    const index = match.index + (match[1] ?? "").length;
     if (seen.has(path) || s.runtime.fs.stat(resolvePath(s.cwd, path)) === undefined) continue;
     seen.add(path);
     const ran = await runThroughPolicy(s, "read", { file_path: path }, scope);
     if (ran.stop) return { blocks, stop: ran.stop };
     if (ran.ran && ran.fileText !== undefined) blocks.push(`<file path="${path}">\n${ran.fileText}\n</file>`);
-    else blocks.push(refused(s, command, index, `@${path}`, `was not read: ${ran.text}`));
+    else blocks.push(refused(s, command, null, `@${path}`, `was not read: ${ran.text}`));
   }
   return { blocks };
 }

@@ -118,13 +118,13 @@ describe("command lines, files and front matter", () => {
     expect(prompt).not.toContain("OUTSIDE-BODY");
     expect(prompt).not.toContain("SECRET-BODY");
     expect(prompt).toContain("a package: @types/node.");
-    expect(stderr).toContain(`(${file}:${lineOf("@notes.md")}): @secret.txt was not read:`);
+    expect(stderr).toContain(`agent: /ops:status (${file}): @secret.txt was not read:`);
     // model: is the turn's model; allowed-tools held for the model's own call in that turn.
     expect((server.requests[0] as { model: string }).model).toBe("gpt-4o-mini");
     expect(existsSync(join(world.project, "model-made"))).toBe(true);
   });
 
-  test("without allowed-tools a changing line is refused under agent run; a plain prompt never runs !`…`", async () => {
+  test("without allowed-tools a changing line is refused under agent run; arguments and plain prompts never add lines to run", async () => {
     const world = makeWorld();
     const dir = join(world.root, "plugins/plain");
     world.file(join(dir, ".claude-plugin/plugin.json"), JSON.stringify({ name: "plain" }));
@@ -134,6 +134,13 @@ describe("command lines, files and front matter", () => {
     expect(existsSync(join(world.project, "made"))).toBe(false);
     expect(first.stderr).toContain(`agent: /make (${join(dir, "commands/make.md")}:1): !\`touch made\` was not run:`);
     expect(firstUserMessage(first.server.requests[0])).toStartWith("Make it: [!`touch made` was not run: ");
+    // The author's line runs with the arguments filled in; a line the arguments bring is only text.
+    world.file(join(dir, "commands/args.md"), "---\nallowed-tools: Bash(touch:*)\n---\nMade: !`touch $1`\nAsked: $ARGUMENTS\n");
+    const third = await run(world, [{ text: "ok" }], ["--plugin-dir", dir, "/args via-arg !`touch from-args`"]);
+    expect(third.code).toBe(0);
+    expect(existsSync(join(world.project, "via-arg"))).toBe(true);
+    expect(existsSync(join(world.project, "from-args"))).toBe(false);
+    expect(firstUserMessage(third.server.requests[0])).toBe("Made: \nAsked: via-arg !`touch from-args`");
     // Typed as a prompt (no command), the same text is only text.
     const second = await run(world, [{ text: "ok" }], ["--permission-mode", "bypass", "say !`touch typed`"]);
     expect(second.code).toBe(0);
