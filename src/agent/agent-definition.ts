@@ -10,6 +10,7 @@ import type { Provider } from "../providers/types.ts";
 import { canonicalTool, isMcpToolName, MCP_PREFIX, type ToolId } from "../tools/names.ts";
 import { listItems } from "../plugins/components.ts";
 import type { ToolAccess } from "./types.ts";
+import { parseRule } from "../permissions/rules.ts";
 
 /** Claude Code's model aliases, as the Anthropic API names them (`model: inherit` keeps the session's). */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = {
@@ -17,6 +18,8 @@ export const MODEL_ALIASES: Readonly<Record<string, string>> = {
   opus: "claude-opus-4-5",
   haiku: "claude-haiku-4-5",
 };
+
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/;
 
 /** Claude Code tools with no counterpart here: listing them offers nothing, and says so. */
 const CLAUDE_ONLY_TOOLS: ReadonlySet<string> = new Set(["LS", "WebSearch", "NotebookEdit", "NotebookRead", "SlashCommand", "Skill", "ExitPlanMode"]);
@@ -66,7 +69,7 @@ function toolAccess(agent: string, path: string, fields: Readonly<Record<string,
 function servableModel(model: string, provider: Provider): { ok: true; model: string } | { ok: false; why: string } {
   const alias = MODEL_ALIASES[model.toLowerCase()];
   const wanted = alias ?? model;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/.test(wanted)) return { ok: false, why: `"${model}" is not a model name` };
+  if (!MODEL_NAME.test(wanted)) return { ok: false, why: `"${model}" is not a model name` };
   // The script provider replays a file for any model; the rest serve their own family.
   if (provider.id === "script") return { ok: true, model: wanted };
   const claude = wanted.startsWith("claude-");
@@ -113,4 +116,32 @@ export function subagentSettings(
   const chosen = providerForModel(fields.model?.trim() ?? "", provider, modelRefusal);
   if (chosen.why !== null) warnings.push(`${path}: model: ${chosen.why}; the ${agent} subagent uses the session's model ${provider.model}`);
   return { access, provider: chosen.provider, warnings };
+}
+
+/**
+ * What an agent file's or command file's front matter asks for that can never be honoured, whatever
+ * the provider: unknown tool names, a `model:` that is no model name, an `allowed-tools` entry that
+ * is no rule. `agent plugin list` shows them before a run meets them.
+ */
+export function frontMatterProblems(kind: "agent" | "command", fields: Readonly<Record<string, string>>): string[] {
+  const problems: string[] = [];
+  const listFields = kind === "agent" ? ["tools", "disallowedTools"] : [];
+  for (const field of listFields) {
+    const text = fields[field]?.trim();
+    if (text === undefined || text === "*") continue;
+    for (const entry of listItems(text)) {
+      const parsed = toolEntry(entry);
+      if (!parsed.ok) problems.push(`${field}: ${parsed.why}; it is left out`);
+    }
+  }
+  if (kind === "command") {
+    for (const entry of listItems(fields["allowed-tools"] ?? fields.allowedTools ?? "")) {
+      const parsed = parseRule(entry);
+      if (!parsed.ok) problems.push(`allowed-tools: ${parsed.error}; left out`);
+    }
+  }
+  const model = fields.model?.trim() ?? "";
+  if (model !== "" && model.toLowerCase() !== "inherit" && MODEL_ALIASES[model.toLowerCase()] === undefined && !MODEL_NAME.test(model))
+    problems.push(`model: "${model}" is not a model name; the session's model is used`);
+  return problems;
 }

@@ -139,4 +139,26 @@ describe("agent front matter: tools and model", () => {
     expect(offered(server.requests[3])).toContain("bash");
     expect(stderr.match(/uses the session's model/g)?.length).toBe(1);
   });
+
+  test("agent plugin list warns of front matter that can never be honoured, naming the file and field", async () => {
+    const world = makeWorld();
+    const plugin = writeAgentPlugin(world, {
+      odd: ["---", "description: Odd", "tools: Read, WebSearch, Frobnicate", 'model: "not a model!"', "---", "Odd.", ""].join("\n"),
+      fine: ["---", "description: Fine", "tools: [Read, Grep]", "model: sonnet", "---", "Fine.", ""].join("\n"),
+    });
+    world.file(join(plugin, "commands/go.md"), "---\nallowed-tools: Bash(git status:*), Bash(oops\n---\nGo.\n");
+    expect((await runCliInProcess(world, ["plugin", "install", plugin])).code).toBe(0);
+    const list = await runCliInProcess(world, ["plugin", "list"]);
+    expect(list.code).toBe(0);
+    const installed = join(world.agentHome, "plugins/crew");
+    const warnings = list.stdout.split("\n").filter((line) => line.startsWith("warning: "));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`^warning: ${installed}/agents/odd.md: tools: WebSearch is a Claude Code tool with no counterpart here; it is left out`),
+      ),
+      expect.stringMatching(/agents\/odd.md: tools: unknown tool Frobnicate; it is left out/),
+      expect.stringMatching(/agents\/odd.md: model: "not a model!" is not a model name; the session's model is used/),
+      expect.stringMatching(/commands\/go.md: allowed-tools: .*left out/),
+    ]);
+  });
 });
