@@ -17,6 +17,7 @@ import { toolCallDetail } from "../tools/describe.ts";
 import { validateToolInput } from "../tools/index.ts";
 import type { ToolName } from "../tools/names.ts";
 import { resolvePath } from "../util/path-utils.ts";
+import { escapeControls } from "../util/escape.ts";
 import { appendHookContext, joinContexts } from "../hooks/merge/context.ts";
 import { providerForModel } from "./agent-definition.ts";
 import type { SessionServices } from "./session-services.ts";
@@ -39,7 +40,7 @@ export function commandRules(s: SessionServices, command: PreparedCommand): Rule
   for (const entry of command.allowedTools) {
     const parsed = parseRule(entry);
     if (parsed.ok) rules.push(parsed.rule);
-    else s.emit({ type: "notice", kind: "warning", text: `agent: ${command.path}: allowed-tools: ${parsed.error}; left out` });
+    else s.emit({ type: "notice", kind: "warning", text: escapeControls(`agent: ${command.path}: allowed-tools: ${parsed.error}; left out`) });
   }
   return rules;
 }
@@ -79,7 +80,7 @@ async function runThroughPolicy(s: SessionServices, tool: ToolName, input: Recor
 
 function refused(s: SessionServices, command: PreparedCommand, line: number | null, what: string, why: string): string {
   const where = line === null ? command.path : `${command.path}:${line}`;
-  s.emit({ type: "notice", kind: "warning", text: `agent: ${command.name} (${where}): ${what} ${why}` });
+  s.emit({ type: "notice", kind: "warning", text: escapeControls(`agent: ${command.name} (${where}): ${what} ${why}`) });
   return `[${what} ${why}]`;
 }
 
@@ -135,7 +136,7 @@ export async function prepareCommandTurn(
     s.emit({
       type: "notice",
       kind: "warning",
-      text: `agent: ${command.path}: model: ${chosen.why}; ${command.name} uses the session's model ${options.provider.model}`,
+      text: escapeControls(`agent: ${command.path}: model: ${chosen.why}; ${command.name} uses the session's model ${options.provider.model}`),
     });
   const scope = { signal: options.signal, turnIndex: options.turnIndex };
   const files = await readAtRefs(s, command, scope);

@@ -13,6 +13,7 @@ import type { SubagentFields } from "../hooks/event-fields.ts";
 import { providerForChild } from "../providers/index.ts";
 import { newSessionId, sessionPath } from "../session/store.ts";
 import { canonicalTool } from "../tools/names.ts";
+import { escapeControls } from "../util/escape.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { StopKind } from "../hooks/merge/merge.ts";
 import type { CallScope, SessionServices, TaskRunner } from "./session-services.ts";
@@ -198,7 +199,7 @@ async function runChildTask(run: TaskRun, setup: ChildSetup, promptContext: read
   const { parent, s } = t;
   const { request, systemPrompt, cwd, settings } = setup;
   const name = request.agentName;
-  for (const warning of settings.warnings) s.emit({ type: "notice", kind: "warning", text: `agent: ${warning}` });
+  for (const warning of settings.warnings) s.emit({ type: "notice", kind: "warning", text: escapeControls(`agent: ${warning}`) });
   let lastStop: EventOutcome | undefined;
   /** The child's end was already reported by its own stop (continue:false or a `fail` failure). */
   let endedAtStop = false;

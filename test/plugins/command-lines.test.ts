@@ -135,12 +135,17 @@ describe("command lines, files and front matter", () => {
     expect(first.stderr).toContain(`agent: /make (${join(dir, "commands/make.md")}:1): !\`touch made\` was not run:`);
     expect(firstUserMessage(first.server.requests[0])).toStartWith("Make it: [!`touch made` was not run: ");
     // The author's line runs with the arguments filled in; a line the arguments bring is only text.
-    world.file(join(dir, "commands/args.md"), "---\nallowed-tools: Bash(touch:*)\n---\nMade: !`touch $1`\nAsked: $ARGUMENTS\n");
+    world.file(join(dir, "commands/args.md"), "---\nallowed-tools: Bash(touch:*)\nmodel: haiku\n---\nMade: !`touch $1`\nAsked: $ARGUMENTS\n");
     const third = await run(world, [{ text: "ok" }], ["--plugin-dir", dir, "/args via-arg !`touch from-args`"]);
     expect(third.code).toBe(0);
     expect(existsSync(join(world.project, "via-arg"))).toBe(true);
     expect(existsSync(join(world.project, "from-args"))).toBe(false);
     expect(firstUserMessage(third.server.requests[0])).toBe("Made: \nAsked: via-arg !`touch from-args`");
+    // A model the provider cannot serve: the session's, with one warning naming the file.
+    expect((third.server.requests[0] as { model: string }).model).toBe("session-model");
+    expect(third.stderr).toContain(
+      `agent: ${join(dir, "commands/args.md")}: model: the openai provider does not serve Claude's haiku; /args uses the session's model session-model`,
+    );
     // Typed as a prompt (no command), the same text is only text.
     const second = await run(world, [{ text: "ok" }], ["--permission-mode", "bypass", "say !`touch typed`"]);
     expect(second.code).toBe(0);
