@@ -6,8 +6,9 @@
  * hooks, the permission gate with those rules, permission_request hooks, the user when interactive,
  * post_tool hooks) and the real `bash` and `read` tools with their bounds: a line nothing allows is
  * asked, or refused under `agent run`, with a warning naming the command file and line; the model
- * gets a note in its place, never a silent gap. Nothing here writes tool records: the command is not
- * a model call, and its outputs are in the recorded prompt.
+ * gets a note in its place, never a silent gap. The hooks' records are written as for any call, but
+ * no tool_call or tool_result: the model did not ask for these, and their outputs are in the prompt,
+ * which user_prompt_submit hooks then see like any other.
  */
 import { parseRule, type Rule } from "../permissions/rules.ts";
 import type { PreparedCommand } from "../plugins/commands.ts";
