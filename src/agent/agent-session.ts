@@ -24,10 +24,13 @@ import { EventQueue, type EventStream } from "./event-queue.ts";
 import { SessionServices } from "./session-services.ts";
 import { createTaskRunner, type RunChild } from "./subagent.ts";
 import { TASK_TOOL_DEFINITION } from "./task-tool.ts";
+import { prepareCommandTurn, type CommandTurn } from "./command-prompt.ts";
+import type { PreparedCommand } from "../plugins/commands.ts";
 import { SessionEnv, sessionEnvOf } from "./session-env.ts";
 import { BackgroundShells } from "../tools/background-shells.ts";
 import { TodoList, todosOfMetadata, type TodoItem } from "../tools/todo-list.ts";
 import type { WebFetchSettings } from "../tools/types.ts";
+import type { McpToolName } from "../tools/names.ts";
 import type { SessionRecord } from "../session/records.ts";
 import { PROVIDER_KEY_VARS } from "../hooks/engine.ts";
 import { replaceConversation, runTurn, type LoopState } from "./turn.ts";
@@ -111,7 +114,8 @@ export class AgentSession {
     this.nested.markGiven(this.state.messages);
     this.shells = new BackgroundShells(runtime);
     this.services = this.makeServices(options);
-    this.tools = BUILTIN_TOOLS.filter((tool) => tool.name !== "web_fetch" || webFetchOn(options)).map((tool) => ({
+    const offers = options.toolAccess?.offers ?? (() => true);
+    this.tools = BUILTIN_TOOLS.filter((tool) => (tool.name !== "web_fetch" || webFetchOn(options)) && offers(tool.name)).map((tool) => ({
       name: tool.name,
       description: tool.description,
       parameters: toolJsonSchema(tool.name),
@@ -184,6 +188,7 @@ export class AgentSession {
       ...(options.mcp ? { mcp: options.mcp } : {}),
       addChildUsage: (usage, apiMs) => this.addChildUsage(usage, apiMs),
       ...(options.readRoots ? { readRoots: options.readRoots } : {}),
+      ...(options.toolAccess ? { toolAccess: options.toolAccess } : {}),
     });
   }
 
@@ -225,8 +230,11 @@ export class AgentSession {
     });
   }
 
-  /** One turn for `text`. `signal` cancels this turn only (default: the session's signal). */
-  prompt(text: string, options: { readonly signal?: AbortSignal } = {}): EventStream<TurnOutcome> {
+  /**
+   * One turn for `text`. `signal` cancels this turn only (default: the session's signal). `command`:
+   * `text` is that slash command's, whose lines, files, rules and model are settled first (command-prompt.ts).
+   */
+  prompt(text: string, options: { readonly signal?: AbortSignal; readonly command?: PreparedCommand } = {}): EventStream<TurnOutcome> {
     const signal = options.signal ?? this.options.signal;
     return this.queue.stream(async () => {
       const own = signal !== this.options.signal;
@@ -236,12 +244,15 @@ export class AgentSession {
         // An explicit limit wins; else compaction starts at the documented share of the model's context window.
         const maxContextTokens = this.options.maxContextTokens ?? compactionThresholdOf(contextWindowOf(this.options.provider.model, this.options.models));
         const limits = { maxTurns, maxContextTokens, stopBlockCap };
+        const command = options.command ? await this.commandTurn(options.command, signal) : undefined;
+        if (command?.stop) return { stopReason: command.stop.kind, message: command.stop.reason, endsSession: true };
         const mcp = this.options.mcp;
-        const mcpTools = mcp ? () => mcp.toolDefinitions() : undefined;
+        const offers = this.options.toolAccess?.offers;
+        const mcpTools = mcp ? async () => (await mcp.toolDefinitions()).filter((tool) => offers === undefined || offers(tool.name as McpToolName)) : undefined;
         const outcome = await runTurn(
           {
             s: this.services,
-            provider: this.options.provider,
+            provider: command?.provider ?? this.options.provider,
             system: this.system,
             tools: this.tools,
             ...(mcpTools ? { mcpTools } : {}),
@@ -251,14 +262,25 @@ export class AgentSession {
             nested: this.nested,
             projectRoot: this.options.projectDir,
           },
-          text,
+          command?.text ?? text,
         );
         return signal.aborted && outcome.stopReason !== "interrupted" ? { ...outcome, stopReason: "interrupted" as const } : outcome;
       } finally {
+        this.services.setCommandRules([]);
         if (own) signal.removeEventListener("abort", this.cancelHooks);
         // A cancelled turn cancelled the engine's hooks too: the next operation gets a fresh engine.
         if (own && signal.aborted && !this.options.signal.aborted) this.engine = this.makeEngine();
       }
+    });
+  }
+
+  /** A slash command's turn: its `!` lines run and `@` files read through the tool-call policy, its rules and model. */
+  private commandTurn(command: PreparedCommand, signal: AbortSignal): Promise<CommandTurn> {
+    return prepareCommandTurn(this.services, command, {
+      provider: this.options.provider,
+      modelRefusal: this.options.modelRefusal ?? (() => null),
+      signal,
+      turnIndex: this.state.turnIndex,
     });
   }
 

@@ -19,10 +19,10 @@ import { decisionOf, initialState, verdictOf } from "../hooks/merge/merge.ts";
 import { DECISION_EVENTS } from "../session/records.ts";
 import type { SessionWriter } from "../session/store.ts";
 import { applyPermissionUpdates, saveUserRules } from "../permissions/updates.ts";
-import type { RuleSet } from "../permissions/rules.ts";
+import type { Rule, RuleSet } from "../permissions/rules.ts";
 import type { PermissionMode } from "../permissions/mode.ts";
 import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
-import type { AgentEvent, ChildRun, HookDecisionKind, PermissionAnswer, PermissionAsk } from "./types.ts";
+import type { AgentEvent, ChildRun, HookDecisionKind, PermissionAnswer, PermissionAsk, ToolAccess } from "./types.ts";
 import type { McpTools } from "../mcp/manager.ts";
 import type { BackgroundShells } from "../tools/background-shells.ts";
 import type { TodoList } from "../tools/todo-list.ts";
@@ -98,6 +98,8 @@ export interface SessionServicesOptions {
   readonly todos: TodoList;
   /** The user's `tools.web_fetch`; absent: the tool is off. */
   readonly webFetch?: WebFetchSettings;
+  /** A subagent's tool list; absent: every tool. */
+  readonly toolAccess?: ToolAccess;
 }
 
 export class SessionServices {
@@ -118,9 +120,12 @@ export class SessionServices {
   readonly shells: BackgroundShells;
   readonly addChildUsage: ((usage: UsageTotals, apiMs: number) => void) | undefined;
   readonly todos: TodoList;
+  /** A subagent's tool list (its definition's `tools:`); undefined: every tool. */
+  readonly toolAccess: ToolAccess | undefined;
   private readonly webFetch: WebFetchSettings | undefined;
   private readonly engine: () => HookEngine;
   private sessionRules: RuleSet = { allow: [], ask: [], deny: [] };
+  private commandAllow: readonly Rule[] = [];
   private readonly configuredRules: RuleSet;
   /** Injection records held per tool call until its delivered result is written (D25); concurrent task calls each hold their own. */
   private readonly deferred = new Map<string, HookRecord[]>();
@@ -146,6 +151,7 @@ export class SessionServices {
     this.addChildUsage = options.addChildUsage;
     this.todos = options.todos;
     this.webFetch = options.webFetch;
+    this.toolAccess = options.toolAccess;
     this.envelope = {
       sessionPath: options.writer.path,
       providerId: options.providerId,
@@ -159,9 +165,14 @@ export class SessionServices {
     this.taskRunner = options.taskRunner?.(this);
   }
 
+  /** A slash command's `allowed-tools:` for the turn it starts (src/agent/command-prompt.ts); [] clears them. */
+  setCommandRules(allow: readonly Rule[]): void {
+    this.commandAllow = allow;
+  }
+
   rules(): RuleSet {
     return {
-      allow: [...this.configuredRules.allow, ...this.sessionRules.allow],
+      allow: [...this.configuredRules.allow, ...this.sessionRules.allow, ...this.commandAllow],
       ask: [...this.configuredRules.ask, ...this.sessionRules.ask],
       deny: [...this.configuredRules.deny, ...this.sessionRules.deny],
     };

@@ -13,9 +13,11 @@ import type { SubagentFields } from "../hooks/event-fields.ts";
 import { providerForChild } from "../providers/index.ts";
 import { newSessionId, sessionPath } from "../session/store.ts";
 import { canonicalTool } from "../tools/names.ts";
+import { escapeControls } from "../util/escape.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { StopKind } from "../hooks/merge/merge.ts";
 import type { CallScope, SessionServices, TaskRunner } from "./session-services.ts";
+import { subagentSettings, type SubagentSettings } from "./agent-definition.ts";
 import { agentSystemPrompt, childCwd, taskRequest, type TaskRequest } from "./task-tool.ts";
 import type { AgentEvent, AgentSessionOptions, ChildRun, SessionResult, StopReason } from "./types.ts";
 
@@ -57,6 +59,17 @@ interface ChildSetup {
   readonly request: TaskRequest;
   readonly systemPrompt: string;
   readonly cwd: string;
+  /** Its definition's tools and model (src/agent/agent-definition.ts). */
+  readonly settings: SubagentSettings;
+  /** The name its own front-matter hooks carry: `plugin:name` for a plugin's agent, else the name asked for. */
+  readonly hookName: string;
+}
+
+/** `plugin:name` when `path` is a plugin agent's file (the qualified key of `agentFiles`), else undefined. */
+function pluginAgentName(agentFiles: ReadonlyMap<string, string> | undefined, path: string | undefined): string | undefined {
+  if (agentFiles === undefined || path === undefined) return undefined;
+  for (const [name, file] of agentFiles) if (file === path && name.includes(":")) return name;
+  return undefined;
 }
 
 /** Runs a child AgentSession to its end with `prompt`, passing its events to `forward` (src/agent/agent-session.ts). */
@@ -85,7 +98,9 @@ function setUp(t: TaskContext, request: TaskRequest): { ok: true; setup: ChildSe
   if (!prompt.ok) return prompt;
   const cwd = childCwd(parent.runtime.fs, { parentCwd: t.s.cwd, projectDir: parent.projectDir, cwd: request.cwd });
   if (!cwd.ok) return cwd;
-  return { ok: true, setup: { request, systemPrompt: prompt.systemPrompt, cwd: cwd.cwd } };
+  const settings = subagentSettings(request.agentName, prompt.definition, providerForChild(parent.provider, request.agentName), parent.modelRefusal);
+  const hookName = pluginAgentName(parent.agentFiles, prompt.definition?.path) ?? request.agentName;
+  return { ok: true, setup: { request, systemPrompt: prompt.systemPrompt, cwd: cwd.cwd, settings, hookName } };
 }
 
 /** A parent-side subagent hook that ends the parent's turn (D8 `continue: false`, D23 `fail`); merge already chose the kind. */
@@ -182,8 +197,9 @@ async function runTask(t: TaskContext, input: Record<string, unknown>, scope: Ca
 async function runChildTask(run: TaskRun, setup: ChildSetup, promptContext: readonly string[], scope: CallScope): Promise<ToolResult> {
   const { t, at, transcriptPath } = run;
   const { parent, s } = t;
-  const { request, systemPrompt, cwd } = setup;
+  const { request, systemPrompt, cwd, settings } = setup;
   const name = request.agentName;
+  for (const warning of settings.warnings) s.emit({ type: "notice", kind: "warning", text: escapeControls(`agent: ${warning}`) });
   let lastStop: EventOutcome | undefined;
   /** The child's end was already reported by its own stop (continue:false or a `fail` failure). */
   let endedAtStop = false;
@@ -195,7 +211,7 @@ async function runChildTask(run: TaskRun, setup: ChildSetup, promptContext: read
   const child: ChildRun = {
     sessionId: run.childId,
     parentSessionId: s.writer.id,
-    agentName: name,
+    agentName: setup.hookName,
     promptContext,
     env: s.sessionEnv.vars(),
     stop: (stopFields) =>
@@ -204,7 +220,8 @@ async function runChildTask(run: TaskRun, setup: ChildSetup, promptContext: read
   // Each child is its own AgentSession; its visible notices (hook failure lines, warnings) reach the parent's UI.
   const options: AgentSessionOptions = {
     ...parent,
-    provider: providerForChild(parent.provider, name),
+    provider: settings.provider,
+    ...(settings.access ? { toolAccess: settings.access } : {}),
     cwd,
     systemPrompt,
     rules: s.rules(),

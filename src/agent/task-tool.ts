@@ -8,6 +8,7 @@ import type { FileSystem } from "../runtime/types.ts";
 import type { ToolDefinition } from "../providers/types.ts";
 import { toolJsonSchema } from "../tools/index.ts";
 import { resolveInWorkspace } from "../tools/paths.ts";
+import { frontMatter } from "../plugins/components.ts";
 
 export const DEFAULT_AGENT_NAME = "general";
 
@@ -37,6 +38,12 @@ export function taskRequest(input: Readonly<Record<string, unknown>>): TaskReque
   };
 }
 
+/** The agent file a subagent was defined by, and its front matter (src/agent/agent-definition.ts reads `tools`, `model`). */
+export interface AgentDefinitionFile {
+  readonly path: string;
+  readonly fields: Readonly<Record<string, string>>;
+}
+
 // An agent name is one path segment: `../x` or `a/b` must never select a file outside agents/.
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -54,7 +61,7 @@ export function agentBody(text: string): string {
 export function agentSystemPrompt(
   fs: FileSystem,
   options: { projectDir: string; home: string; name: string; fallback: string; extra?: ReadonlyMap<string, string> },
-): { ok: true; systemPrompt: string } | { ok: false; error: string } {
+): { ok: true; systemPrompt: string; definition?: AgentDefinitionFile } | { ok: false; error: string } {
   const { name } = options;
   const plugin = options.extra?.get(name);
   if (!AGENT_NAME.test(name) && plugin === undefined) return { ok: false, error: `unknown subagent type "${name}" (not a valid agent name)` };
@@ -69,7 +76,7 @@ export function agentSystemPrompt(
     } catch {
       text = undefined;
     }
-    if (text !== undefined) return { ok: true, systemPrompt: agentBody(text) };
+    if (text !== undefined) return { ok: true, systemPrompt: agentBody(text), definition: { path, fields: frontMatter(text).fields } };
   }
   if (name === DEFAULT_AGENT_NAME) return { ok: true, systemPrompt: options.fallback };
   return {

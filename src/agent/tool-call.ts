@@ -12,6 +12,7 @@ import { validateToolInput } from "../tools/index.ts";
 import type { ToolResult } from "../tools/types.ts";
 import { normalizeCall, type NormalizedCall } from "../tools/call.ts";
 import { displayPath } from "../tools/paths.ts";
+import { escapeControls } from "../util/escape.ts";
 import { toolCallDetail } from "../tools/describe.ts";
 import { joinContexts, appendHookContext } from "../hooks/merge/context.ts";
 import type { CallScope, SessionServices } from "./session-services.ts";
@@ -117,6 +118,12 @@ export async function runToolCall(
   const run: CallRun = { s, scope: { ...scope, callId: call.id }, call, tool: canonicalTool(call.name) ?? s.mcp?.toolId(call.name) };
   const checked = parseCall(run);
   if (!checked.ok) return checked.outcome;
+  // A subagent's definition lists its tools: a call to another is refused before any hook or rule sees it.
+  if (s.toolAccess !== undefined && !s.toolAccess.offers(checked.tool)) {
+    const refusal = s.toolAccess.refusal(checked.tool);
+    s.emit({ type: "notice", kind: "warning", text: escapeControls(`agent: refused: ${refusal}`) });
+    return rejected(run, refusal, [], checked.input);
+  }
   const at = { turnIndex: scope.turnIndex, callId: call.id };
   const normalized = normalizeCall(s.runtime.fs, s.place, checked.tool, checked.input);
   const verdict = await sessionPolicy(s).before(normalized, at);

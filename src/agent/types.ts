@@ -10,6 +10,7 @@ import type { ApplyPermissionUpdatesResult } from "../permissions/updates.ts";
 import type { EventOutcome } from "../hooks/dispatch.ts";
 import type { McpTools } from "../mcp/manager.ts";
 import type { WebFetchSettings } from "../tools/types.ts";
+import type { ToolId } from "../tools/names.ts";
 import type { ModelSettings, UsageTotals } from "./usage.ts";
 
 /** `truncated`: two replies in a row were cut off at the output token limit. */
@@ -65,6 +66,17 @@ export interface AgentSessionOptions {
   readonly webFetch?: WebFetchSettings;
   /** Sees every record as written, with its session's id (the OTLP audit export, src/hooks/otlp.ts); children inherit it. */
   readonly audit?: (record: SessionRecord, sessionId: string) => void;
+  /** A subagent's tool list (its definition's `tools:`): only these are offered, a call to another is refused. */
+  readonly toolAccess?: ToolAccess;
+  /** Why a model may not be used (the managed provider policy), or null; a subagent's `model:` is checked with it. */
+  readonly modelRefusal?: (model: string) => string | null;
+}
+
+/** Which tools a session offers and may call (src/agent/agent-definition.ts). */
+export interface ToolAccess {
+  readonly offers: (tool: ToolId) => boolean;
+  /** The refusal the model gets for a call to a tool not offered. */
+  readonly refusal: (tool: ToolId) => string;
 }
 
 /**

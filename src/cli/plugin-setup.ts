@@ -6,7 +6,7 @@
 import type { Runtime } from "../runtime/types.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { pluginAgentFiles, pluginCatalog, pluginPromptSection, pluginReadRoots, type PluginCatalog } from "../plugins/components.ts";
-import { expandSlashCommand } from "../plugins/commands.ts";
+import { expandSlashCommand, type PreparedCommand } from "../plugins/commands.ts";
 import { DEFAULT_SYSTEM_PROMPT } from "../agent/agent-session.ts";
 import { AgentError } from "../util/errors.ts";
 
@@ -30,9 +30,12 @@ export function pluginSessionParts(runtime: Runtime, loaded: Pick<LoadedConfig, 
   };
 }
 
-/** `prompt` with a leading plugin slash command expanded; a usage error when the name is ambiguous or unreadable. */
-export function expandPromptCommand(runtime: Runtime, catalog: PluginCatalog, prompt: string): string {
+/**
+ * `prompt` with a leading plugin slash command expanded (the command, for the session to run its
+ * `!` lines, `@` files, rules and model); a usage error when the name is ambiguous or unreadable.
+ */
+export function expandPromptCommand(runtime: Runtime, catalog: PluginCatalog, prompt: string): { text: string; command?: PreparedCommand } {
   const expanded = expandSlashCommand(runtime.fs, catalog, prompt);
   if (expanded.kind === "error") throw new AgentError("usage", expanded.message, { fix: "agent plugin list shows the loaded plugins and their commands" });
-  return expanded.kind === "expanded" ? expanded.prompt : prompt;
+  return expanded.kind === "expanded" ? { text: expanded.prompt, command: expanded.prepared } : { text: prompt };
 }

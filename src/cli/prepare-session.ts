@@ -20,6 +20,7 @@ import { AgentError } from "../util/errors.ts";
 import { loadResume, startAudit } from "./session-setup.ts";
 import { pluginSessionParts } from "./plugin-setup.ts";
 import { repinAfterRuleWrite } from "./trust-repin.ts";
+import { providerRefusal } from "../config/managed.ts";
 
 /** `--resume ID` or `--continue` (the newest session of this project): its records; undefined for a new session. */
 export function resumeOf(
@@ -88,6 +89,8 @@ export async function prepareSession(runtime: Runtime, io: CliIO, inputs: Sessio
     ...(mcp ? { mcp } : {}),
     // Skills and agents of the loaded plugins (slash commands: src/plugins/commands.ts expandSlashCommand).
     ...pluginSessionParts(runtime, loaded).sessionOptions,
+    // A subagent's `model:` is held to the managed provider policy like `--model`.
+    modelRefusal: (model: string) => providerRefusal(loaded.managed, { id: inputs.provider.id, baseUrl: null, model }),
     ...(audit ? { audit: (record: SessionRecord, id: string) => audit.observe(record, id) } : {}),
     onProjectSettingsWritten: (applied) => {
       if (inputs.repinOnRuleWrite) repinAfterRuleWrite(runtime, io, { cwd, applied });

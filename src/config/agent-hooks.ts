@@ -75,7 +75,27 @@ export function loadAgentHooks(fs: FileSystem, roots: readonly AgentHookRoot[], 
   return specs;
 }
 
-function loadOne(fs: FileSystem, name: string, file: { path: string; scope: Scope }, sink: WarningSink, options: LifecycleOptions): LifecycleHookSpec[] {
+/**
+ * One agent file's front-matter hooks for the subagent `name`; `alsoCalled` is another name the
+ * parent's subagent_start/subagent_stop see it by (a plugin agent is `plugin:name` and `name`).
+ */
+export function loadAgentFileHooks(
+  fs: FileSystem,
+  name: string,
+  file: { path: string; scope: Scope },
+  sink: WarningSink,
+  options: LifecycleOptions & { alsoCalled?: string } = {},
+): LifecycleHookSpec[] {
+  return loadOne(fs, name, file, sink, options);
+}
+
+function loadOne(
+  fs: FileSystem,
+  name: string,
+  file: { path: string; scope: Scope },
+  sink: WarningSink,
+  options: LifecycleOptions & { alsoCalled?: string },
+): LifecycleHookSpec[] {
   let text: string | undefined;
   try {
     text = fs.readText(file.path, { maxBytes: CONFIG_FILE_MAX_BYTES });
@@ -114,7 +134,8 @@ function loadOne(fs: FileSystem, name: string, file: { path: string; scope: Scop
     options,
   );
   for (const item of local.items) sink.items.push({ ...item, field: item.field.replace(/^hooks\.lifecycle\./, "hooks.") });
-  const exact = compileMatcher(regexEscape(name), "subagent_start");
+  const names = options.alsoCalled === undefined ? regexEscape(name) : `${regexEscape(name)}|${regexEscape(options.alsoCalled)}`;
+  const exact = compileMatcher(names, "subagent_start");
   return loaded.map((spec) => {
     const parentSide = spec.event === "subagent_start" || spec.event === "subagent_stop";
     return {
@@ -122,7 +143,7 @@ function loadOne(fs: FileSystem, name: string, file: { path: string; scope: Scop
       label: `agents/${name}.md:${spec.label}`,
       field: spec.field.replace(/^hooks\.lifecycle\./, "hooks."),
       agent: name,
-      ...(parentSide && exact.ok ? { matcher: name, matcherRegex: exact.regex } : {}),
+      ...(parentSide && exact.ok ? { matcher: names, matcherRegex: exact.regex } : {}),
     };
   });
 }

@@ -20,6 +20,7 @@ import { basenamePath, isInside, joinPath, normalizePath } from "../util/path-ut
 import { parseJson } from "./parse.ts";
 import { loadLifecycle, type LifecycleOptions } from "./lifecycle.ts";
 import { claudeHooksAsLifecycle } from "./claude-settings.ts";
+import { loadAgentFileHooks } from "./agent-hooks.ts";
 import { WarningSink } from "./warnings.ts";
 import { referencedFiles } from "../hooks/shell/command-words.ts";
 import { pluginDigest } from "../trust/material.ts";
@@ -272,16 +273,61 @@ export function loadPluginHooks(
       options,
     );
     for (const item of local.items) sink.items.push({ ...item, field: item.field.replace(/^hooks\.lifecycle\./, "hooks.") });
-    for (const spec of loaded) {
-      const guard = spec.handler === undefined ? projectFileGuard(runtime.fs, plugin, spec.command, options) : undefined;
-      specs.push({
-        ...spec,
-        label: `plugin:${plugin.name}:${spec.label.replace(/^settings\.json:/, "")}`,
-        field: spec.field.replace(/^hooks\.lifecycle\./, "hooks."),
-        plugin: plugin.name,
-        pluginRoot: plugin.root,
-        ...(guard ? { trustCheck: guard } : {}),
-      });
+    for (const spec of loaded) specs.push(asPluginSpec(runtime.fs, plugin, spec, spec.label.replace(/^settings\.json:/, ""), options));
+  }
+  for (const plugin of plugins) if (plugin.scope === scope) specs.push(...pluginAgentHooks(runtime.fs, plugin, sink, options));
+  return specs;
+}
+
+function asPluginSpec(
+  fs: FileSystem,
+  plugin: PluginSource,
+  spec: LifecycleHookSpec,
+  label: string,
+  options: { projectRoot: string | null; cwd: string },
+): LifecycleHookSpec {
+  const guard = spec.handler === undefined ? projectFileGuard(fs, plugin, spec.command, options) : undefined;
+  return {
+    ...spec,
+    label: `plugin:${plugin.name}:${label}`,
+    field: spec.field.replace(/^hooks\.lifecycle\./, "hooks."),
+    plugin: plugin.name,
+    pluginRoot: plugin.root,
+    ...(guard ? { trustCheck: guard } : {}),
+  };
+}
+
+const AGENT_FILE_NAME = /^([A-Za-z0-9][A-Za-z0-9._-]*)\.md$/;
+
+/**
+ * The front-matter `hooks:` of a plugin's agents (`agents/*.md` and the manifest's `agents` folders),
+ * active only while that subagent runs, as `plugin:name` (the name `task` resolves it to). Their
+ * subagent_start/subagent_stop hooks fire in the parent for `name` or `plugin:name`.
+ */
+function pluginAgentHooks(
+  fs: FileSystem,
+  plugin: PluginSource,
+  sink: WarningSink,
+  options: LifecycleOptions & { projectRoot: string | null; cwd: string },
+): LifecycleHookSpec[] {
+  const declared = plugin.manifest.agents;
+  const extra = typeof declared === "string" ? [declared] : stringList(declared);
+  const dirs = [joinPath(plugin.root, "agents"), ...extra.map((dir) => joinPath(plugin.root, dir))].filter(
+    (dir, index, all) => isInside(dir, plugin.root) && all.indexOf(dir) === index,
+  );
+  const specs: LifecycleHookSpec[] = [];
+  for (const dir of dirs) {
+    for (const entry of [...fs.readdir(dir)].sort()) {
+      const match = AGENT_FILE_NAME.exec(entry);
+      if (match?.[1] === undefined) continue;
+      const path = joinPath(dir, entry);
+      const text = fs.readText(path) ?? "";
+      const front = text.startsWith("---") ? (text.split(/\n---/)[0] ?? "") : "";
+      // The name `task` knows it by, as src/plugins/components.ts reads it.
+      const declaredName = /^name:[ \t]*["']?([A-Za-z0-9][A-Za-z0-9._-]*)["']?[ \t]*$/m.exec(front)?.[1];
+      const name = declaredName ?? match[1];
+      const loaded = loadAgentFileHooks(fs, `${plugin.name}:${name}`, { path, scope: plugin.scope }, sink, { ...options, alsoCalled: name });
+      for (const spec of loaded) specs.push(asPluginSpec(fs, plugin, spec, spec.label.replace(/^agents\/[^/]*?\.md:/, `agents/${entry}:`), options));
     }
   }
   return specs;

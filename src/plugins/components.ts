@@ -47,8 +47,9 @@ export interface PluginCatalog {
 
 /**
  * Top-level `key: value` pairs of a Markdown file's front matter (plain or quoted scalars; a `|` or
- * `>` block joined into one line). Enough for `name`, `description` and `argument-hint`; anything
- * else in the front matter is left alone.
+ * `>` block joined into one line; a `- item` block list joined with `, `; a `[a, b]` flow list kept
+ * as written, for `listItems`, since `argument-hint: [message]` is meant as text). Enough for `name`, `description`,
+ * `argument-hint`, `tools`, `model`; anything else in the front matter is left alone.
  */
 export function frontMatter(text: string): { fields: Record<string, string>; body: string } {
   const lines = text
@@ -63,7 +64,11 @@ export function frontMatter(text: string): { fields: Record<string, string>; bod
     const match = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]*(.*)$/.exec(lines[i] ?? "");
     if (!match?.[1]) continue;
     let value = (match[2] ?? "").trim();
-    if (/^[|>][+-]?$/.test(value)) {
+    if (value === "" && /^\s*- /.test(lines[i + 1] ?? "")) {
+      const items: string[] = [];
+      while (i + 1 < end && /^\s*- /.test(lines[i + 1] ?? "")) items.push(unquote((lines[++i] ?? "").replace(/^\s*- /, "").trim()));
+      value = items.join(", ");
+    } else if (/^[|>][+-]?$/.test(value)) {
       const block: string[] = [];
       while (i + 1 < end && /^(\s+|$)/.test(lines[i + 1] ?? "")) block.push((lines[++i] ?? "").trim());
       value = block.filter((line) => line !== "").join(" ");
@@ -77,6 +82,34 @@ export function frontMatter(text: string): { fields: Record<string, string>; bod
     fields[match[1]] = value;
   }
   return { fields, body: lines.slice(end + 1).join("\n") };
+}
+
+/**
+ * The items of a comma list (`Read, Grep`, `Bash(git add:*), Bash(git status:*)`): split at commas
+ * outside parentheses, trimmed, empty ones dropped. A list without commas splits at spaces, as
+ * Claude Code reads `tools: Read Grep`.
+ */
+export function listItems(list: string): string[] {
+  // A YAML flow list (`[Read, Grep]`) is kept as written by frontMatter, since `argument-hint: [x]` is text.
+  const text = /^\s*\[.*\]\s*$/.test(list) ? list.trim().slice(1, -1) : list;
+  const items: string[] = [];
+  let depth = 0;
+  let current = "";
+  const hasComma = /,(?![^(]*\))/.test(text);
+  for (const char of text) {
+    if (char === "(") depth += 1;
+    if (char === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === "," || (!hasComma && /\s/.test(char)))) {
+      items.push(current.trim());
+      current = "";
+    } else current += char;
+  }
+  items.push(current.trim());
+  return items.map(unquote).filter((item) => item !== "");
+}
+
+function unquote(value: string): string {
+  return /^"(?:[^"\\]|\\.)*"$|^'.*'$/.test(value) ? value.slice(1, -1) : value;
 }
 
 function readText(fs: FileSystem, path: string): string | undefined {

@@ -15,6 +15,7 @@ import { exitNow, watchStopSignals } from "../runtime/signals.ts";
 import { questionChoices, questionDiff, questionText } from "./permission-question.ts";
 import { readCommand, statusLine } from "./slash-commands.ts";
 import type { InteractiveOptions, Render, Repl, ResumeSource } from "./repl.ts";
+import type { PreparedCommand } from "../plugins/commands.ts";
 
 export type { InteractiveOptions, ResumeSource } from "./repl.ts";
 
@@ -125,7 +126,7 @@ async function runOneSession(repl: Repl, source: "startup" | "clear", resume: Re
     const next = await nextPrompt(repl, session, render);
     if (next.type === "end") return { result: await finish({ reason: next.ending.kind === "exit" ? "exit" : "clear" }), ending: next.ending };
     repl.turn = new AbortController();
-    const outcome = await render(session.prompt(next.text, { signal: repl.turn.signal }));
+    const outcome = await render(session.prompt(next.text, { signal: repl.turn.signal, ...(next.command ? { command: next.command } : {}) }));
     repl.turn = null;
     const stopped = renderer.turnDone?.() ?? [];
     if (outcome.endsSession) return { result: await finish({ stop: outcome }), ending: { kind: "exit" } };
@@ -134,7 +135,11 @@ async function runOneSession(repl: Repl, source: "startup" | "clear", resume: Re
   }
 }
 
-async function nextPrompt(repl: Repl, session: AgentSession, render: Render): Promise<{ type: "prompt"; text: string } | { type: "end"; ending: Ending }> {
+async function nextPrompt(
+  repl: Repl,
+  session: AgentSession,
+  render: Render,
+): Promise<{ type: "prompt"; text: string; command?: PreparedCommand } | { type: "end"; ending: Ending }> {
   if (repl.instead !== null) {
     const text = repl.instead;
     repl.instead = null;

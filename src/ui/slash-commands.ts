@@ -3,7 +3,7 @@
  * /trust, /model, /permissions, /mcp, /resume, /sessions, /compact, /clear, /cost, /exit), and
  * returns the next prompt or the end of the session. Also the status row above the prompt.
  */
-import { expandSlashCommand } from "../plugins/commands.ts";
+import { commandHelpLines, expandSlashCommand, type PreparedCommand } from "../plugins/commands.ts";
 import { pluginCatalog } from "../plugins/components.ts";
 import type { AgentSession } from "../agent/agent-session.ts";
 import type { Render, Repl, ResumeSource, SessionInfo, UsageView } from "./repl.ts";
@@ -29,7 +29,9 @@ export const KEYS_TEXT = [
 
 export const HELP_TEXT = ["commands:", ...SLASH_COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.help}`), KEYS_TEXT].join("\n");
 
-type Next = { type: "prompt"; text: string } | { type: "end"; ending: { kind: "exit" } | { kind: "clear" } | { kind: "resume"; source: ResumeSource } };
+type Next =
+  | { type: "prompt"; text: string; command?: PreparedCommand }
+  | { type: "end"; ending: { kind: "exit" } | { kind: "clear" } | { kind: "resume"; source: ResumeSource } };
 
 /** Reads lines until a prompt or the end; slash commands run here, between turns. */
 export async function readCommand(repl: Repl, session: AgentSession, render: Render, status: () => string): Promise<Next> {
@@ -64,9 +66,11 @@ async function runCommand(repl: Repl, session: AgentSession, render: Render, com
       return { type: "end", ending: { kind: "clear" } };
     case "/resume":
       return resumeCommand(repl, argument);
-    case "/help":
-      io.err(`${HELP_TEXT}\n`);
+    case "/help": {
+      const plugin = commandHelpLines(pluginCatalog(repl.runtime.fs, repl.loaded.plugins));
+      io.err(`${HELP_TEXT}\n${plugin.length > 0 ? `plugin commands:\n${plugin.map(escapeControls).join("\n")}\n` : ""}`);
       return null;
+    }
     case "/compact":
       await render(session.compact(argument));
       return null;
@@ -109,7 +113,8 @@ async function runCommand(repl: Repl, session: AgentSession, render: Render, com
 function pluginCommand(repl: Repl, command: string, argument: string): Next | null {
   const fs = repl.runtime.fs;
   const expanded = expandSlashCommand(fs, pluginCatalog(fs, repl.loaded.plugins), argument === "" ? command : `${command} ${argument}`);
-  if (expanded.kind === "expanded") return { type: "prompt", text: expanded.prompt };
+  // The session runs the command's `!` lines and reads its `@` files through the tool-call policy (asking here).
+  if (expanded.kind === "expanded") return { type: "prompt", text: expanded.prompt, command: expanded.prepared };
   repl.io.err(expanded.kind === "error" ? `agent: ${escapeControls(expanded.message)}\n` : `agent: unknown command ${escapeControls(command)} (see /help)\n`);
   return null;
 }

@@ -9,7 +9,7 @@ import { makeWorld } from "../support/cli.ts";
 import { createRuntime } from "../../src/runtime/index.ts";
 import { discoverPlugins } from "../../src/config/plugins.ts";
 import { WarningSink } from "../../src/config/warnings.ts";
-import { frontMatter, pluginCatalog, pluginPromptSection } from "../../src/plugins/components.ts";
+import { frontMatter, listItems, pluginCatalog, pluginPromptSection } from "../../src/plugins/components.ts";
 import { expandSlashCommand } from "../../src/plugins/commands.ts";
 
 function catalogOf(dirs: string[], agentHome: string) {
@@ -62,6 +62,16 @@ describe("plugin slash commands", () => {
       c: "plain # not a comment here",
     });
     expect(frontMatter("no front matter").fields).toEqual({});
+  });
+
+  test("tool lists: comma, space, YAML block and flow lists; rule patterns keep their commas and spaces", () => {
+    const fields = frontMatter("---\ntools:\n  - Read\n  - 'Grep'\nflow: [Read, \"Bash(git add:*)\"]\nhint: [message]\n---\n").fields;
+    expect(fields).toEqual({ tools: "Read, Grep", flow: '[Read, "Bash(git add:*)"]', hint: "[message]" });
+    expect(listItems(fields.tools ?? "")).toEqual(["Read", "Grep"]);
+    expect(listItems(fields.flow ?? "")).toEqual(["Read", "Bash(git add:*)"]);
+    expect(listItems("Read Grep  Glob")).toEqual(["Read", "Grep", "Glob"]);
+    expect(listItems("Bash(git status:*), Bash(printf 'a, b')")).toEqual(["Bash(git status:*)", "Bash(printf 'a, b')"]);
+    expect(listItems("Bash(git diff:*) Read")).toEqual(["Bash(git diff:*)", "Read"]);
   });
 
   test("a bad manifest is one error naming the file and the field; the plugin does not load", () => {

@@ -11,8 +11,11 @@ import { escapeControls, escapeJsonText } from "../../util/escape.ts";
 import { resolvePath } from "../../util/path-utils.ts";
 import { loadConfig } from "../../config/load.ts";
 import { formatWarning } from "../../config/warnings.ts";
+import type { LoadWarning } from "../../hooks/types.ts";
 import { readPluginRegistry } from "../../config/plugins.ts";
-import { pluginCatalog } from "../../plugins/components.ts";
+import { frontMatter, pluginCatalog, type PluginCatalog } from "../../plugins/components.ts";
+import { frontMatterProblems } from "../../agent/agent-definition.ts";
+import { commandHelpLines } from "../../plugins/commands.ts";
 import {
   addMarketplace,
   disablePlugin,
@@ -70,6 +73,26 @@ async function installSource(runtime: Runtime, home: string, arg: string, option
   throw new AgentError("usage", `plugin install: ${arg} is not a plugin folder, a .tar.gz/.tgz archive or NAME@MARKETPLACE`);
 }
 
+/** Front-matter problems of the plugins' agents and commands (src/agent/agent-definition.ts), as load warnings. */
+function componentWarnings(runtime: Runtime, catalog: PluginCatalog): LoadWarning[] {
+  const files = [
+    ...catalog.agents.map((agent) => ({ kind: "agent" as const, path: agent.path })),
+    ...catalog.commands.map((command) => ({ kind: "command" as const, path: command.path })),
+  ];
+  return files.flatMap(({ kind, path }) => {
+    let text: string | undefined;
+    try {
+      text = runtime.fs.readText(path);
+    } catch {
+      text = undefined;
+    }
+    return frontMatterProblems(kind, frontMatter(text ?? "").fields).map((problem) => {
+      const split = problem.indexOf(": ");
+      return { severity: "warning" as const, file: path, field: problem.slice(0, split), message: problem.slice(split + 2) };
+    });
+  });
+}
+
 function listPlugins(runtime: Runtime, io: CliIO, options: PluginCommandOptions): number {
   const loaded = loadConfig(runtime, { cwd: options.cwd });
   const registry = readPluginRegistry(runtime.fs, loaded.home);
@@ -88,7 +111,10 @@ function listPlugins(runtime: Runtime, io: CliIO, options: PluginCommandOptions)
   }));
   const loadedNames = new Set(rows.map((row) => row.name));
   const idle = Object.entries(registry.plugins).filter(([name]) => !loadedNames.has(name));
-  const warnings = loaded.warnings.filter((w) => w.file.includes("/plugins/") || w.file.includes(".claude-plugin") || w.message.includes("plugin"));
+  const warnings = [
+    ...loaded.warnings.filter((w) => w.file.includes("/plugins/") || w.file.includes(".claude-plugin") || w.message.includes("plugin")),
+    ...componentWarnings(runtime, catalog),
+  ];
   if (options.json) {
     const notLoaded = idle.map(([name, entry]) => ({ name, origin: "installed", enabled: entry.enabled, loaded: false }));
     io.out(`${escapeJsonText(JSON.stringify({ plugins: [...rows, ...notLoaded], marketplaces: registry.marketplaces, warnings }, null, 2))}\n`);
@@ -98,12 +124,19 @@ function listPlugins(runtime: Runtime, io: CliIO, options: PluginCommandOptions)
   for (const row of rows) {
     const parts = [`${row.hooks} hook${row.hooks === 1 ? "" : "s"}`];
     if (row.commands.length > 0) parts.push(`commands ${row.commands.map((c) => `/${c}`).join(" ")}`);
+    const help = commandHelpLines({ ...catalog, commands: catalog.commands.filter((c) => c.plugin === row.name), skills: [] });
     if (row.agents.length > 0) parts.push(`agents ${row.agents.join(" ")}`);
     if (row.skills.length > 0) parts.push(`skills ${row.skills.join(" ")}`);
     if (row.mcp_servers.length > 0) parts.push(`mcp ${row.mcp_servers.join(" ")}`);
-    io.out(escapeControls(`${row.name}${row.version ? ` ${row.version}` : ""}  (${row.origin}) ${row.root}\n    ${parts.join("; ")}\n`));
+    // Each line escaped on its own: the newlines between them are ours.
+    const lines = [
+      `${row.name}${row.version ? ` ${row.version}` : ""}  (${row.origin}) ${row.root}`,
+      `    ${parts.join("; ")}`,
+      ...help.map((text) => `  ${text}`),
+    ];
+    io.out(`${lines.map(escapeControls).join("\n")}\n`);
   }
-  for (const [name, entry] of idle) io.out(escapeControls(`${name}  (installed, ${entry.enabled ? "not loaded: see the warning below" : "disabled"})\n`));
+  for (const [name, entry] of idle) io.out(`${escapeControls(`${name}  (installed, ${entry.enabled ? "not loaded: see the warning below" : "disabled"})`)}\n`);
   for (const warning of warnings) io.out(`${warning.severity}: ${formatWarning(warning, { projectRoot: loaded.projectRoot })}\n`);
   return 0;
 }

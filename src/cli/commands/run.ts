@@ -24,18 +24,19 @@ import { createHeadlessOutput } from "../headless.ts";
 import { prepareSession, resumeOf } from "../prepare-session.ts";
 import { expandPromptCommand, pluginSessionParts, type PluginSessionParts } from "../plugin-setup.ts";
 import { requirePluginsUnchanged } from "../plugin-gate.ts";
+import type { PreparedCommand } from "../../plugins/commands.ts";
 import type { AgentEvent, SessionResult } from "../../agent/types.ts";
 import type { LoadedConfig } from "../../config/load.ts";
 import type { PermissionMode } from "../../permissions/mode.ts";
 import type { Provider } from "../../providers/types.ts";
 
 /** One prompt, one turn; whatever ended the turn ends the session. Every event is rendered. */
-async function runOnePrompt(session: AgentSession, renderer: Renderer, prompt: string): Promise<SessionResult> {
+async function runOnePrompt(session: AgentSession, renderer: Renderer, prompt: { text: string; command?: PreparedCommand }): Promise<SessionResult> {
   const render = async <R>(stream: EventStream<R>): Promise<R> => {
     for await (const event of stream) renderer.event(event);
     return stream.result;
   };
-  const stop = (await render(session.start())) ?? (await render(session.prompt(prompt)));
+  const stop = (await render(session.start())) ?? (await render(session.prompt(prompt.text, prompt.command ? { command: prompt.command } : {})));
   return render(session.end({ stop }));
 }
 
@@ -126,7 +127,7 @@ interface PreparedRun {
   readonly hooksOff: string | null;
   readonly trustPersisted: boolean;
   readonly plugins: PluginSessionParts;
-  readonly prompt: string;
+  readonly prompt: { readonly text: string; readonly command?: PreparedCommand };
   readonly provider: Provider;
   readonly permissionMode: PermissionMode;
   readonly rules: RuleSet;
