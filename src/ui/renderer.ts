@@ -14,9 +14,10 @@ import { escapeControls } from "../util/escape.ts";
 import { MarkdownStream } from "./markdown.ts";
 import { plainStyle, type Style } from "./style.ts";
 import { diffRows } from "./diff.ts";
+import { sliceColumns } from "../util/display-width.ts";
 
-/** Characters of a running tool's last output line shown in its progress line. */
-const PROGRESS_LAST_CHARS = 60;
+/** Columns of a running tool's last output line shown in its progress line. */
+const PROGRESS_LAST_COLUMNS = 60;
 /** Rows of an edit's diff shown under its tool line. */
 const CHANGE_DIFF_ROWS = 20;
 
@@ -198,7 +199,7 @@ class EventRenderer implements Renderer {
     if (this.look === undefined || !this.text || !this.live) return;
     this.spinner.stop();
     const seconds = Math.floor((this.runtime.now() - this.toolSince) / 1000);
-    const last = this.escape(event.last).slice(0, PROGRESS_LAST_CHARS);
+    const last = sliceColumns(this.escape(event.last), PROGRESS_LAST_COLUMNS);
     this.io.err(`\r${this.style.dim(`  ⎿ running · ${seconds}s · ${event.lines} ${event.lines === 1 ? "line" : "lines"}${last ? ` · ${last}` : ""}`)}\x1b[K`);
     this.progressShown = true;
   }
