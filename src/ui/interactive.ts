@@ -74,7 +74,7 @@ export async function runInteractive(runtime: Runtime, input: PromptIO, options:
 /** History is drawn from the JSONL only: no hook of the earlier session runs again (TOOL-64). */
 function showHistory(repl: Repl, resume: ResumeSource): void {
   repl.io.err(`agent: resuming session ${resume.sessionId}\n`);
-  for (const line of historyLines(resume.records, repl.loaded.settings.hooks)) repl.io.err(`${safeText(line)}\n`);
+  for (const line of historyLines(resume.records, repl.loaded.settings.hooks, repl.options.style)) repl.io.err(`${line}\n`);
 }
 
 function onInterrupt(repl: Repl): void {

@@ -15,6 +15,8 @@ import { MarkdownStream } from "./markdown.ts";
 import { plainStyle, type Style } from "./style.ts";
 import { diffRows } from "./diff.ts";
 import { sliceColumns } from "../util/display-width.ts";
+import type { TodoItem } from "../tools/todo-list.ts";
+import { planRows } from "./plan.ts";
 
 /** Columns of a running tool's last output line shown in its progress line. */
 const PROGRESS_LAST_COLUMNS = 60;
@@ -46,6 +48,8 @@ export interface Renderer {
   turnDone?(): string[];
   /** The whole output (escaped, indented) of the last tool whose output was collapsed; null when none. */
   lastCollapsed?(): string | null;
+  /** The plan a `todo_write` call set, known before its end: drawn as a checklist under its result. */
+  plan?(callId: string, items: readonly TodoItem[]): void;
   finish(result: SessionResult): void;
 }
 
@@ -71,6 +75,8 @@ class EventRenderer implements Renderer {
   private readonly spinner: Spinner;
   /** The last collapsed tool output, whole, for /expand. */
   private collapsed: string | null = null;
+  /** Plans of `todo_write` calls whose result line is not drawn yet. */
+  private readonly plans = new Map<string, readonly TodoItem[]>();
   private midLine = false;
   // text mode: a warning notice waits for the next event, because a refused call's reason arrives
   // twice (a notice, then the rejected tool result) and is printed once, on the tool's own line.
@@ -224,8 +230,14 @@ class EventRenderer implements Renderer {
     // A refusal is shown whole: it says what to pass to allow the call.
     const shown = escape(event.rejected ? first : clipAtWord(first, OUTPUT_PREVIEW_CHARS));
     this.line(`  ⎿ ${mark}${shown ? `: ${shown}` : ""}`);
+    const plan = this.plans.get(event.id);
+    this.plans.delete(event.id);
     if (look === undefined || event.rejected) return;
     if (event.change) return this.changeDiff(event.change);
+    if (plan !== undefined && event.success) {
+      for (const row of planRows(plan, style, escape)) this.line(row);
+      return;
+    }
     const more = lines.slice(1, look.previewLines);
     for (const extra of more) this.line(style.dim(`    ${escape(clipAtWord(extra, OUTPUT_PREVIEW_CHARS))}`));
     const hidden = lines.length - 1 - more.length;
@@ -248,6 +260,10 @@ class EventRenderer implements Renderer {
 
   lastCollapsed(): string | null {
     return this.collapsed;
+  }
+
+  plan(callId: string, items: readonly TodoItem[]): void {
+    if (this.look !== undefined) this.plans.set(callId, items);
   }
 }
 
