@@ -50,18 +50,8 @@ describe("the plan", () => {
       pane.keys("make a plan", "Enter");
       await pane.waitFor("planned");
       const screen = await pane.waitFor(PROMPT);
-      expect(planUnder(screen, 0)).toEqual([
-        "  ⎿ ok: Plan (0/3 completed):",
-        "    ◐ Read the failing test",
-        "    ☐ Fix the parser",
-        "    ☐ Run the suite",
-      ]);
-      expect(planUnder(screen, 1)).toEqual([
-        "  ⎿ ok: Plan (1/3 completed):",
-        "    ☑ Read the failing test",
-        "    ◐ Fix the parser",
-        "    ☐ Run the suite",
-      ]);
+      expect(planUnder(screen, 0)).toEqual(["  ⎿ ok: Plan (0/3 completed):", "    ◐ Read the failing test", "    ☐ Fix the parser", "    ☐ Run the suite"]);
+      expect(planUnder(screen, 1)).toEqual(["  ⎿ ok: Plan (1/3 completed):", "    ☑ Read the failing test", "    ◐ Fix the parser", "    ☐ Run the suite"]);
       const escaped = pane.screenWithEscapes();
       expect(escaped).toContain("\x1b[1m◐ Read the failing test");
       expect(escaped).toContain("\x1b[2m☑ Read the failing test");
