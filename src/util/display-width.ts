@@ -62,8 +62,9 @@ export function clusterWidth(cluster: string): number {
   const code = cluster.codePointAt(0) ?? 0;
   if (code < 0x7f) return code < 0x20 ? 0 : 1;
   if (code < 0xa0) return 0;
-  if (ZERO.test(cluster)) return 0;
   if (isWide(code)) return 2;
+  if (cluster.length === 1 && code < 0x300) return code === 0xad ? 0 : 1;
+  if (ZERO.test(cluster)) return 0;
   if (cluster.length > 1 && PICTOGRAPH.test(cluster) && (cluster.includes("\ufe0f") || cluster.includes("\u200d"))) return 2;
   if (REGIONAL.test(cluster)) return 2;
   return 1;
