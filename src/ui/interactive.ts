@@ -98,7 +98,7 @@ function onInterrupt(repl: Repl): void {
 
 /** One AgentSession, from session_start to session_end. */
 async function runOneSession(repl: Repl, source: "startup" | "clear", resume: ResumeSource | undefined): Promise<{ result: SessionResult; ending: Ending }> {
-  const look = { style: repl.options.style, previewLines: PREVIEW_LINES };
+  const look = { style: repl.options.style, previewLines: PREVIEW_LINES, columns: () => repl.input.columns() };
   const renderer = createActivityRenderer(createRenderer(repl.runtime, repl.io, { format: "text", interactive: look }), repl.loaded.settings.hooks);
   repl.renderer = renderer;
   const session = new AgentSession({

@@ -14,7 +14,7 @@ import { escapeControls } from "../util/escape.ts";
 import { MarkdownStream } from "./markdown.ts";
 import { plainStyle, type Style } from "./style.ts";
 import { diffRows } from "./diff.ts";
-import { sliceColumns } from "../util/display-width.ts";
+import { clipColumns, sliceColumns } from "../util/display-width.ts";
 import type { TodoItem } from "../tools/todo-list.ts";
 import { planRows } from "./plan.ts";
 
@@ -57,6 +57,8 @@ export interface InteractiveLook {
   readonly style: Style;
   /** Lines of a tool's output shown under it (the rest is counted). */
   readonly previewLines: number;
+  /** The terminal's width, when known: a live line redrawn with `\r` must fit on one row. */
+  readonly columns?: () => number | null;
 }
 
 /** The D21 line of a hook killed by the interrupt itself (`agent: hook L (E) failed: timeout: cancelled — …`). */
@@ -206,7 +208,9 @@ class EventRenderer implements Renderer {
     this.spinner.stop();
     const seconds = Math.floor((this.runtime.now() - this.toolSince) / 1000);
     const last = sliceColumns(this.escape(event.last), PROGRESS_LAST_COLUMNS);
-    this.io.err(`\r${this.style.dim(`  ⎿ running · ${seconds}s · ${event.lines} ${event.lines === 1 ? "line" : "lines"}${last ? ` · ${last}` : ""}`)}\x1b[K`);
+    const text = `  ⎿ running · ${seconds}s · ${event.lines} ${event.lines === 1 ? "line" : "lines"}${last ? ` · ${last}` : ""}`;
+    const columns = this.look.columns?.() ?? null;
+    this.io.err(`\r${this.style.dim(columns === null ? text : clipColumns(text, columns - 1))}\x1b[K`);
     this.progressShown = true;
   }
 

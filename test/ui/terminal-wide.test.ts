@@ -111,4 +111,27 @@ describe("wide characters", () => {
       expect(await pane.exited()).toBe(0);
     });
   }, 90_000);
+
+  test("a 40-column terminal: a running tool's live line of CJK output stays one row, redrawn in place", async () => {
+    const w = makeWorld();
+    const line = "日本語のテキストがとても長い行です。日本語のテキストがとても長い行です。";
+    writeScript(w, [
+      { tool_calls: [{ name: "bash", arguments: { command: `for i in 1 2 3 4 5 6 7 8 9 10; do echo "行$i ${line}"; sleep 0.4; done` } }] },
+      { text: "finished" },
+    ]);
+    await withPane(w, [...SCRIPT, "--permission-mode", "bypass"], { columns: 40, rows: 30 }, async (pane) => {
+      await pane.waitFor(PROMPT);
+      pane.keys("go", "Enter");
+      // Several redraws of the live line: each one replaces the last on the same row.
+      const screen = await pane.waitFor(/⎿ running · \d+s · [4-9] lines/);
+      const rows = pane.rows().split("\n");
+      expect(rows.filter((row) => row.includes("running ·")).length, screen).toBe(1);
+      expect(rows.some((row) => row.startsWith("行"))).toBe(false);
+      await pane.waitFor("finished");
+      await pane.waitFor(PROMPT);
+      expect(pane.screen()).not.toContain("running ·");
+      pane.keys("C-d");
+      expect(await pane.exited()).toBe(0);
+    });
+  }, 90_000);
 });
