@@ -2,7 +2,8 @@
  * Wide characters in a real terminal (tmux): CJK and emoji take two columns, so the prompt editor
  * moves, deletes and inserts by whole characters and puts the terminal's cursor where the text
  * shows it; a wrapped prompt of CJK keeps every row within the width; a long CJK reply wraps at
- * the pane's width with nothing lost. Script provider.
+ * the pane's width with nothing lost; a running tool's live line of CJK stays on one row. Script
+ * provider.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
