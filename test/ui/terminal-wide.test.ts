@@ -2,8 +2,8 @@
  * Wide characters in a real terminal (tmux): CJK and emoji take two columns, so the prompt editor
  * moves, deletes and inserts by whole characters and puts the terminal's cursor where the text
  * shows it; a wrapped prompt of CJK keeps every row within the width; a long CJK reply wraps at
- * the pane's width with nothing lost; a running tool's live line of CJK stays on one row. Script
- * provider.
+ * the pane's width with nothing lost; a running tool's live line of CJK stays on one row; a
+ * question about a CJK command is wrapped by columns and its menu redrawn in place. Script provider.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -131,6 +131,33 @@ describe("wide characters", () => {
       await pane.waitFor("finished");
       await pane.waitFor(PROMPT);
       expect(pane.screen()).not.toContain("running ·");
+      pane.keys("C-d");
+      expect(await pane.exited()).toBe(0);
+    });
+  }, 90_000);
+
+  test("a 40-column terminal: a question about a CJK command keeps its menu rows within the width while ↓ moves the mark", async () => {
+    const w = makeWorld();
+    const command = "touch 日本語のファイルを作成します作成します.txt";
+    writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command } }] }, { text: "asked" }]);
+    await withPane(w, SCRIPT, { columns: 40, rows: 30 }, async (pane) => {
+      await pane.waitFor(PROMPT);
+      pane.keys("go", "Enter");
+      await pane.waitFor("❯ 1. yes, once");
+      pane.keys("Down", "Down");
+      await pane.waitFor(/❯ 3\. /);
+      const rows = pane.rows().split("\n");
+      // Each menu row is one screen row: no row is drawn twice, and the cut rows end in …
+      expect(rows.filter((row) => row.includes("1. yes, once")).length, rows.join("\n")).toBe(1);
+      // The question, wrapped by columns: its two rows once each, the file name whole across them.
+      expect(rows.filter((row) => row.startsWith("allow bash: touch")).length).toBe(1);
+      const question = rows.findIndex((row) => row.startsWith("allow bash: touch"));
+      expect(rows.slice(question, question + 2).join("")).toBe(`allow bash: ${command}?`);
+      expect(rows.filter((row) => row.includes("❯")).length).toBe(1);
+      const always = rows.find((row) => row.includes("2. yes, always this session")) ?? "";
+      expect(always.endsWith("…")).toBe(true);
+      pane.keys("Escape");
+      await pane.waitFor(PROMPT);
       pane.keys("C-d");
       expect(await pane.exited()).toBe(0);
     });
