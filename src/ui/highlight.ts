@@ -117,33 +117,29 @@ export class CodeBlock {
     return out;
   }
 
-  private *tokens(text: string, g: Grammar): Generator<{ readonly text: string; readonly kind: Kind }> {
-    let at = 0;
-    let plain = "";
-    const flush = function* () {
-      if (plain !== "") yield { text: plain, kind: "plain" as const };
-      plain = "";
+  /** The line cut into tokens; runs of plain text are one token. */
+  private tokens(text: string, g: Grammar): { readonly text: string; readonly kind: Kind }[] {
+    const out: { text: string; kind: Kind }[] = [];
+    const push = (piece: string, kind: Kind): void => {
+      const last = out.at(-1);
+      if (kind === "plain" && last?.kind === "plain") last.text += piece;
+      else if (piece !== "") out.push({ text: piece, kind });
     };
+    let at = 0;
     if (this.open !== null) {
       const { close, kind } = this.open;
       const end = findClose(text, 0, close, kind === "string");
-      if (end < 0) return yield { text, kind };
+      if (end < 0) return [{ text, kind }];
       this.open = null;
-      yield { text: text.slice(0, end), kind };
+      push(text.slice(0, end), kind);
       at = end;
     }
     while (at < text.length) {
-      const token = this.tokenAt(text, at, g);
-      if (token === null) {
-        plain += text[at];
-        at += 1;
-        continue;
-      }
-      yield* flush();
-      yield { text: text.slice(at, token.end), kind: token.kind };
+      const token = this.tokenAt(text, at, g) ?? { end: at + 1, kind: "plain" };
+      push(text.slice(at, token.end), token.kind);
       at = token.end;
     }
-    yield* flush();
+    return out;
   }
 
   /** The token starting at `at`, or null for a plain character. */
