@@ -70,4 +70,12 @@ describe("bench scripts", () => {
     expect(r.stdout).toMatch(/\| linux-x64 \| \d+\.\d \| native \| \d+\.\d \| \d+\.\d \| \d+\.\d\d× \|/);
     expect(r.stdout).toContain("| windows-x64 | — | not built | | | |");
   }, 240_000);
+
+  test("bench/highlight.ts runs and prints highlighting and display-width rows against their baselines", () => {
+    const r = spawnSync(process.execPath, [join(REPO, "bench", "highlight.ts"), "1"], { cwd: REPO, encoding: "utf8", timeout: 240_000 });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\| ```ts block, highlighted \| \d+\.\d\d \| \d+\.\d \|/);
+    expect(r.stdout).toMatch(/\| CJK \+ emoji prose wrapped by display width \| \d+\.\d\d \| \d+\.\d \|/);
+  }, 240_000);
 });

@@ -10,7 +10,10 @@ import type { AgentEvent, SessionResult } from "../agent/types.ts";
 import type { RecordOf, SessionRecord } from "../session/records.ts";
 import { parseRecord } from "../session/records.ts";
 import { redactText } from "../hooks/secrets/redact.ts";
-import type { Renderer } from "./renderer.ts";
+import { safeText, type Renderer } from "./renderer.ts";
+import { todosOfMetadata, type TodoItem } from "../tools/todo-list.ts";
+import { planRows } from "./plan.ts";
+import { plainStyle, type Style } from "./style.ts";
 
 export interface HookRowSettings {
   readonly showInTui: boolean;
@@ -93,13 +96,21 @@ export function injectionRows(record: RecordOf<"hook_context_injection">, conten
 
 /**
  * A resumed session's history, rebuilt from its records without running anything: prompts, replies,
- * tool activity, every recorded hook row (persisted history does not depend on `show_in_tui`, seed
- * 003) and, when a surface gate is on, the injection rows.
+ * tool activity, a plan's checklist, every recorded hook row (persisted history does not depend on
+ * `show_in_tui`, seed 003) and, when a surface gate is on, the injection rows. The lines are
+ * escaped for the terminal (only `style`'s own escapes are in them).
  */
-export function historyLines(records: readonly SessionRecord[], settings: HookRowSettings): string[] {
+export function historyLines(records: readonly SessionRecord[], settings: HookRowSettings, style: Style = plainStyle): string[] {
+  return historyText(records, settings).flatMap((line) => (typeof line === "string" ? [safeText(line)] : planRows(line.plan, style, safeText)));
+}
+
+/** A history line, or a plan drawn as checklist rows. */
+type HistoryLine = string | { readonly plan: readonly TodoItem[] };
+
+function historyText(records: readonly SessionRecord[], settings: HookRowSettings): HistoryLine[] {
   const contents = new InjectionContents();
   for (const record of records) contents.observe(record);
-  const lines: string[] = [];
+  const lines: HistoryLine[] = [];
   let injections = 0;
   for (const record of records) {
     switch (record.type) {
@@ -116,6 +127,8 @@ export function historyLines(records: readonly SessionRecord[], settings: HookRo
         const first = record.content.split("\n").find((line) => line.trim() !== "") ?? "";
         const mark = record.success ? "ok" : record.metadata.rejected === true ? "rejected" : "error";
         lines.push(`  ⎿ ${mark}${first ? `: ${first.slice(0, 160)}` : ""}`);
+        const plan = record.success && record.tool_name === "todo_write" ? todosOfMetadata(record.metadata) : undefined;
+        if (plan !== undefined) lines.push({ plan });
         break;
       }
       case "hook_lifecycle":
@@ -194,6 +207,10 @@ class ActivityTree implements ActivityRenderer {
     if (!parsed.ok) return;
     this.contents.observe(parsed.record);
     const record = parsed.record;
+    if (record.type === "tool_result" && record.tool_name === "todo_write") {
+      const todos = todosOfMetadata(record.metadata);
+      if (todos !== undefined) this.inner.plan?.(record.tool_call_id, todos);
+    }
     if (record.type === "tool_call") this.calls.set(record.tool_call_id, { name: record.tool_name, detail: toolCallDetail(record.tool_name, record.input) });
   }
 

@@ -75,7 +75,7 @@ export async function runInteractive(runtime: Runtime, input: PromptIO, options:
 /** History is drawn from the JSONL only: no hook of the earlier session runs again (TOOL-64). */
 function showHistory(repl: Repl, resume: ResumeSource): void {
   repl.io.err(`agent: resuming session ${resume.sessionId}\n`);
-  for (const line of historyLines(resume.records, repl.loaded.settings.hooks)) repl.io.err(`${safeText(line)}\n`);
+  for (const line of historyLines(resume.records, repl.loaded.settings.hooks, repl.options.style)) repl.io.err(`${line}\n`);
 }
 
 function onInterrupt(repl: Repl): void {
@@ -99,7 +99,7 @@ function onInterrupt(repl: Repl): void {
 
 /** One AgentSession, from session_start to session_end. */
 async function runOneSession(repl: Repl, source: "startup" | "clear", resume: ResumeSource | undefined): Promise<{ result: SessionResult; ending: Ending }> {
-  const look = { style: repl.options.style, previewLines: PREVIEW_LINES };
+  const look = { style: repl.options.style, previewLines: PREVIEW_LINES, columns: () => repl.input.columns() };
   const renderer = createActivityRenderer(createRenderer(repl.runtime, repl.io, { format: "text", interactive: look }), repl.loaded.settings.hooks);
   repl.renderer = renderer;
   const session = new AgentSession({

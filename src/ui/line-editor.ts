@@ -5,8 +5,9 @@
  * history only from its first or last line.
  */
 import type { KeyName } from "./keys.ts";
+import { clusterWidth, displayWidth, graphemes, wrapColumns } from "../util/display-width.ts";
 
-const WORD = /[\p{L}\p{N}_]/u;
+const WORD = /[\p{L}\p{M}\p{N}_]/u;
 
 export class LineEditor {
   text = "";
@@ -38,10 +39,10 @@ export class LineEditor {
   apply(name: KeyName): boolean {
     switch (name) {
       case "left":
-        this.cursor = Math.max(0, this.cursor - 1);
+        this.cursor = this.previous();
         return true;
       case "right":
-        this.cursor = Math.min(this.text.length, this.cursor + 1);
+        this.cursor = this.next();
         return true;
       case "home":
       case "ctrl-a":
@@ -58,10 +59,10 @@ export class LineEditor {
         this.cursor = this.wordRight();
         return true;
       case "backspace":
-        if (this.cursor > 0) this.cut(this.cursor - 1, this.cursor, false);
+        if (this.cursor > 0) this.cut(this.previous(), this.cursor, false);
         return true;
       case "delete":
-        if (this.cursor < this.text.length) this.cut(this.cursor, this.cursor + 1, false);
+        if (this.cursor < this.text.length) this.cut(this.cursor, this.next(), false);
         return true;
       case "ctrl-k":
         this.cut(this.cursor, this.lineEnd() === this.cursor && this.cursor < this.text.length ? this.cursor + 1 : this.lineEnd(), true);
@@ -107,17 +108,37 @@ export class LineEditor {
     this.set(next === this.history.length ? this.draft : (this.history[next] ?? ""));
   }
 
+  /** Where the cursor lands one character (grapheme cluster: 日, é, 👍🏽) to the left. */
+  private previous(): number {
+    const start = this.lineStartOf(this.cursor);
+    if (start === this.cursor) return Math.max(0, this.cursor - 1);
+    const clusters = graphemes(this.text.slice(start, this.cursor));
+    return this.cursor - (clusters.at(-1)?.length ?? 1);
+  }
+
+  /** Where the cursor lands one character to the right. */
+  private next(): number {
+    if (this.cursor >= this.text.length) return this.text.length;
+    const end = this.lineEnd();
+    if (end === this.cursor) return this.cursor + 1;
+    const [first] = graphemes(this.text.slice(this.cursor, end));
+    return this.cursor + (first?.length ?? 1);
+  }
+
+  /** Up/Down keep the cursor's screen column (a wide character counts two). */
   private verticalMove(step: number): void {
-    const column = this.cursor - this.lineStart();
-    if (step < 0) {
-      const prevEnd = this.lineStart() - 1;
-      const prevStart = this.text.lastIndexOf("\n", prevEnd - 1) + 1;
-      this.cursor = Math.min(prevStart + column, prevEnd);
-    } else {
-      const nextStart = this.lineEnd() + 1;
-      const nextEnd = this.text.indexOf("\n", nextStart);
-      this.cursor = Math.min(nextStart + column, nextEnd < 0 ? this.text.length : nextEnd);
+    const column = displayWidth(this.text.slice(this.lineStart(), this.cursor));
+    const start = step < 0 ? this.text.lastIndexOf("\n", this.lineStart() - 2) + 1 : this.lineEnd() + 1;
+    const newline = this.text.indexOf("\n", start);
+    const line = this.text.slice(start, newline < 0 ? this.text.length : newline);
+    let at = start;
+    let used = 0;
+    for (const cluster of graphemes(line)) {
+      used += clusterWidth(cluster);
+      if (used > column) break;
+      at += cluster.length;
     }
+    this.cursor = at;
   }
 
   private cut(from: number, to: number, kill: boolean): void {
@@ -128,7 +149,11 @@ export class LineEditor {
   }
 
   private lineStart(): number {
-    return this.text.lastIndexOf("\n", this.cursor - 1) + 1;
+    return this.lineStartOf(this.cursor);
+  }
+
+  private lineStartOf(at: number): number {
+    return this.text.lastIndexOf("\n", at - 1) + 1;
   }
 
   private lineEnd(): number {
@@ -152,36 +177,40 @@ export class LineEditor {
 }
 
 export interface PromptLayout {
-  /** Screen rows, each at most `columns` characters wide. */
+  /** Screen rows, each at most `columns` columns wide. */
   readonly rows: readonly string[];
   readonly cursorRow: number;
   readonly cursorColumn: number;
 }
 
 /**
- * Wraps `prompt` + `text` to `columns`: the first line after the prompt, later lines after an
- * indent of the prompt's width. The cursor sits on the row after a full one (never in the
- * terminal's pending-wrap column), so moving it is plain arithmetic.
+ * Wraps `prompt` + `text` to `columns` (a wide character counts two, and one that does not fit at
+ * a row's end starts the next row, as the terminal does): the first line after the prompt, later
+ * lines after an indent of the prompt's width. The cursor sits on the row after a full one (never
+ * in the terminal's pending-wrap column), so moving it is plain arithmetic.
  */
 export function layoutPrompt(prompt: string, text: string, cursor: number, columns: number): PromptLayout {
   const width = Math.max(columns, 2);
-  const indent = " ".repeat(Math.min(prompt.length, width - 1));
+  const indent = " ".repeat(Math.min(displayWidth(prompt), width - 1));
   const rows: string[] = [];
   let cursorRow = 0;
   let cursorColumn = 0;
   let offset = 0;
-  const lines = text.split("\n");
-  lines.forEach((line, index) => {
+  text.split("\n").forEach((line, index) => {
     const head = index === 0 ? prompt : indent;
-    const full = head + line;
-    const at = cursor >= offset && cursor <= offset + line.length ? head.length + cursor - offset : -1;
-    const firstRow = rows.length;
-    for (let start = 0; start < full.length || start === 0; start += width) rows.push(full.slice(start, start + width));
-    if (at >= 0) {
-      cursorRow = firstRow + Math.floor(at / width);
-      cursorColumn = at % width;
-      if (cursorRow >= rows.length) rows.push("");
+    const lineRows = wrapColumns(head + line, width);
+    if (cursor >= offset && cursor <= offset + line.length) {
+      // The cursor's row and column: the rows before it, then the columns of its row up to it.
+      const before = wrapColumns(head + line.slice(0, cursor - offset), width);
+      const column = displayWidth(before.at(-1) ?? "");
+      // At a row's end, or before a wide character the row has no room for: the next row's start.
+      const [next = " "] = graphemes(line.slice(cursor - offset, cursor - offset + 8));
+      const full = column + Math.max(clusterWidth(next), 1) > width;
+      cursorRow = rows.length + before.length - 1 + (full ? 1 : 0);
+      cursorColumn = full ? 0 : column;
     }
+    rows.push(...lineRows);
+    if (cursorRow >= rows.length) rows.push("");
     offset += line.length + 1;
   });
   return { rows, cursorRow, cursorColumn };

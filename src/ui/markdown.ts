@@ -1,17 +1,21 @@
 /**
- * Streamed markdown for the terminal, a line at a time: code fences (the code coloured, comments
- * dimmed), headings, lists, quotes, rules, and inline bold, italic and `code`. Text arrives in
- * deltas; each complete line is rendered as it ends, the unfinished rest when the reply ends. With
+ * Streamed markdown for the terminal, a line at a time: code fences (highlighted by the fence's
+ * language, highlight.ts; a language it does not know coloured as a whole, comments dimmed),
+ * headings, lists, quotes, rules, and inline bold, italic and `code`. Text arrives in deltas;
+ * each complete line is rendered as it ends, the unfinished rest when the reply ends. With
  * colour off the text is printed as written. Input is escaped text (no control characters).
  */
 import type { Style } from "./style.ts";
+import { CodeBlock } from "./highlight.ts";
 
-const FENCE = /^\s*(```|~~~)/;
+const FENCE = /^\s*(```|~~~)(.*)$/;
 const COMMENT = /^\s*(\/\/|#(?!!)|--\s|;)/;
 
 export class MarkdownStream {
   private buffer = "";
   private fence: string | null = null;
+  /** The open block's highlighter; null for a language it does not know (coloured as a whole). */
+  private code: CodeBlock | null = null;
 
   constructor(private readonly style: Style) {}
 
@@ -34,6 +38,7 @@ export class MarkdownStream {
     this.buffer = "";
     const out = rest === "" ? "" : this.line(rest);
     this.fence = null;
+    this.code = null;
     return out;
   }
 
@@ -46,12 +51,20 @@ export class MarkdownStream {
     const s = this.style;
     if (!s.enabled) return text;
     const fence = FENCE.exec(text);
-    if (fence !== null) {
-      if (this.fence === null) this.fence = fence[1] ?? "```";
-      else if (fence[1] === this.fence) this.fence = null;
+    if (fence !== null && (this.fence === null || (fence[1] === this.fence && (fence[2] ?? "").trim() === ""))) {
+      if (this.fence === null) {
+        this.fence = fence[1] ?? "```";
+        this.code = CodeBlock.of(fence[2] ?? "");
+      } else {
+        this.fence = null;
+        this.code = null;
+      }
       return s.dim(text);
     }
-    if (this.fence !== null) return COMMENT.test(text) ? s.dim(text) : s.code(text);
+    if (this.fence !== null) {
+      if (this.code !== null) return this.code.line(text, s);
+      return COMMENT.test(text) ? s.dim(text) : s.code(text);
+    }
     const heading = /^(#{1,6})\s+(.*)$/.exec(text);
     if (heading !== null) return s.bold(s.accent(inline(heading[2] ?? "", s)));
     if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(text)) return s.dim("─".repeat(Math.min(text.length, 40)));

@@ -4,6 +4,7 @@
  * and styled as they are written. Output printed while the area is shown is written above it.
  */
 import type { Style } from "./style.ts";
+import { wrapColumns } from "../util/display-width.ts";
 
 export interface RegionRow {
   readonly text: string;
@@ -69,7 +70,7 @@ export class Region {
   resized(columns: number): void {
     if (this.shown === null) return;
     const width = Math.max(columns, 1);
-    const height = (row: RegionRow | undefined): number => Math.max(1, Math.ceil((row?.text.length ?? 0) / width));
+    const height = (row: RegionRow | undefined): number => Math.max(1, wrapColumns(row?.text ?? "", width).length);
     let row = 0;
     for (let index = 0; index < this.cursorRow; index += 1) row += height(this.shown.rows[index]);
     this.cursorRow = row + Math.floor(this.shown.cursorColumn / width);
@@ -116,13 +117,7 @@ export class Region {
   }
 }
 
-/** Cuts `text` into rows of at most `columns` characters. */
+/** Cuts `text` into rows of at most `columns` terminal columns (a wide character counts two). */
 export function wrapRows(text: string, columns: number): string[] {
-  const width = Math.max(columns, 2);
-  const rows: string[] = [];
-  for (const line of text.split("\n")) {
-    if (line === "") rows.push("");
-    for (let start = 0; start < line.length; start += width) rows.push(line.slice(start, start + width));
-  }
-  return rows;
+  return text.split("\n").flatMap((line) => wrapColumns(line, Math.max(columns, 2)));
 }

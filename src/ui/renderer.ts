@@ -14,9 +14,12 @@ import { escapeControls } from "../util/escape.ts";
 import { MarkdownStream } from "./markdown.ts";
 import { plainStyle, type Style } from "./style.ts";
 import { diffRows } from "./diff.ts";
+import { clipColumns, sliceColumns } from "../util/display-width.ts";
+import type { TodoItem } from "../tools/todo-list.ts";
+import { planRows } from "./plan.ts";
 
-/** Characters of a running tool's last output line shown in its progress line. */
-const PROGRESS_LAST_CHARS = 60;
+/** Columns of a running tool's last output line shown in its progress line. */
+const PROGRESS_LAST_COLUMNS = 60;
 /** Rows of an edit's diff shown under its tool line. */
 const CHANGE_DIFF_ROWS = 20;
 
@@ -45,6 +48,8 @@ export interface Renderer {
   turnDone?(): string[];
   /** The whole output (escaped, indented) of the last tool whose output was collapsed; null when none. */
   lastCollapsed?(): string | null;
+  /** The plan a `todo_write` call set, known before its end: drawn as a checklist under its result. */
+  plan?(callId: string, items: readonly TodoItem[]): void;
   finish(result: SessionResult): void;
 }
 
@@ -52,6 +57,8 @@ export interface InteractiveLook {
   readonly style: Style;
   /** Lines of a tool's output shown under it (the rest is counted). */
   readonly previewLines: number;
+  /** The terminal's width, when known: a live line redrawn with `\r` must fit on one row. */
+  readonly columns?: () => number | null;
 }
 
 /** The D21 line of a hook killed by the interrupt itself (`agent: hook L (E) failed: timeout: cancelled — …`). */
@@ -70,6 +77,8 @@ class EventRenderer implements Renderer {
   private readonly spinner: Spinner;
   /** The last collapsed tool output, whole, for /expand. */
   private collapsed: string | null = null;
+  /** Plans of `todo_write` calls whose result line is not drawn yet. */
+  private readonly plans = new Map<string, readonly TodoItem[]>();
   private midLine = false;
   // text mode: a warning notice waits for the next event, because a refused call's reason arrives
   // twice (a notice, then the rejected tool result) and is printed once, on the tool's own line.
@@ -198,8 +207,10 @@ class EventRenderer implements Renderer {
     if (this.look === undefined || !this.text || !this.live) return;
     this.spinner.stop();
     const seconds = Math.floor((this.runtime.now() - this.toolSince) / 1000);
-    const last = this.escape(event.last).slice(0, PROGRESS_LAST_CHARS);
-    this.io.err(`\r${this.style.dim(`  ⎿ running · ${seconds}s · ${event.lines} ${event.lines === 1 ? "line" : "lines"}${last ? ` · ${last}` : ""}`)}\x1b[K`);
+    const last = sliceColumns(this.escape(event.last), PROGRESS_LAST_COLUMNS);
+    const text = `  ⎿ running · ${seconds}s · ${event.lines} ${event.lines === 1 ? "line" : "lines"}${last ? ` · ${last}` : ""}`;
+    const columns = this.look.columns?.() ?? null;
+    this.io.err(`\r${this.style.dim(columns === null ? text : clipColumns(text, columns - 1))}\x1b[K`);
     this.progressShown = true;
   }
 
@@ -223,8 +234,14 @@ class EventRenderer implements Renderer {
     // A refusal is shown whole: it says what to pass to allow the call.
     const shown = escape(event.rejected ? first : clipAtWord(first, OUTPUT_PREVIEW_CHARS));
     this.line(`  ⎿ ${mark}${shown ? `: ${shown}` : ""}`);
+    const plan = this.plans.get(event.id);
+    this.plans.delete(event.id);
     if (look === undefined || event.rejected) return;
     if (event.change) return this.changeDiff(event.change);
+    if (plan !== undefined && event.success) {
+      for (const row of planRows(plan, style, escape)) this.line(row);
+      return;
+    }
     const more = lines.slice(1, look.previewLines);
     for (const extra of more) this.line(style.dim(`    ${escape(clipAtWord(extra, OUTPUT_PREVIEW_CHARS))}`));
     const hidden = lines.length - 1 - more.length;
@@ -247,6 +264,10 @@ class EventRenderer implements Renderer {
 
   lastCollapsed(): string | null {
     return this.collapsed;
+  }
+
+  plan(callId: string, items: readonly TodoItem[]): void {
+    if (this.look !== undefined) this.plans.set(callId, items);
   }
 }
 

@@ -13,6 +13,7 @@ export interface Style {
   green(text: string): string;
   red(text: string): string;
   yellow(text: string): string;
+  magenta(text: string): string;
   code(text: string): string;
 }
 
@@ -27,11 +28,12 @@ const COLOURED: Style = {
   green: sgr("32", "39"),
   red: sgr("31", "39"),
   yellow: sgr("33", "39"),
+  magenta: sgr("35", "39"),
   code: sgr("33", "39"),
 };
 
 const same = (text: string): string => text;
-const PLAIN: Style = { enabled: false, bold: same, dim: same, italic: same, accent: same, green: same, red: same, yellow: same, code: same };
+const PLAIN: Style = { enabled: false, bold: same, dim: same, italic: same, accent: same, green: same, red: same, yellow: same, magenta: same, code: same };
 
 export function chooseStyle(env: Readonly<Record<string, string>>, isTerminal: boolean): Style {
   return isTerminal && (env.NO_COLOR ?? "") === "" && env.TERM !== "dumb" ? COLOURED : PLAIN;

@@ -14,6 +14,7 @@ import { layoutPrompt, LineEditor } from "./line-editor.ts";
 import { Region, wrapRows, type RegionRow } from "./region.ts";
 import type { Style } from "./style.ts";
 import { escapeControls } from "../util/escape.ts";
+import { clipColumns } from "../util/display-width.ts";
 
 type Mode =
   | { readonly kind: "busy" }
@@ -79,7 +80,7 @@ class TerminalPrompt implements PromptIO {
   private frame(): void {
     const columns = this.terminal.columns();
     if (this.mode.kind === "prompt" || this.mode.kind === "answer") {
-      const status = this.mode.kind === "prompt" && this.mode.status !== "" ? [{ text: clip(this.mode.status, columns - 1), tone: "dim" as const }] : [];
+      const status = this.mode.kind === "prompt" && this.mode.status !== "" ? [{ text: clipColumns(this.mode.status, columns - 1), tone: "dim" as const }] : [];
       const text = this.mode.kind === "prompt" ? this.editor.text : this.mode.editor.text;
       const cursor = this.mode.kind === "prompt" ? this.editor.cursor : this.mode.editor.cursor;
       const layout = layoutPrompt(this.mode.prompt, text, cursor, columns);
@@ -197,7 +198,7 @@ class TerminalPrompt implements PromptIO {
     if (key.type !== "key") current.editor.insert(key.text);
     else if (key.name === "enter") {
       const text = current.editor.text;
-      this.settle([{ text: `${current.prompt}${text}` }]);
+      this.settle(wrapRows(`${current.prompt}${text}`, this.terminal.columns()).map((row) => ({ text: row })));
       current.done(text);
       return;
     } else if (key.name === "ctrl-c" || key.name === "escape") {
@@ -384,10 +385,10 @@ function menuFrame(menu: Menu, columns: number, screenRows: number): { rows: Reg
   rows.push(
     ...(detail.length > room ? [...detail.slice(0, Math.max(room - 1, 0)), { text: `… ${detail.length - room + 1} more rows`, tone: "dim" as const }] : detail),
   );
-  if (menu.filter !== null) rows.push({ text: clip(`filter: ${menu.filter}`, columns - 1), tone: "dim" });
+  if (menu.filter !== null) rows.push({ text: clipColumns(`filter: ${menu.filter}`, columns - 1), tone: "dim" });
   visibleChoices(menu).forEach((choice, index) => {
     const mark = index === menu.selected ? "❯" : " ";
-    const text = clip(`${mark} ${index + 1}. ${choice.label}`, columns - 1);
+    const text = clipColumns(`${mark} ${index + 1}. ${choice.label}`, columns - 1);
     rows.push({ text, tone: index === menu.selected ? "selected" : "plain" });
   });
   return { rows, cursorRow: rows.length - 1, cursorColumn: 0, hideCursor: true };
@@ -395,8 +396,4 @@ function menuFrame(menu: Menu, columns: number, screenRows: number): { rows: Reg
 
 function diffTone(line: string): RegionRow["tone"] {
   return line.startsWith("+ ") ? "added" : line.startsWith("- ") ? "removed" : "plain";
-}
-
-function clip(text: string, columns: number): string {
-  return text.length > columns ? `${text.slice(0, Math.max(columns - 1, 0))}…` : text;
 }

@@ -11,6 +11,7 @@ import { makeWorld, readJsonl, REPO, sessionIdOfName, writeScript, type World } 
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 import { contentLine, historyLines, injectionSummary, InjectionContents, lifecycleRow } from "../../src/ui/hook-rows.ts";
 import { parseRecord, type SessionRecord } from "../../src/session/records.ts";
+import { chooseStyle } from "../../src/ui/style.ts";
 
 const MAIN = join(REPO, "src", "main.ts");
 
@@ -318,5 +319,32 @@ describe("Mission Control row formatting", () => {
     expect(historyLines([result(false, { rejected: true })], off)).toEqual(["  ⎿ rejected: guard-bash: no"]);
     expect(historyLines([result(false, {})], off)).toEqual(["  ⎿ error: guard-bash: no"]);
     expect(historyLines([result(true, {})], off)).toEqual(["  ⎿ ok: guard-bash: no"]);
+  });
+
+  test("resumed history draws a todo_write plan as its checklist: glyphs and styles with colour, [ ] [>] [x] without, the model's text escaped", () => {
+    const todos = [
+      { id: "1", content: "done step", status: "completed" },
+      { id: "2", content: "current \x1b[31mstep", status: "in_progress" },
+      { id: "3", content: "next step", status: "pending" },
+    ];
+    const records = [
+      parse({
+        type: "tool_result",
+        tool_call_id: "c1",
+        tool_name: "todo_write",
+        input: { todos },
+        success: true,
+        content: "Plan (1/3 completed):",
+        metadata: { todos },
+      }),
+    ];
+    const off = { showInTui: false, injectedContent: { showInTranscript: false, showInActivityTree: false, style: "content" as const } };
+    expect(historyLines(records, off)).toEqual(["  ⎿ ok: Plan (1/3 completed):", "    [x] done step", "    [>] current \\x1b[31mstep", "    [ ] next step"]);
+    expect(historyLines(records, off, chooseStyle({}, true))).toEqual([
+      "  ⎿ ok: Plan (1/3 completed):",
+      "    \x1b[2m☑ done step\x1b[22m",
+      "    \x1b[1m◐ current \\x1b[31mstep\x1b[22m",
+      "    ☐ next step",
+    ]);
   });
 });

@@ -32,6 +32,8 @@ export interface Pane {
   /** Waits until the screen (or the scrollback) contains `what`, matches it, or satisfies it. */
   waitFor(what: string | RegExp | ((text: string) => boolean), where?: "screen" | "history"): Promise<string>;
   resize(columns: number, rows: number): void;
+  /** Where the terminal's cursor is: column and row of the visible screen, from 0. */
+  cursor(): { readonly x: number; readonly y: number };
   /** Resolves with the exit status once the program has ended. */
   exited(): Promise<number>;
   /** tmux paste buffers (an OSC 52 the terminal accepted would add one). */
@@ -107,6 +109,10 @@ export function startPane(
       }
     },
     resize: (columns, rows) => void tmux("resize-window", "-x", String(columns), "-y", String(rows)),
+    cursor() {
+      const [x = "", y = ""] = tmux("display-message", "-p", "#{cursor_x} #{cursor_y}").trim().split(" ");
+      return { x: Number(x), y: Number(y) };
+    },
     async exited() {
       const end = Date.now() + WAIT_MS;
       for (;;) {
