@@ -10,9 +10,10 @@
 import type { NormalizedCall } from "../tools/call.ts";
 import { isInside } from "../util/path-utils.ts";
 import { commandName, type SimpleCommand } from "../util/shell-commands.ts";
+import { PROTECTED_DIR_NAMES } from "../util/shell-writes.ts";
 import type { Rule } from "./rules.ts";
 
-export const PROTECTED_DIRS: readonly string[] = [".git", ".agent", ".claude"];
+export const PROTECTED_DIRS: readonly string[] = PROTECTED_DIR_NAMES;
 
 export type ProtectedWrite =
   | { readonly kind: "agent-home"; readonly reason: string }

@@ -12,7 +12,7 @@
 import type { FileSystem } from "../runtime/types.ts";
 import { basenamePath, dirnamePath, resolvePath } from "../util/path-utils.ts";
 import { analyzeCommand, type CommandAnalysis } from "../util/shell-commands.ts";
-import { commandWrites, type UnreadTarget } from "../util/shell-writes.ts";
+import { commandWrites, PROTECTED_DIR_NAMES, type UnreadTarget } from "../util/shell-writes.ts";
 import { isBuiltin, type ToolId, type ToolName } from "./names.ts";
 import { parsePatch, patchPaths } from "./patch-parse.ts";
 
@@ -86,8 +86,19 @@ export function normalizeCall(fs: FileSystem, place: CallPlace, tool: ToolId, in
   const writes = commandWrites(command, place.home);
   const cwd = resolvePath("/", place.cwd);
   for (const target of writes.targets) {
-    const path = resolvePath(resolvePath(cwd, target.base), target.path);
+    const base = resolvePath(cwd, target.base);
+    const path = resolvePath(base, target.path);
     paths.push({ field: "command", path, real: realLocation(fs, path), access: "write", ...(target.glob ? { glob: true } : {}) });
+    // Below the path: a protected directory there (`rm -r .`, `find . -exec sed -i …`), or one a
+    // recursive copy or move brings along (`cp -r tpl/. .` with a `tpl/.git`) is written too.
+    const holders = [...(target.tree ? [path] : []), ...(target.from ?? []).map((source) => resolvePath(base, source))];
+    for (const holder of holders) {
+      for (const name of PROTECTED_DIR_NAMES) {
+        if (fs.lstat(`${holder}/${name}`) === undefined) continue;
+        const below = `${path}/${name}`;
+        paths.push({ field: "command", path: below, real: realLocation(fs, below), access: "write" });
+      }
+    }
   }
   return { tool, input: resolvedInput, paths, command, ...(writes.unread.length > 0 ? { unreadWrites: writes.unread } : {}), place };
 }

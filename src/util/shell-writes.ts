@@ -14,6 +14,9 @@
  */
 import { commandName, stripWrappers, type CommandAnalysis, type SimpleCommand } from "./shell-commands.ts";
 
+/** The directory names whose contents become code or configuration (`.git/hooks`, `.agent/`, `.claude/`). */
+export const PROTECTED_DIR_NAMES: readonly string[] = [".git", ".agent", ".claude"];
+
 export interface WriteTarget {
   /** The path as written (`~` already replaced by `home`), relative to `base` unless absolute. */
   readonly path: string;
@@ -21,6 +24,10 @@ export interface WriteTarget {
   readonly base: string;
   /** True when the path holds a glob (`*`, `?`, `[`): a pattern, not one file. */
   readonly glob: boolean;
+  /** The command writes anywhere below the path too (`rm -r`, `chmod -R`, `find … -delete`). */
+  readonly tree?: boolean;
+  /** A recursive copy or a move: these sources' contents land below the path (relative like `path`). */
+  readonly from?: readonly string[];
 }
 
 export interface UnreadTarget {
@@ -95,10 +102,21 @@ function hasShortFlag(args: readonly Arg[], flag: string): boolean {
   return args.some((arg) => /^-[^-]/.test(arg.text) && arg.text.slice(1).includes(flag));
 }
 
-/** cp, mv, install, ln: the `-t` directory, else the last operand (ln with one operand: its name in the cwd). */
+/** `cp -l`/`cp -s`: links to the sources, so a later write through a link lands in a source. */
+function linksSources(name: string, args: readonly Arg[]): boolean {
+  if (name === "mv" || name === "ln") return true;
+  return name === "cp" && (hasShortFlag(args, "l") || hasShortFlag(args, "s") || args.some((arg) => arg.text === "--link" || arg.text === "--symbolic-link"));
+}
+
+/**
+ * cp, mv, install, ln: the `-t` directory, else the last operand (ln with one operand: its name in
+ * the cwd). `mv` also writes its sources (they go away), and a link (`ln`, `cp -l/-s`) reaches
+ * them: `ln -s .git l && echo x > l/config` writes `.git/config`, so they count as well.
+ */
 function destination(name: string, args: readonly Arg[]): Arg[] {
   const { operands: ops, values } = operands(name, args);
   const target = values.get("-t") ?? values.get("--target-directory");
+  if (linksSources(name, args)) return target !== undefined ? [target, ...ops] : ops;
   if (target !== undefined) return [target];
   if (name === "install" && (hasShortFlag(args, "d") || args.some((arg) => arg.text === "--directory"))) return ops;
   if (ops.length === 0) return [];
@@ -159,6 +177,31 @@ const WRITERS: ReadonlySet<string> = new Set([
   "curl",
   "wget",
 ]);
+
+/** A write target found among the arguments, with how far below it the command writes. */
+interface Found extends Arg {
+  readonly tree?: boolean;
+  readonly from?: readonly Arg[];
+}
+
+const RECURSIVE: ReadonlySet<string> = new Set(["rm", "chmod", "chown", "chgrp", "cp", "mv", "install"]);
+
+function recursive(name: string, args: readonly Arg[]): boolean {
+  if (name === "mv") return true;
+  if (!RECURSIVE.has(name)) return false;
+  return args.some((arg) => arg.text === "--recursive" || arg.text === "--archive" || /^-[^-]*[rRa]/.test(arg.text));
+}
+
+/** The write targets of one command, marked `tree` (rm -r, chmod -R) or `from` (cp -r, mv) where it writes below them. */
+function commandTargets(name: string, args: readonly Arg[]): Found[] {
+  const found: Found[] = argumentTargets(name, args);
+  if (!recursive(name, args)) return name === "find" ? found.map((arg) => ({ ...arg, tree: true })) : found;
+  if (name === "cp" || name === "mv" || name === "install") {
+    const sources = operands(name, args).operands.filter((arg) => !found.includes(arg));
+    return found.map((arg) => ({ ...arg, from: sources }));
+  }
+  return found.map((arg) => ({ ...arg, tree: true }));
+}
 
 /** The write targets among one command's arguments, by what the command is known to do. */
 function argumentTargets(name: string, args: readonly Arg[]): Arg[] {
@@ -264,6 +307,11 @@ function nextBase(base: string | null, name: string, args: readonly Arg[], home:
   return base === "" ? path : `${base}/${path}`;
 }
 
+function writeTarget(arg: Found, text: string, base: string, home: string): WriteTarget {
+  const from = (arg.from ?? []).filter((source) => !unresolvable(source.text)).map((source) => source.text.replace(/^~(?=\/|$)/, home));
+  return { path: text, base, glob: arg.expands && /[*?[]/.test(text), ...(arg.tree ? { tree: true } : {}), ...(from.length > 0 ? { from } : {}) };
+}
+
 /** The files the analysed command visibly writes, in reading order. `home` replaces a leading `~`. */
 export function commandWrites(analysis: CommandAnalysis, home: string): CommandWrites {
   const chosen = setsVariables(analysis);
@@ -274,13 +322,13 @@ export function commandWrites(analysis: CommandAnalysis, home: string): CommandW
   let lost = { text: "", chosen: false };
   for (const command of analysis.commands) {
     const { name, args } = argsOf(command);
-    const found: Arg[] = [...command.targets.filter((t) => t.write), ...argumentTargets(name, args)];
+    const found: Found[] = [...command.targets.filter((t) => t.write), ...commandTargets(name, args)];
     if (command.via === "xargs" && WRITERS.has(name)) unread.push({ text: `xargs ${command.words.join(" ")}`, chosen: true });
     for (const arg of found) {
       const text = arg.text.replace(/^~(?=\/|$)/, home);
       if (arg.expands && unresolvable(text)) unread.push({ text, chosen: chosen || substitutes(text) });
       else if (base === null && !text.startsWith("/")) unread.push({ text: `${lost.text}/${text}`, chosen: lost.chosen });
-      else targets.push({ path: text, base: base ?? "", glob: arg.expands && /[*?[]/.test(text) });
+      else targets.push(writeTarget(arg, text, base ?? "", home));
     }
     const next = nextBase(base, name, args, home);
     if (next === null && base !== null) {

@@ -53,12 +53,15 @@ describe("bash writes into protected directories (D28)", () => {
       "D=.git; cp evil $D/hooks/pre-applypatch",
       "mkdir -p .claude/commands",
       "true && sh -c 'cat evil > .git/hooks/prepare-commit-msg'",
+      "ln -s .git/hooks l && cp evil l/post-rewrite",
+      "mv .git moved",
     ];
     const neighbours = ["git status --short", "cat .git/HEAD", "echo x > notes.txt", "cp notes.txt copy.txt"];
     bashCalls(w, [...attacks, ...neighbours]);
     const r = runScript(w, "bypass");
     expect(r.code).toBe(0);
-    const hooks = ["pre-commit", "post-checkout", "pre-push", "pre-rebase", "commit-msg", "post-merge", "pre-applypatch", "prepare-commit-msg"];
+    const hooks = ["pre-commit", "post-checkout", "pre-push", "pre-rebase", "commit-msg", "post-merge", "pre-applypatch", "prepare-commit-msg", "post-rewrite"];
+    expect(existsSync(p("moved"))).toBe(false);
     for (const hook of hooks) expect(`${hook} ${existsSync(p(`.git/hooks/${hook}`)) || lstatExists(p(`.git/hooks/${hook}`))}`).toBe(`${hook} false`);
     expect(existsSync(p(".agent/settings.json"))).toBe(false);
     expect(existsSync(p(".claude/settings.json"))).toBe(false);
