@@ -7,9 +7,9 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { REPO, makeWorld, writeScript, type World } from "../support/cli.ts";
+import { REPO, makeWorld, runCli, writeScript, type World } from "../support/cli.ts";
 import { killGroup, waitForText, waitGroupGone } from "../support/procs.ts";
-import { group, logTo, readLog, recordsOf, ofType } from "./support.ts";
+import { group, lastJson, logTo, readLog, recordsOf, ofType } from "./support.ts";
 
 setDefaultTimeout(60_000);
 
@@ -83,6 +83,11 @@ describe("D29 a cancelled tool call fires no post hooks", () => {
       const result = ofType(records, "tool_result").find((rec) => rec.tool_call_id === "call_2");
       expect(result).toMatchObject({ success: false, metadata: { cancelled: true } });
       expect(ofType(records, "tool_result_delivered").map((rec) => rec.tool_call_id)).toEqual(["call_1", "call_2"]);
+      // A replay through today's hooks has no post event for the cancelled call either.
+      expect(runCli(w, ["hooks", "trust"]).code).toBe(0);
+      const replay = runCli(w, ["hooks", "replay", String(lastJson(r.stdout).session_id), "--json"]);
+      const events = (JSON.parse(replay.stdout) as { events: { event: string; tool_call_id: string | null }[] }).events;
+      expect(events.filter((e) => e.event.startsWith("post_tool")).map((e) => e.tool_call_id)).toEqual(["call_1"]);
     } finally {
       killGroup(pgid);
     }
