@@ -39,6 +39,11 @@ const CALLS: readonly { label: string; tool: ToolId; input: Record<string, unkno
     input: { command: 'cd src && npm run build -- --watch=false | tee "$(date +%s).log"; git status -s || echo failed' },
   },
   { label: "bash, 2 KiB script", tool: "bash", input: { command: Array.from({ length: 60 }, (_, i) => `echo step ${i} && test -f file${i}.txt`).join("\n") } },
+  {
+    label: "bash, 3 visible writes (`>`, `cp`, `sed -i`)",
+    tool: "bash",
+    input: { command: "npm test > out.log 2>&1; cp out.log src/deep/er/copy.log && sed -i 's/a/b/' src/deep/er/copy.log" },
+  },
   { label: "write `src/deep/er/x.ts`", tool: "write", input: { file_path: "src/deep/er/x.ts", content: "x" } },
 ];
 

@@ -7,6 +7,7 @@
  * repository: the prompt marks them so, and they never carry the authority of the user's own.
  */
 import type { FileSystem } from "../runtime/types.ts";
+import { escapeControls } from "../util/escape.ts";
 import { dirnamePath, isInside, joinPath, relativeInside, resolvePath } from "../util/path-utils.ts";
 
 export const DEFAULT_CONTEXT_FILES: readonly string[] = ["AGENTS.md", "CLAUDE.md", "GEMINI.md"];
@@ -49,6 +50,22 @@ export function directoriesDown(projectRoot: string, dir: string): string[] {
     if (relativeInside(at, projectRoot) === "." || dirnamePath(at) === at) break;
   }
   return dirs;
+}
+
+/**
+ * The project's instruction files and their imports as trust review lines (`agent hooks trust`,
+ * the refusal of an untrusted project): text from the repository the model reads, shown so the review covers it;
+ * trust does not pin them, and they never carry the user's authority. [] when there are none.
+ */
+export function instructionReviewLines(sources: InstructionSources): string[] {
+  // Read as the model gets them, so the files their `@path` lines import are listed too.
+  const files = loadInstructions(sources).filter((file) => file.scope === "project");
+  if (files.length === 0) return [];
+  const shown = (path: string): string => relativeInside(path, sources.projectRoot) ?? path;
+  return [
+    "project instructions (repository text the model reads as the project's conventions, never with your authority; not pinned):",
+    ...files.map((file) => escapeControls(`  text ${shown(file.path)}${file.importedBy === undefined ? "" : ` (imported by ${shown(file.importedBy)})`}`)),
+  ];
 }
 
 /** Paths of the instruction files that exist, in the order they are given to the model. */

@@ -16,7 +16,7 @@ import { escapeControls } from "../util/escape.ts";
 import { toolCallDetail } from "../tools/describe.ts";
 import { joinContexts, appendHookContext } from "../hooks/merge/context.ts";
 import type { CallScope, SessionServices } from "./session-services.ts";
-import { sessionPolicy, type SessionStop } from "./tool-policy.ts";
+import { sessionPolicy, type AfterVerdict, type SessionStop } from "./tool-policy.ts";
 
 export interface ToolCallRequest {
   readonly id: string;
@@ -46,6 +46,8 @@ interface CallRun {
 
 type Stop = SessionStop;
 
+const CANCELLED_BEFORE = "[tool call cancelled before it ran]";
+
 function startLine(run: CallRun, input: Readonly<Record<string, unknown>> | undefined): void {
   const path = input?.file_path;
   // Resolved paths are shown relative to the cwd, as the model wrote them.
@@ -58,7 +60,7 @@ function notRun(
   run: CallRun,
   text: { content: string; output: string },
   input: Readonly<Record<string, unknown>> | string,
-  options: { rejected: boolean; stop?: Stop | undefined },
+  options: { rejected: boolean; stop?: Stop | undefined; cancelled?: boolean },
 ): ToolCallOutcome {
   const { s, call } = run;
   // The UI's detail line shows the input as judged and run (after pre_tool modifications, LOOP-05,
@@ -71,7 +73,7 @@ function notRun(
     input,
     success: false,
     content: text.output,
-    metadata: options.rejected ? { rejected: true } : {},
+    metadata: options.rejected ? { rejected: true } : options.cancelled ? { cancelled: true } : {},
   });
   s.writer.append("tool_result_delivered", { tool_call_id: call.id, content: text.content, output: text.output });
   s.emit({ type: "tool_end", id: call.id, name: call.name, output: text.output, success: false, rejected: options.rejected });
@@ -128,6 +130,10 @@ export async function runToolCall(
   const normalized = normalizeCall(s.runtime.fs, s.place, checked.tool, checked.input);
   const verdict = await sessionPolicy(s).before(normalized, at);
   if (!verdict.run) return rejected(run, verdict.reason, verdict.contexts, verdict.input, verdict.stop);
+  // A stop signal during the pre phase killed its hooks (a fail-open failure says "tool ran anyway"):
+  // the call is cancelled, not run (D29).
+  if (scope.signal.aborted)
+    return notRun(run, { content: CANCELLED_BEFORE, output: CANCELLED_BEFORE }, verdict.call.input, { rejected: false, cancelled: true });
   return runTool(run, verdict.call, verdict.contexts);
 }
 
@@ -146,15 +152,19 @@ async function runTool(run: CallRun, normalized: NormalizedCall, preContexts: re
   const { tool, input } = normalized;
   startLine(run, input);
   const result: ToolResult = await s.execute(tool, { ...input }, run.scope);
+  // A call the stop signal cut short did not run to its end: no post hooks, as in Claude Code (D29).
+  const cancelled = run.scope.signal.aborted;
   s.writer.append("tool_result", {
     tool_call_id: call.id,
     tool_name: tool,
     input,
     success: result.success,
     content: result.content,
-    metadata: result.metadata ?? {},
+    metadata: cancelled ? { ...result.metadata, cancelled: true } : (result.metadata ?? {}),
   });
-  const post = await sessionPolicy(s).after(normalized, result, { turnIndex: run.scope.turnIndex, callId: call.id });
+  const post: AfterVerdict = cancelled
+    ? { contexts: [], items: [] }
+    : await sessionPolicy(s).after(normalized, result, { turnIndex: run.scope.turnIndex, callId: call.id });
   const context = joinContexts([...preContexts, ...(result.hookContext ?? []), ...post.contexts]);
   const output = post.output ?? result.content;
   const content = appendHookContext(output, context);

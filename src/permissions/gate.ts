@@ -59,7 +59,9 @@ export function decideGate(gate: GateInput): GateDecision {
   }
 
   const allow = findCoveringRule(rules.allow, call);
-  if (guarded !== null && !(allow !== undefined && guarded.namedBy(allow))) {
+  // Any covering allow rule that names the directory will do, not only the first that covers.
+  const named = guarded !== null && rules.allow.some((rule) => guarded.namedBy(rule) && findCoveringRule([rule], call) !== undefined);
+  if (guarded !== null && !named) {
     return { decision: "ask", reason: guarded.reason, because: guarded.reason };
   }
 

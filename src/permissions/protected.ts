@@ -1,17 +1,19 @@
 /**
  * What the gate guards beyond the user's rules. Writes that become code execution or configuration
- * (D28): a file tool never writes inside `$AGENT_HOME` (the user's own config, hooks and trust), and a
- * write into `.git/` (hooks, `core.fsmonitor`), `.agent/` or `.claude/` asks in every mode unless an
- * allow rule names that directory. And the read-only bash commands the gate allows without a
+ * (D28): a file tool, or a bash command's visible write (a redirection, `cp`, `tee`, `sed -i`, …:
+ * util/shell-writes.ts), never writes inside `$AGENT_HOME` (the user's own config, hooks and trust),
+ * and a write into `.git/` (hooks, `core.fsmonitor`), `.agent/` or `.claude/`, or a bash write whose
+ * target cannot be read, asks in every mode unless an allow rule names that directory. And the read-only bash commands the gate allows without a
  * question (D27): a documented list, with the options that would write or run something excluded,
  * and only when the whole command was read and holds no redirection, substitution or assignment.
  */
 import type { NormalizedCall } from "../tools/call.ts";
 import { isInside } from "../util/path-utils.ts";
 import { commandName, type SimpleCommand } from "../util/shell-commands.ts";
+import { PROTECTED_DIR_NAMES } from "../util/shell-writes.ts";
 import type { Rule } from "./rules.ts";
 
-export const PROTECTED_DIRS: readonly string[] = [".git", ".agent", ".claude"];
+export const PROTECTED_DIRS: readonly string[] = PROTECTED_DIR_NAMES;
 
 export type ProtectedWrite =
   | { readonly kind: "agent-home"; readonly reason: string }
@@ -19,6 +21,45 @@ export type ProtectedWrite =
 
 function components(path: string): string[] {
   return path.split(/[\\/]/).filter((part) => part.length > 0);
+}
+
+/** A glob component (`.g?t`, `.[a]gent`, `.c*`) that bash could expand to a protected name; `*` never matches a leading dot. */
+function globReaches(part: string, dir: string): boolean {
+  if (!part.startsWith(".")) return false;
+  let source = "";
+  for (let i = 0; i < part.length; i++) {
+    const ch = part[i] ?? "";
+    if (ch === "*") source += ".*";
+    else if (ch === "?") source += ".";
+    else if (ch === "[") {
+      const end = part.indexOf("]", i + 2);
+      if (end < 0) source += "\\[";
+      else {
+        source += `[${part
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
+        i = end;
+      }
+    } else source += ch.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  try {
+    return new RegExp(`^${source}$`).test(dir);
+  } catch {
+    return true;
+  }
+}
+
+function protectedDirOf(location: string, glob: boolean): string | undefined {
+  for (const part of components(location)) {
+    const dir = PROTECTED_DIRS.find((name) => name === part || (glob && globReaches(part, name)));
+    if (dir !== undefined) return dir;
+  }
+  return undefined;
+}
+
+function whatWrites(call: NormalizedCall): string {
+  return call.tool === "bash" ? "a bash write" : call.tool;
 }
 
 /** The first protected directory a write path passes through (its resolved or real location), if any. */
@@ -37,15 +78,28 @@ export function protectedWrite(call: NormalizedCall): ProtectedWrite | null {
   for (const p of writes) {
     const locations = p.real === undefined ? [p.path] : [p.path, p.real];
     for (const location of locations) {
-      const dir = components(location).find((part) => PROTECTED_DIRS.includes(part));
+      const dir = protectedDirOf(location, p.glob === true);
       if (dir === undefined) continue;
+      const shown = call.tool === "bash" ? ` (${location})` : "";
       return {
         kind: "protected-dir",
         dir,
-        reason: `${call.tool} into ${dir}/ needs approval in every permission mode (it holds configuration that can run code); an allow rule that names ${dir}/ permits it`,
-        namedBy: (rule) => rule.pattern !== null && components(rule.pattern).includes(dir),
+        reason: `${whatWrites(call)} into ${dir}/${shown} needs approval in every permission mode (it holds configuration that can run code); an allow rule that names ${dir}/ permits it`,
+        // A bash rule names it among the command's words (`bash(cp * .git/hooks/*)`).
+        namedBy: (rule) => rule.pattern !== null && rule.pattern.split(/[\\/\s]+/).includes(dir),
       };
     }
+  }
+  // A target the gate cannot resolve counts when the command could have chosen it, or when what can
+  // be read of it already names a protected directory (`"$HOME/.agent/x"`).
+  const unread = (call.unreadWrites ?? []).filter((target) => target.chosen || protectedDirOf(target.text, true) !== undefined);
+  if (unread.length > 0) {
+    return {
+      kind: "protected-dir",
+      dir: "",
+      reason: `a bash write to ${unread.map((target) => `\`${target.text}\``).join(", ")} needs approval in every permission mode: the gate cannot tell where it writes, and it could be inside .git/, .agent/ or .claude/`,
+      namedBy: () => false,
+    };
   }
   return null;
 }

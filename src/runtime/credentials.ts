@@ -87,9 +87,24 @@ const PR_SET_DUMPABLE = 4;
 async function becomeUndumpable(): Promise<void> {
   const loaded = await loadLibc();
   if (loaded.ok) undumpable = loaded.libc.prctl(PR_SET_DUMPABLE, 0) === 0;
+  dumpableProblem = !loaded.ok ? loaded.reason : undumpable ? null : "prctl(PR_SET_DUMPABLE) failed";
 }
 
 let undumpable = false;
+/** Why the last `becomeUndumpable` did not take effect; null when it did or never ran. */
+let dumpableProblem: string | null = null;
+
+/**
+ * What `agent hooks validate` reports: whether the agent can keep secrets in its memory from other
+ * processes of the user (PR_SET_DUMPABLE: Linux under Bun), with the reason where it cannot. The
+ * outcome of an attempt in this process wins over what the platform promises.
+ */
+export function memoryProtectionStatus(): { readonly possible: true } | { readonly possible: false; readonly reason: string } {
+  if (dumpableProblem !== null) return { possible: false, reason: dumpableProblem };
+  if (process.platform !== "linux") return { possible: false, reason: `not Linux (${process.platform})` };
+  if (typeof Reflect.get(globalThis, "Bun") === "undefined") return { possible: false, reason: "needs Bun's FFI (running on Deno or Node)" };
+  return { possible: true };
+}
 
 /** Whether `becomeUndumpable` took effect in this process (for `agent hooks validate` and tests). */
 export function isUndumpable(): boolean {

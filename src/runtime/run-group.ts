@@ -276,6 +276,9 @@ function armDeadlineAndCancel(req: GroupRunRequest, stopRun: (stop: Stop) => voi
   const timer = setTimeout(() => stopRun({ kind: "timeout", code: "" }), Math.max(0, req.timeoutMs));
   const onAbort = (): void => stopRun({ kind: "cancelled", code: "cancelled" });
   req.signal?.addEventListener("abort", onAbort, { once: true });
+  // A cancel that arrived while the child was being spawned fired before the listener existed:
+  // without this the run would wait for its whole deadline and end as a timeout.
+  if (req.signal?.aborted) onAbort();
   return () => {
     clearTimeout(timer);
     req.signal?.removeEventListener("abort", onAbort);

@@ -5,11 +5,14 @@
  * it before its hooks see it (absolute against the cwd, `.` and `..` removed), so a guard that checks
  * `$CLAUDE_PROJECT_DIR/.git/` sees `<proj>/.git/x` for `<proj>/sub/../.git/x`; its real location
  * (symlinks followed) is kept beside it for the checks a symlink must not walk around. A bash
- * command is read into the simple commands bash would run (util/shell-commands.ts).
+ * command is read into the simple commands bash would run (util/shell-commands.ts), and the files
+ * they visibly write (redirections, `cp`/`tee`/`sed -i`/…: util/shell-writes.ts) become its write
+ * paths, judged like a file tool's.
  */
 import type { FileSystem } from "../runtime/types.ts";
 import { basenamePath, dirnamePath, resolvePath } from "../util/path-utils.ts";
 import { analyzeCommand, type CommandAnalysis } from "../util/shell-commands.ts";
+import { commandWrites, PROTECTED_DIR_NAMES, type UnreadTarget } from "../util/shell-writes.ts";
 import { isBuiltin, type ToolId, type ToolName } from "./names.ts";
 import { parsePatch, patchPaths } from "./patch-parse.ts";
 
@@ -31,6 +34,8 @@ export interface CallPath {
   /** The real location (symlinks on the way followed); undefined when a dangling link hides it. */
   readonly real: string | undefined;
   readonly access: "read" | "write";
+  /** bash: a glob target (`.g?t/config`), a pattern rather than one file. */
+  readonly glob?: boolean;
 }
 
 export interface NormalizedCall {
@@ -40,6 +45,8 @@ export interface NormalizedCall {
   readonly paths: readonly CallPath[];
   /** bash: the simple commands of `command`. */
   readonly command?: CommandAnalysis;
+  /** bash: write targets that cannot be resolved statically (`$D/config`, `xargs rm`), as written. */
+  readonly unreadWrites?: readonly UnreadTarget[];
   readonly place: CallPlace;
 }
 
@@ -75,7 +82,25 @@ export function normalizeCall(fs: FileSystem, place: CallPlace, tool: ToolId, in
     }
   }
   const command = tool === "bash" && typeof input.command === "string" ? analyzeCommand(input.command) : undefined;
-  return { tool, input: resolvedInput, paths, ...(command ? { command } : {}), place };
+  if (command === undefined) return { tool, input: resolvedInput, paths, place };
+  const writes = commandWrites(command, place.home);
+  const cwd = resolvePath("/", place.cwd);
+  for (const target of writes.targets) {
+    const base = resolvePath(cwd, target.base);
+    const path = resolvePath(base, target.path);
+    paths.push({ field: "command", path, real: realLocation(fs, path), access: "write", ...(target.glob ? { glob: true } : {}) });
+    // Below the path: a protected directory there (`rm -r .`, `find . -exec sed -i …`), or one a
+    // recursive copy or move brings along (`cp -r tpl/. .` with a `tpl/.git`) is written too.
+    const holders = [...(target.tree ? [path] : []), ...(target.from ?? []).map((source) => resolvePath(base, source))];
+    for (const holder of holders) {
+      for (const name of PROTECTED_DIR_NAMES) {
+        if (fs.lstat(`${holder}/${name}`) === undefined) continue;
+        const below = `${path}/${name}`;
+        paths.push({ field: "command", path: below, real: realLocation(fs, below), access: "write" });
+      }
+    }
+  }
+  return { tool, input: resolvedInput, paths, command, ...(writes.unread.length > 0 ? { unreadWrites: writes.unread } : {}), place };
 }
 
 /**

@@ -23,7 +23,8 @@ export interface TrustSubject {
   readonly projectTrustMaterial: ProjectTrustMaterial | null;
 }
 
-export function trustDecision(runtime: Runtime, loaded: TrustSubject, options: { once?: boolean } = {}): TrustDecision {
+/** `instructions`: the project's instruction files as review lines, shown in a refusal (made only when one is). */
+export function trustDecision(runtime: Runtime, loaded: TrustSubject, options: { once?: boolean; instructions?: () => readonly string[] } = {}): TrustDecision {
   const material = loaded.projectScope ? loaded.projectTrustMaterial : null;
   const state = checkTrust(runtime, loaded.home, loaded.projectRoot, material, { once: options.once ?? false, subset: loaded.hooksOff !== null });
   if (state.status === "not-needed" || state.status === "trusted") return { ok: true };
@@ -33,7 +34,7 @@ export function trustDecision(runtime: Runtime, loaded: TrustSubject, options: {
   // of the pin, so the person is sent to `agent hooks trust`, which reviews everything.
   return {
     ok: false,
-    message: refusalMessage(state, loaded.projectRoot, trustListing(loaded.hooks, shown)),
+    message: refusalMessage(state, loaded.projectRoot, [...trustListing(loaded.hooks, shown), ...(options.instructions?.() ?? [])]),
     askable: loaded.hooksOff === null,
     material: shown,
   };

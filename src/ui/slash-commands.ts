@@ -9,6 +9,7 @@ import type { AgentSession } from "../agent/agent-session.ts";
 import type { Render, Repl, ResumeSource, SessionInfo, UsageView } from "./repl.ts";
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import { trustDecision } from "../trust/decision.ts";
+import { instructionReviewLines } from "../agent/instructions.ts";
 import { pinTrust } from "../trust/trust.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { escapeControls } from "../util/escape.ts";
@@ -234,7 +235,15 @@ async function reloadConfig(repl: Repl): Promise<LoadedConfig | null> {
 /** True when `loaded` is trusted now (already, or the person said yes to the review shown). */
 async function reviewTrust(repl: Repl, loaded: LoadedConfig): Promise<boolean> {
   const { runtime, io, input } = repl;
-  const decision = trustDecision(runtime, loaded);
+  const instructions = (): string[] =>
+    instructionReviewLines({
+      fs: runtime.fs,
+      agentHome: loaded.home,
+      projectRoot: loaded.projectRoot,
+      cwd: loaded.cwd,
+      ...(loaded.settings.agent.contextFiles ? { names: loaded.settings.agent.contextFiles } : {}),
+    });
+  const decision = trustDecision(runtime, loaded, { instructions });
   if (decision.ok) return true;
   io.err(`${decision.message}\n`);
   if (!decision.askable) return false;

@@ -13,9 +13,25 @@
  * level, linear in the input.
  */
 
+/** The word after a redirection operator: the file a command reads or writes. */
+export interface RedirectTarget {
+  /** The word after quote removal (an expansion shows as `$`, `$(…)` or the glob as written). */
+  readonly text: string;
+  /** True when the word holds an expansion, so `text` is not the path bash would open. */
+  readonly expands: boolean;
+  /** `>`, `>>`, `>|`, `&>`, `<>`: the file is written (created or truncated); `<`: only read. */
+  readonly write: boolean;
+}
+
 export interface SimpleCommand {
   /** The words after quote removal, prefix assignments and redirections removed. */
   readonly words: readonly string[];
+  /** For each of `words`: whether it holds an expansion (its text is not what the command gets). */
+  readonly expanding: readonly boolean[];
+  /** Its redirections to and from files, `/dev/null` included; here-strings, here-documents and descriptor copies are none. */
+  readonly targets: readonly RedirectTarget[];
+  /** Set for a command named by `xargs CMD` or `find -exec CMD`: its further arguments come from input or from what find found. */
+  readonly via?: "xargs" | "find";
   /** `NAME=value` words before the command word. */
   readonly assignments: readonly string[];
   /**
@@ -88,7 +104,10 @@ class Reader {
   private i = 0;
   private words: Word[] = [];
   private redirects = false;
+  private targets: RedirectTarget[] = [];
   private pendingRedirect = false;
+  /** What the pending redirection does with its file: write, read, or nothing (a here-string or here-document word). */
+  private pendingKind: "write" | "read" | "none" = "none";
   private current: Word | null = null;
 
   constructor(
@@ -114,6 +133,7 @@ class Reader {
     if (this.pendingRedirect) {
       this.pendingRedirect = false;
       if (word.text !== "/dev/null" || word.expands) this.redirects = true;
+      if (this.pendingKind !== "none") this.targets.push({ text: word.text, expands: word.expands, write: this.pendingKind === "write" });
       return;
     }
     this.words.push(word);
@@ -125,9 +145,12 @@ class Reader {
     this.pendingRedirect = false;
     const words = this.words;
     const redirects = this.redirects;
+    const targets = this.targets;
     this.words = [];
     this.redirects = false;
-    if (words.length > 0) emitCommand(words, redirects, this.c);
+    this.targets = [];
+    if (words.length > 0) emitCommand(words, { redirects, targets }, this.c);
+    else if (targets.length > 0) emitCommand([{ text: ":", expands: false, substitutes: false }], { redirects, targets }, this.c);
   }
 
   private step(): void {
@@ -325,10 +348,12 @@ class Reader {
       this.i = end + 1;
       return;
     }
+    this.pendingKind = ch === "<" ? "read" : "write";
     if (ch === "<" && t[j] === "<") {
       if (t[j + 1] !== "<") return this.heredoc();
       j += 2;
       this.redirects = true; // a here-string feeds text, but the command still reads it
+      this.pendingKind = "none";
     } else if (t[j] === ch || t[j] === "&" || t[j] === "|") j++;
     this.i = j;
     // `2>&1`, `>&-`: the target is a descriptor, not a word to drop.
@@ -345,6 +370,7 @@ class Reader {
     // Its body lines are not commands, but reading them as such only adds commands for deny rules.
     this.i += 2;
     this.pendingRedirect = true;
+    this.pendingKind = "none";
   }
 }
 
@@ -376,7 +402,7 @@ function findClosingParen(text: string, from: number): number {
   return text.length;
 }
 
-function emitCommand(all: readonly Word[], redirects: boolean, c: Collector): void {
+function emitCommand(all: readonly Word[], files: { redirects: boolean; targets: readonly RedirectTarget[] }, c: Collector): void {
   let start = 0;
   while (start < all.length && LEADING_KEYWORDS.has(all[start]?.text ?? "") && !all[start]?.expands) start++;
   const first = all[start];
@@ -389,8 +415,10 @@ function emitCommand(all: readonly Word[], redirects: boolean, c: Collector): vo
   const words = all.slice(at);
   const command: SimpleCommand = {
     words: words.map((word) => word.text),
+    expanding: words.map((word) => word.expands),
+    targets: files.targets,
     assignments,
-    redirects,
+    redirects: files.redirects,
     expands: all.some((word) => word.expands),
     substitutes: all.some((word) => word.substitutes),
   };
@@ -415,19 +443,28 @@ function readNestedCommands(command: SimpleCommand, c: Collector): void {
     const rest = words.slice(1);
     const at = rest.findIndex((word) => !word.startsWith("-"));
     if (rest.some((word) => /^-[^-]*[IiELPsda]$|^--/.test(word))) undecided(c, "xargs options that take values");
-    pushDerived(at < 0 ? ["echo"] : rest.slice(at), c);
+    pushDerived(at < 0 ? ["echo"] : rest.slice(at), "xargs", c);
   } else if (name === "find") {
     for (let j = 1; j < words.length; j++) {
       if (!/^-(exec|execdir|ok|okdir)$/.test(words[j] ?? "")) continue;
       const end = words.findIndex((word, index) => index > j && (word === ";" || word === "+"));
-      pushDerived(words.slice(j + 1, end < 0 ? words.length : end), c);
+      pushDerived(words.slice(j + 1, end < 0 ? words.length : end), "find", c);
     }
   }
 }
 
-function pushDerived(words: readonly string[], c: Collector): void {
+function pushDerived(words: readonly string[], via: "xargs" | "find", c: Collector): void {
   if (words.length === 0) return;
-  const command: SimpleCommand = { words, assignments: [], redirects: false, expands: false, substitutes: false };
+  const command: SimpleCommand = {
+    words,
+    expanding: words.map(() => false),
+    targets: [],
+    via,
+    assignments: [],
+    redirects: false,
+    expands: false,
+    substitutes: false,
+  };
   c.commands.push(command);
   readNestedCommands(command, c);
 }

@@ -132,8 +132,9 @@ export function replayItems(records: readonly SessionRecord[]): ReplayItem[] {
     } else if (record.type === "tool_result") {
       const call = inputs.get(record.tool_call_id);
       const pre = index.decision("pre_tool", record.tool_call_id);
-      // A call its pre_tool hooks denied never ran, so it had no post_tool event.
-      if (call === undefined || pre?.decision === "deny" || typeof record.input === "string") return;
+      // A call its pre_tool hooks denied never ran, so it had no post_tool event; nor has a call a
+      // stop signal cancelled (D29).
+      if (call === undefined || pre?.decision === "deny" || typeof record.input === "string" || record.metadata.cancelled === true) return;
       const then = thenOf(
         index.decision("post_tool", record.tool_call_id),
         index.ran("post_tool", record.tool_call_id) || index.ran("after_tool", record.tool_call_id),

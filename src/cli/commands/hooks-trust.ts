@@ -4,41 +4,14 @@ import type { CliIO } from "../io.ts";
 import { escapeControls } from "../../util/escape.ts";
 import { loadConfig } from "../../config/load.ts";
 import { pinTrust, trustListing } from "../../trust/trust.ts";
-import { loadInstructions } from "../../agent/instructions.ts";
-import { relativeInside } from "../../util/path-utils.ts";
-import type { LoadedConfig } from "../../config/load.ts";
-
-/**
- * The project's instruction files (AGENTS.md, CLAUDE.md, …) from its root to the cwd, and the files
- * their `@path` lines import: text from the
- * repository the model reads, shown so the review covers it; trust does not pin them, and they never
- * carry the user's authority (docs/model-context.md).
- */
-function instructionListing(runtime: Runtime, loaded: LoadedConfig, cwd: string): string[] {
-  const files = loadInstructions({
-    fs: runtime.fs,
-    agentHome: loaded.home,
-    projectRoot: loaded.projectRoot,
-    cwd,
-    ...(loaded.settings.agent.contextFiles ? { names: loaded.settings.agent.contextFiles } : {}),
-  }).filter((file) => file.scope === "project");
-  if (files.length === 0) return [];
-  return [
-    "project instructions (repository text the model reads as the project's conventions, never with your authority; not pinned):",
-    ...files.map((file) => {
-      const shown = (path: string): string => relativeInside(path, loaded.projectRoot) ?? path;
-      const by = file.importedBy === undefined ? "" : ` (imported by ${shown(file.importedBy)})`;
-      return escapeControls(`  text ${shown(file.path)}${by}`);
-    }),
-  ];
-}
+import { projectInstructionLines } from "../trust-gate.ts";
 
 export async function runHooksTrust(runtime: Runtime, io: CliIO, options: { cwd: string }): Promise<number> {
   // Pinning works with hooks off too: trusting is reviewing, nothing runs.
   const loaded = loadConfig(runtime, { cwd: options.cwd, ignoreHooksOff: true });
   const material = loaded.projectScope ? loaded.projectTrustMaterial : null;
   const root = escapeControls(loaded.projectRoot);
-  const instructions = instructionListing(runtime, loaded, options.cwd);
+  const instructions = projectInstructionLines(runtime, loaded, options.cwd);
   if (material === null) {
     io.out([`no project hooks to trust (project ${root})`, ...instructions].join("\n") + "\n");
     return 0;

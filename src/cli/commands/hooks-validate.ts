@@ -13,6 +13,7 @@ import { expandPluginRoot } from "../../config/plugins.ts";
 import type { LoadWarning } from "../../hooks/types.ts";
 import type { Runtime } from "../../runtime/types.ts";
 import { subreaperStatus } from "../../runtime/subreaper.ts";
+import { memoryProtectionStatus } from "../../runtime/credentials.ts";
 import { shellFor } from "../../runtime/shell.ts";
 import type { CliIO } from "../io.ts";
 
@@ -78,6 +79,13 @@ export async function runHooksValidate(runtime: Runtime, io: CliIO, options: { c
   if (loaded.hooks.length > 0 && !reaper.active) {
     // Say where a `setsid` escape from a hook's group cannot be cleaned up.
     lines.push(`note: a hook's descendant that leaves its process group (setsid) is not killed when the agent exits here: ${reaper.reason}`);
+  }
+  const memory = memoryProtectionStatus();
+  if (!memory.possible) {
+    // Information, not a problem of the config: docs/security.md says what this leaves open.
+    lines.push(
+      `note: secrets in the agent's memory (provider keys, handed-over credentials) are readable by other processes of your user, hooks and bash commands included: the agent cannot make itself undumpable here (${memory.reason}; docs/security.md)`,
+    );
   }
   for (const problem of errors) lines.push(`error: ${formatWarning(problem, places)}`);
   for (const problem of warnings) lines.push(`warning: ${formatWarning(problem, places)}`);

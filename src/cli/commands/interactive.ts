@@ -11,6 +11,7 @@ import { loadConfig, type LoadedConfig } from "../../config/load.ts";
 import { formatWarning } from "../../config/warnings.ts";
 import { pinTrust } from "../../trust/trust.ts";
 import { trustDecision } from "../../trust/decision.ts";
+import { projectInstructionLines } from "../trust-gate.ts";
 import { cleanStaleSpills, spillRefusalLine } from "../../hooks/spill.ts";
 import { createPromptIO, type PromptIO } from "../../ui/prompt-io.ts";
 import { createTerminalPromptIO } from "../../ui/terminal-input.ts";
@@ -64,7 +65,7 @@ async function yesNo(input: PromptIO, question: string, yes = "yes", no = "no"):
 async function askTrust(runtime: Runtime, io: CliIO, first: LoadedConfig, input: PromptIO, options: InteractiveCommandOptions): Promise<LoadedConfig | null> {
   let loaded = first;
   const reload = (): LoadedConfig => loadConfig(runtime, { cwd: options.cwd, pluginDirs: options.pluginDirs ?? [] });
-  const decision = trustDecision(runtime, loaded);
+  const decision = trustDecision(runtime, loaded, { instructions: () => projectInstructionLines(runtime, loaded, options.cwd) });
   if (!decision.ok) {
     io.err(`${decision.message}\n`);
     if (!decision.askable) return null;

@@ -185,6 +185,26 @@ function decodeReply(ctx: ExecuteContext, spec: HookSpec, input: HookEventInput,
   }
 }
 
+/** `promise`'s value, or null as soon as `signal` is aborted (at once if it already is). */
+function untilAborted<T>(promise: Promise<T | null>, signal: AbortSignal | undefined): Promise<T | null> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve(null);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(null);
+      },
+    );
+  });
+}
+
 /**
  * A list hook's `/bin/bash -lc COMMAND` becomes `/bin/bash -c COMMAND` under the session's captured
  * login environment; without a capture (none configured, or it failed) the plan stays as it is.
@@ -197,7 +217,9 @@ async function withLoginEnv(
 ): Promise<{ argv: string[]; env: Record<string, string> }> {
   const [shell, flag, ...rest] = argv;
   if (ctx.loginEnv === undefined || shell !== "/bin/bash" || flag !== "-lc") return { argv, env: hookEnv };
-  const login = await ctx.loginEnv.get(ctx.runtime, ctx.baseEnv, cwd, ctx.groups);
+  // The capture is shared by the engine's hooks and is not this hook's to cancel; a cancel while it
+  // runs ends the wait at once (runProcess then reports the hook cancelled without spawning it).
+  const login = await untilAborted(ctx.loginEnv.get(ctx.runtime, ctx.baseEnv, cwd, ctx.groups), ctx.signal);
   if (login === null) return { argv, env: hookEnv };
   return { argv: [shell, "-c", ...rest], env: mergeLoginEnv(login.env, login.base, hookEnv) };
 }
