@@ -103,7 +103,7 @@ class EventRenderer implements Renderer {
     this.escape = look !== undefined || runtime.isTTY("stdout") ? safeText : (value: string) => value;
     this.style = look?.style ?? plainStyle;
     this.markdown = look ? new MarkdownStream(this.style) : null;
-    this.spinner = new Spinner(runtime, io, fancy, look !== undefined);
+    this.spinner = new Spinner(runtime, io, fancy, look !== undefined, look?.columns);
     // Progress is text, not colour: it shows on a terminal under NO_COLOR too.
     this.live = this.text && runtime.isTTY("stderr") && env.TERM !== "dumb";
   }
@@ -288,6 +288,8 @@ class Spinner {
     private readonly io: CliIO,
     private readonly enabled: boolean,
     private readonly elapsed: boolean,
+    /** The terminal's width: the row is cut to it, so a narrow window never wraps it into stacked copies. */
+    private readonly columns?: () => number | null,
   ) {}
 
   start(): void {
@@ -296,7 +298,9 @@ class Spinner {
     this.timer = setInterval(() => {
       const seconds = Math.floor((this.runtime.now() - this.since) / 1000);
       const time = this.elapsed ? ` ${seconds}s · Ctrl-C cancels` : "";
-      this.io.err(`\r${SPINNER_FRAMES[this.frame % SPINNER_FRAMES.length]} thinking…${time}\x1b[K`);
+      const row = `${SPINNER_FRAMES[this.frame % SPINNER_FRAMES.length]} thinking…${time}`;
+      const width = this.columns?.() ?? null;
+      this.io.err(`\r${width === null ? row : clipColumns(row, width - 1)}\x1b[K`);
       this.frame += 1;
     }, SPINNER_INTERVAL_MS);
   }

@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeWorld, readJsonl, writeScript, type World } from "../support/cli.ts";
 import { PROMPT, withPane, type Pane } from "./tmux.ts";
+import { startFakeOpenAI } from "../support/fake-openai.ts";
 
 const SCRIPT = ["--script", "script.json"];
 
@@ -161,5 +162,37 @@ describe("wide characters", () => {
       pane.keys("C-d");
       expect(await pane.exited()).toBe(0);
     });
+  }, 90_000);
+});
+
+describe("the spinner row in a narrow terminal", () => {
+  test("'thinking… Ns · Ctrl-C cancels' is cut to the width: one row, never wrapped into stacked copies", async () => {
+    const w = makeWorld();
+    const server = await startFakeOpenAI([{ hang: true }]);
+    try {
+      const args = ["--provider", "openai", "--model", "m", "--base-url", server.url];
+      await withPane(w, args, { columns: 20, rows: 12, noColor: false, env: { OPENAI_API_KEY: "sk-test-not-real" } }, async (pane) => {
+        await pane.waitFor(PROMPT);
+        pane.keys("wait", "Enter");
+        // Three seconds shown: the row has been redrawn in place many times (a wrapped row would
+        // have stacked a copy per redraw by now).
+        await pane.waitFor(() => /thinking… [3-9]s/.test(pane.rows()));
+        const rows = pane.rows().split("\n");
+        const spinner = rows.filter((row) => row.includes("thinking"));
+        expect(spinner, pane.rows()).toHaveLength(1);
+        expect([...(spinner[0] ?? "")].length).toBeLessThanOrEqual(19);
+        expect(spinner[0]).toEndWith("…");
+        // Nothing of the row spilled onto the next one.
+        expect(pane.rows()).not.toContain("Ctrl-C cancels");
+        expect(pane.history()).not.toContain("cancels");
+        pane.keys("C-c");
+        await pane.waitFor("cancelled");
+        await pane.waitFor(PROMPT);
+        pane.keys("C-d");
+        expect(await pane.exited()).toBe(0);
+      });
+    } finally {
+      await server.close();
+    }
   }, 90_000);
 });
