@@ -4,23 +4,12 @@
  * NO_COLOR, a 40-column terminal, a resize, and the command palette. Script provider.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, readJsonl, writeScript, type World } from "../support/cli.ts";
-import { PROMPT, withPane, type Pane } from "./tmux.ts";
+import { makeWorld, writeScript } from "../support/cli.ts";
+import { PROMPT, sessionPrompts, withPane, type Pane } from "./tmux.ts";
 
 const SCRIPT = ["--script", "script.json"];
-
-function prompts(w: World): unknown[] {
-  const dir = join(w.agentHome, "sessions");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((file) => file.endsWith(".jsonl"))
-    .sort()
-    .flatMap((file) => readJsonl(readFileSync(join(dir, file), "utf8")))
-    .filter((x) => x.type === "user")
-    .map((x) => x.content);
-}
 
 /** The last prompt row on the screen (the one being edited). */
 function editing(pane: Pane): string {
@@ -62,7 +51,7 @@ describe("the line editor", () => {
       await pane.waitFor("got it");
       await quit(pane);
     });
-    expect(prompts(w)).toEqual(["abc done"]);
+    expect(sessionPrompts(w)).toEqual(["abc done"]);
   }, 90_000);
 
   test("history is kept per project across sessions: Up and Down walk it; another project has its own", async () => {
@@ -113,7 +102,7 @@ describe("the line editor", () => {
       await pane.waitFor("multi received");
       await quit(pane);
     });
-    expect(prompts(w)).toEqual(["line one \nline two\nline three"]);
+    expect(sessionPrompts(w)).toEqual(["line one \nline two\nline three"]);
   }, 90_000);
 
   test("Tab completes slash commands (listing several) and @paths of project files", async () => {
@@ -137,7 +126,7 @@ describe("the line editor", () => {
       await pane.waitFor("read them");
       await quit(pane);
     });
-    expect(prompts(w)).toEqual(["look at @src/main.ts"]);
+    expect(sessionPrompts(w)).toEqual(["look at @src/main.ts"]);
   }, 90_000);
 
   test("Ctrl-L clears the screen and keeps the prompt being edited", async () => {
@@ -199,7 +188,7 @@ describe("the screen", () => {
       await pane.waitFor("wrapped ok");
       await quit(pane);
     });
-    expect(prompts(w)).toEqual([`Q${long}`]);
+    expect(sessionPrompts(w)).toEqual([`Q${long}`]);
   }, 90_000);
 
   test("a resize redraws the status row and the prompt once, at the new width", async () => {

@@ -4,23 +4,12 @@
  * call reaches the screen with its control characters escaped. Script provider, real processes.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, readJsonl, writeScript, type World } from "../support/cli.ts";
-import { PROMPT, withPane } from "./tmux.ts";
+import { makeWorld, writeScript } from "../support/cli.ts";
+import { PROMPT, sessionPrompts, sessionRecords, withPane } from "./tmux.ts";
 
 const SCRIPT = ["--script", "script.json"];
-
-function records(w: World): Record<string, unknown>[] {
-  const dir = join(w.agentHome, "sessions");
-  const [name] = existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith(".jsonl")) : [];
-  return name === undefined ? [] : readJsonl(readFileSync(join(dir, name), "utf8"));
-}
-
-const prompts = (w: World): unknown[] =>
-  records(w)
-    .filter((x) => x.type === "user")
-    .map((x) => x.content);
 
 describe("permission questions in the terminal", () => {
   test("a pasted 'yes' after the prompt is part of the prompt and never answers the question", async () => {
@@ -41,7 +30,7 @@ describe("permission questions in the terminal", () => {
       expect(await pane.exited()).toBe(0);
     });
     expect(existsSync(join(w.project, "made.txt"))).toBe(false);
-    expect(prompts(w)).toEqual(["please create the file\nyes"]);
+    expect(sessionPrompts(w)).toEqual(["please create the file\nyes"]);
   }, 90_000);
 
   test("keys typed before a question is shown stay queued as the next prompt; the question waits for a later key", async () => {
@@ -60,7 +49,7 @@ describe("permission questions in the terminal", () => {
       expect(await pane.exited()).toBe(0);
     });
     expect(existsSync(join(w.project, "made.txt"))).toBe(true);
-    expect(prompts(w)).toEqual(["please create the file", "yes"]);
+    expect(sessionPrompts(w)).toEqual(["please create the file", "yes"]);
   }, 90_000);
 
   test("Ctrl-C at a question denies the call, says so, and cancels the turn; the session goes on", async () => {
@@ -120,8 +109,8 @@ describe("permission questions in the terminal", () => {
       pane.keys("C-d");
       expect(await pane.exited()).toBe(0);
     });
-    expect(prompts(w)).toEqual(["clean up", "keep the build folder"]);
-    const result = records(w).find((x) => x.type === "tool_result");
+    expect(sessionPrompts(w)).toEqual(["clean up", "keep the build folder"]);
+    const result = sessionRecords(w).find((x) => x.type === "tool_result");
     expect(result).toMatchObject({ success: false });
   }, 90_000);
 

@@ -6,23 +6,11 @@
  * question about a CJK command is wrapped by columns and its menu redrawn in place. Script provider.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { makeWorld, readJsonl, writeScript, type World } from "../support/cli.ts";
-import { PROMPT, withPane, type Pane } from "./tmux.ts";
+import { makeWorld, writeScript } from "../support/cli.ts";
+import { PROMPT, sessionPrompts, withPane, type Pane } from "./tmux.ts";
 import { startFakeOpenAI } from "../support/fake-openai.ts";
 
 const SCRIPT = ["--script", "script.json"];
-
-function prompts(w: World): unknown[] {
-  const dir = join(w.agentHome, "sessions");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((file) => file.endsWith(".jsonl"))
-    .flatMap((file) => readJsonl(readFileSync(join(dir, file), "utf8")))
-    .filter((x) => x.type === "user")
-    .map((x) => x.content);
-}
 
 /** The screen row the cursor is on, as captured (wrapped lines not joined). */
 function cursorRow(pane: Pane): string {
@@ -64,7 +52,7 @@ describe("wide characters", () => {
       pane.keys("C-d");
       expect(await pane.exited()).toBe(0);
     });
-    expect(prompts(w)).toEqual(["日本😀"]);
+    expect(sessionPrompts(w)).toEqual(["日本😀"]);
   }, 90_000);
 
   test("a 20-column terminal: a CJK prompt wraps by whole characters, the cursor follows, the prompt is sent whole", async () => {
@@ -88,7 +76,7 @@ describe("wide characters", () => {
       pane.keys("C-d");
       expect(await pane.exited()).toBe(0);
     });
-    expect(prompts(w)).toEqual([text]);
+    expect(sessionPrompts(w)).toEqual([text]);
   }, 90_000);
 
   test("a long CJK reply wraps at the pane's 40 columns with nothing lost or overdrawn", async () => {

@@ -5,9 +5,9 @@
  * The server's socket and config live in the test world, and the server is killed by `close`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO, type World } from "../support/cli.ts";
+import { readJsonl, REPO, type World } from "../support/cli.ts";
 
 const MAIN = join(REPO, "src", "main.ts");
 const WAIT_MS = 60_000;
@@ -136,4 +136,21 @@ export async function withPane<T>(w: World, args: readonly string[], options: Pa
   } finally {
     pane.close();
   }
+}
+
+/** Every record of the world's session files, in file-name order. */
+export function sessionRecords(w: World): Record<string, unknown>[] {
+  const dir = join(w.agentHome, "sessions");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".jsonl"))
+    .sort()
+    .flatMap((file) => readJsonl(readFileSync(join(dir, file), "utf8")));
+}
+
+/** The prompts the sessions recorded (`user` records), in order. */
+export function sessionPrompts(w: World): unknown[] {
+  return sessionRecords(w)
+    .filter((x) => x.type === "user")
+    .map((x) => x.content);
 }
