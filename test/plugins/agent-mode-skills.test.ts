@@ -101,6 +101,9 @@ describe("agent front matter: permissionMode", () => {
     expect(String(resultOf(records, "r1")?.content)).toContain("NOTES-CONTENT");
     expect(resultOf(records, "w1")).toMatchObject({ success: false });
     expect(toolMessage(server.requests[3])).toContain("not allowed in readonly permission mode");
+    // Each model is told the mode it works in.
+    expect(systemOf(server.requests[0])).toContain("Permission mode: bypass");
+    expect(systemOf(server.requests[1])).toContain("Permission mode: readonly");
     // Narrowing is what the file asked for: no warning.
     expect(stderr).not.toContain("permissionMode");
   });
