@@ -7,7 +7,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeWorld, readJsonl, type World } from "../support/cli.ts";
+import { makeWorld, readJsonl, writeScript, type World } from "../support/cli.ts";
+import { PROMPT, withPane } from "../ui/tmux.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { startFakeOpenAI, type FakeReply, type FakeServer } from "../support/fake-openai.ts";
 
@@ -234,4 +235,56 @@ describe("disable-model-invocation", () => {
     expect(list.stdout).not.toContain("warning");
     expect(list.stdout).not.toContain("disable-model-invocation");
   });
+});
+
+describe("agent front matter: permissionMode dontAsk in the interactive session (tmux)", () => {
+  /** A world whose plugin agent `quiet` (in `mode`) writes canary.txt when the session's model starts it. */
+  function quietWorld(mode: string): { world: World; plugin: string; canary: string } {
+    const world = makeWorld();
+    const plugin = writeCrew(world, { "agents/quiet.md": agentFile(["description: Quiet", `permissionMode: ${mode}`], "Quiet.") });
+    const canary = join(world.project, "canary.txt");
+    // The user's own rule lets the session start subagents; nothing lets anything write.
+    world.file(join(world.agentHome, "settings.json"), JSON.stringify({ permissions: { allow: ["Task"] } }));
+    writeScript(world, [
+      { tool_calls: [{ id: "t1", name: "task", arguments: { description: "q", prompt: "write", subagent_type: "quiet" } }] },
+      { text: "turn over" },
+    ]);
+    const script = JSON.parse(readFileSync(join(world.project, "script.json"), "utf8")) as Record<string, unknown>;
+    const childTurns = [{ tool_calls: [{ id: "w1", name: "write", arguments: { file_path: canary, content: "x" } }] }, { text: "child done" }];
+    world.file("script.json", JSON.stringify({ ...script, agents: { quiet: { turns: childTurns } } }));
+    return { world, plugin, canary };
+  }
+
+  const args = (plugin: string): string[] => ["--script", "script.json", "--permission-mode", "default", "--plugin-dir", plugin];
+
+  test("a default agent's write asks the user (y writes it)", async () => {
+    const { world, plugin, canary } = quietWorld("default");
+    await withPane(world, args(plugin), {}, async (pane) => {
+      await pane.waitFor(PROMPT);
+      pane.keys("go", "Enter");
+      await pane.waitFor("allow write:");
+      pane.keys("y");
+      await pane.waitFor("turn over");
+      pane.keys("C-d");
+      expect(await pane.exited()).toBe(0);
+    });
+    expect(existsSync(canary)).toBe(true);
+  }, 90_000);
+
+  test("a dontAsk agent's write is refused without a question", async () => {
+    const { world, plugin, canary } = quietWorld("dontAsk");
+    await withPane(world, args(plugin), {}, async (pane) => {
+      await pane.waitFor(PROMPT);
+      pane.keys("go", "Enter");
+      const screen = await pane.waitFor("turn over");
+      expect(screen).not.toContain("allow write:");
+      expect(screen).not.toContain("permissionMode");
+      pane.keys("C-d");
+      expect(await pane.exited()).toBe(0);
+    });
+    expect(existsSync(canary)).toBe(false);
+    const refused = resultOf(childRecords(world), "w1");
+    expect(refused).toMatchObject({ success: false });
+    expect(String(refused?.content)).toContain("needs approval");
+  }, 90_000);
 });
