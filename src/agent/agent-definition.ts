@@ -4,13 +4,16 @@
  * tools the subagent is offered, `disallowedTools:` takes tools away, and `model:` (`sonnet`, `opus`,
  * `haiku`, `inherit`, or a model id) picks its model when the session's provider can serve it. A name
  * or model that cannot be honoured is a warning and never a failure: an unknown tool is left out,
- * a model the provider cannot serve leaves the subagent on the session's model.
+ * a model the provider cannot serve leaves the subagent on the session's model. `permissionMode:`
+ * (Claude Code's `default`, `acceptEdits`, `plan`, `bypassPermissions`, `dontAsk`) is the subagent's
+ * mode, never wider than the parent's (D30).
  */
 import type { Provider } from "../providers/types.ts";
 import { canonicalTool, isMcpToolName, MCP_PREFIX, type ToolId } from "../tools/names.ts";
 import { listItems } from "../plugins/components.ts";
 import type { ToolAccess } from "./types.ts";
 import { parseRule } from "../permissions/rules.ts";
+import type { PermissionMode } from "../permissions/mode.ts";
 
 /** Claude Code's model aliases, as the Anthropic API names them (`model: inherit` keeps the session's). */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = {
@@ -29,8 +32,63 @@ export interface SubagentSettings {
   readonly access: ToolAccess | undefined;
   /** The provider the subagent asks: the parent's, or it with the definition's model. */
   readonly provider: Provider;
+  /** The subagent's mode: its `permissionMode:`, never wider than the parent's (D30). */
+  readonly permissionMode: PermissionMode;
+  /** `permissionMode: dontAsk`: nobody is asked; what the rules and hooks do not allow is refused. */
+  readonly neverAsks: boolean;
   /** Things the definition asked for that cannot be honoured, each one line naming the file and field. */
   readonly warnings: readonly string[];
+}
+
+/**
+ * Claude Code's `permissionMode:` values (and ours) as a mode here. `plan` only reads, as readonly
+ * does; `dontAsk` is the default mode with nobody to ask.
+ */
+const AGENT_MODES: Readonly<Record<string, { readonly mode: PermissionMode; readonly neverAsks: boolean }>> = {
+  default: { mode: "default", neverAsks: false },
+  acceptEdits: { mode: "accept-edits", neverAsks: false },
+  "accept-edits": { mode: "accept-edits", neverAsks: false },
+  plan: { mode: "readonly", neverAsks: false },
+  readonly: { mode: "readonly", neverAsks: false },
+  bypassPermissions: { mode: "bypass", neverAsks: false },
+  bypass: { mode: "bypass", neverAsks: false },
+  dontAsk: { mode: "default", neverAsks: true },
+};
+
+/** How much each mode lets through without a question, narrowest first; `dontAsk` sits between readonly and default. */
+function breadth(mode: PermissionMode, neverAsks: boolean): number {
+  if (mode === "readonly") return 0;
+  if (neverAsks) return 1;
+  return { default: 2, "accept-edits": 3, bypass: 4 }[mode];
+}
+
+/**
+ * The subagent's mode (D30): the narrower of its `permissionMode:` and the parent's mode. An agent
+ * file never widens what the session may do; asking to is one warning naming the file.
+ */
+function agentMode(
+  agent: string,
+  path: string,
+  requested: string | undefined,
+  parent: PermissionMode,
+  warnings: string[],
+): { permissionMode: PermissionMode; neverAsks: boolean } {
+  const value = requested?.trim() ?? "";
+  if (value === "") return { permissionMode: parent, neverAsks: false };
+  const wanted = AGENT_MODES[value];
+  if (wanted === undefined) {
+    warnings.push(`${path}: permissionMode: ${modeProblem(value)}; the ${agent} subagent runs in the session's ${parent} mode`);
+    return { permissionMode: parent, neverAsks: false };
+  }
+  if (breadth(wanted.mode, wanted.neverAsks) <= breadth(parent, false)) return { permissionMode: wanted.mode, neverAsks: wanted.neverAsks };
+  warnings.push(
+    `${path}: permissionMode: ${value} is wider than the session's ${parent} mode; the ${agent} subagent runs in ${parent} mode (an agent never widens what the session may do)`,
+  );
+  return { permissionMode: parent, neverAsks: false };
+}
+
+function modeProblem(value: string): string {
+  return `"${value}" is not a permission mode (default, acceptEdits, plan, bypassPermissions, dontAsk)`;
 }
 
 /** One entry of a tools list: a built-in (any spelling), an MCP tool or server (`mcp__github`), or `mcp__x__*`. */
@@ -107,15 +165,17 @@ export function subagentSettings(
   agent: string,
   definition: { readonly path: string; readonly fields: Readonly<Record<string, string>> } | undefined,
   provider: Provider,
+  parentMode: PermissionMode,
   modelRefusal: (model: string) => string | null = () => null,
 ): SubagentSettings {
   const warnings: string[] = [];
-  if (definition === undefined) return { access: undefined, provider, warnings };
+  if (definition === undefined) return { access: undefined, provider, permissionMode: parentMode, neverAsks: false, warnings };
   const { path, fields } = definition;
   const access = toolAccess(agent, path, fields, warnings);
   const chosen = providerForModel(fields.model?.trim() ?? "", provider, modelRefusal);
   if (chosen.why !== null) warnings.push(`${path}: model: ${chosen.why}; the ${agent} subagent uses the session's model ${provider.model}`);
-  return { access, provider: chosen.provider, warnings };
+  const mode = agentMode(agent, path, fields.permissionMode, parentMode, warnings);
+  return { access, provider: chosen.provider, ...mode, warnings };
 }
 
 /**
@@ -140,6 +200,8 @@ export function frontMatterProblems(kind: "agent" | "command", fields: Readonly<
       if (!parsed.ok) problems.push(`allowed-tools: ${parsed.error}; left out`);
     }
   }
+  const mode = fields.permissionMode?.trim() ?? "";
+  if (kind === "agent" && mode !== "" && AGENT_MODES[mode] === undefined) problems.push(`permissionMode: ${modeProblem(mode)}; the session's mode is used`);
   const model = fields.model?.trim() ?? "";
   if (model !== "" && model.toLowerCase() !== "inherit" && MODEL_ALIASES[model.toLowerCase()] === undefined && !MODEL_NAME.test(model))
     problems.push(`model: "${model}" is not a model name; the session's model is used`);

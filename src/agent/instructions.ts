@@ -93,7 +93,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** `text` within `maxBytes`, cut at the last line end inside the cap. */
-function cutText(text: string, maxBytes: number): { text: string; cutBytes: number } {
+export function cutText(text: string, maxBytes: number): { text: string; cutBytes: number } {
   const bytes = encoder.encode(text);
   if (bytes.length <= maxBytes) return { text, cutBytes: 0 };
   let kept = decoder.decode(bytes.slice(0, maxBytes)).replace(/\uFFFD$/, "");

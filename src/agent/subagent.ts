@@ -18,6 +18,7 @@ import type { ToolResult } from "../tools/types.ts";
 import type { StopKind } from "../hooks/merge/merge.ts";
 import type { CallScope, SessionServices, TaskRunner } from "./session-services.ts";
 import { subagentSettings, type SubagentSettings } from "./agent-definition.ts";
+import { agentSkillsSection } from "./agent-skills.ts";
 import { agentSystemPrompt, childCwd, taskRequest, type TaskRequest } from "./task-tool.ts";
 import type { AgentEvent, AgentSessionOptions, ChildRun, SessionResult, StopReason } from "./types.ts";
 
@@ -98,9 +99,18 @@ function setUp(t: TaskContext, request: TaskRequest): { ok: true; setup: ChildSe
   if (!prompt.ok) return prompt;
   const cwd = childCwd(parent.runtime.fs, { parentCwd: t.s.cwd, projectDir: parent.projectDir, cwd: request.cwd });
   if (!cwd.ok) return cwd;
-  const settings = subagentSettings(request.agentName, prompt.definition, providerForChild(parent.provider, request.agentName), parent.modelRefusal);
-  const hookName = pluginAgentName(parent.agentFiles, prompt.definition?.path) ?? request.agentName;
-  return { ok: true, setup: { request, systemPrompt: prompt.systemPrompt, cwd: cwd.cwd, settings, hookName } };
+  const provider = providerForChild(parent.provider, request.agentName);
+  const found = subagentSettings(request.agentName, prompt.definition, provider, t.s.permissionMode, parent.modelRefusal);
+  const pluginName = pluginAgentName(parent.agentFiles, prompt.definition?.path);
+  const hookName = pluginName ?? request.agentName;
+  // `skills:` bodies join the system prompt now; the model reads no SKILL.md for them.
+  const skills =
+    prompt.definition === undefined
+      ? { section: "", warnings: [] }
+      : agentSkillsSection(parent.runtime.fs, { ...prompt.definition, plugin: pluginName?.split(":")[0] }, parent.skillFiles ?? new Map());
+  const systemPrompt = skills.section === "" ? prompt.systemPrompt : `${prompt.systemPrompt}\n\n${skills.section}`;
+  const settings = { ...found, warnings: [...found.warnings, ...skills.warnings] };
+  return { ok: true, setup: { request, systemPrompt, cwd: cwd.cwd, settings, hookName } };
 }
 
 /** A parent-side subagent hook that ends the parent's turn (D8 `continue: false`, D23 `fail`); merge already chose the kind. */
@@ -221,6 +231,9 @@ async function runChildTask(run: TaskRun, setup: ChildSetup, promptContext: read
   const options: AgentSessionOptions = {
     ...parent,
     provider: settings.provider,
+    permissionMode: settings.permissionMode,
+    // dontAsk: nobody answers, so an ask is refused (LOOP-13), and so for its own children.
+    ...(settings.neverAsks ? { askPermission: undefined } : {}),
     ...(settings.access ? { toolAccess: settings.access } : {}),
     cwd,
     systemPrompt,

@@ -52,6 +52,8 @@ export interface AgentSessionOptions {
   readonly mcp?: McpTools;
   /** Plugin agents for `task` (name → agent file), after the project's and the user's agents (src/plugins/components.ts). */
   readonly agentFiles?: ReadonlyMap<string, string>;
+  /** Plugin skills an agent's `skills:` may name (name and `plugin:name` → SKILL.md; src/agent/agent-skills.ts). */
+  readonly skillFiles?: ReadonlyMap<string, string>;
   /** Read-only roots beside the workspace for the `read` tool (loaded plugins, so their skills can be read). */
   readonly readRoots?: readonly string[];
   /** session_start source; default `startup` (`resume` when resuming). `/clear` restarts with `clear`. */

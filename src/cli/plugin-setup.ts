@@ -5,7 +5,7 @@
  */
 import type { Runtime } from "../runtime/types.ts";
 import type { LoadedConfig } from "../config/load.ts";
-import { pluginAgentFiles, pluginCatalog, pluginPromptSection, pluginReadRoots, type PluginCatalog } from "../plugins/components.ts";
+import { pluginAgentFiles, pluginCatalog, pluginPromptSection, pluginReadRoots, pluginSkillFiles, type PluginCatalog } from "../plugins/components.ts";
 import { expandSlashCommand, type PreparedCommand } from "../plugins/commands.ts";
 import { DEFAULT_SYSTEM_PROMPT } from "../agent/agent-session.ts";
 import { AgentError } from "../util/errors.ts";
@@ -13,7 +13,12 @@ import { AgentError } from "../util/errors.ts";
 export interface PluginSessionParts {
   readonly catalog: PluginCatalog;
   /** Spread into AgentSessionOptions: empty when no plugin is loaded. */
-  readonly sessionOptions: { systemPrompt?: string; agentFiles?: ReadonlyMap<string, string>; readRoots?: readonly string[] };
+  readonly sessionOptions: {
+    systemPrompt?: string;
+    agentFiles?: ReadonlyMap<string, string>;
+    skillFiles?: ReadonlyMap<string, string>;
+    readRoots?: readonly string[];
+  };
 }
 
 export function pluginSessionParts(runtime: Runtime, loaded: Pick<LoadedConfig, "plugins">): PluginSessionParts {
@@ -25,6 +30,7 @@ export function pluginSessionParts(runtime: Runtime, loaded: Pick<LoadedConfig, 
     sessionOptions: {
       ...(section !== "" ? { systemPrompt: `${DEFAULT_SYSTEM_PROMPT}\n\n${section}` } : {}),
       agentFiles: pluginAgentFiles(catalog),
+      skillFiles: pluginSkillFiles(catalog),
       readRoots: pluginReadRoots(catalog),
     },
   };

@@ -36,6 +36,8 @@ export interface PluginSkill {
   readonly dir: string;
   readonly path: string;
   readonly description: string;
+  /** false for `disable-model-invocation: true`: only a user's `/name` runs it; the model is not offered it. */
+  readonly modelInvocable: boolean;
 }
 
 export interface PluginCatalog {
@@ -183,10 +185,22 @@ function skillsOf(fs: FileSystem, plugin: PluginSource): PluginSkill[] {
       const text = readText(fs, path);
       if (text === undefined) continue;
       const { fields } = frontMatter(text);
-      out.push({ name: fields.name || entry, plugin: plugin.name, dir: skillDir, path, description: fields.description ?? "" });
+      out.push({
+        name: fields.name || entry,
+        plugin: plugin.name,
+        dir: skillDir,
+        path,
+        description: fields.description ?? "",
+        modelInvocable: !disablesModelInvocation(fields),
+      });
     }
   }
   return out;
+}
+
+/** `disable-model-invocation: true` (Claude Code's key, YAML's spellings of true). */
+export function disablesModelInvocation(fields: Readonly<Record<string, string>>): boolean {
+  return /^(true|yes|on)$/i.test(fields["disable-model-invocation"]?.trim() ?? "");
 }
 
 /** Every loaded plugin's commands, agents and skills, in plugin order. */
@@ -209,6 +223,16 @@ export function pluginAgentFiles(catalog: PluginCatalog): Map<string, string> {
   return files;
 }
 
+/** Plugin skills for an agent's `skills:`: `name` and `plugin:name` → SKILL.md (the first plugin of a name wins). */
+export function pluginSkillFiles(catalog: PluginCatalog): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const skill of catalog.skills) {
+    if (!files.has(skill.name)) files.set(skill.name, skill.path);
+    files.set(`${skill.plugin}:${skill.name}`, skill.path);
+  }
+  return files;
+}
+
 /** Roots the `read` tool may read beside the workspace: every loaded plugin's. */
 export function pluginReadRoots(catalog: PluginCatalog): string[] {
   return catalog.plugins.map((plugin) => plugin.root);
@@ -222,15 +246,16 @@ function oneLine(text: string, max: number): string {
 /**
  * The system-prompt section that offers the plugins' skills (`plugin:name`, as plugin commands name
  * them, the description, where SKILL.md is) and subagents (`plugin:name` for `task`'s
- * `subagent_type`); "" when there are none. The system prompt's owner
- * appends it.
+ * `subagent_type`); "" when there are none. A skill with `disable-model-invocation: true` is left
+ * out: it is the user's to run as `/name`. The system prompt's owner appends it.
  */
 export function pluginPromptSection(catalog: PluginCatalog): string {
   const parts: string[] = [];
-  if (catalog.skills.length > 0) {
+  const offered = catalog.skills.filter((skill) => skill.modelInvocable);
+  if (offered.length > 0) {
     parts.push(
       "Skills: when a task matches a skill's description, first read its SKILL.md with the read tool and follow it (files it names are in the same directory).",
-      ...catalog.skills.map((skill) => `- ${skill.plugin}:${skill.name}: ${oneLine(skill.description, 300)} [${skill.path}]`),
+      ...offered.map((skill) => `- ${skill.plugin}:${skill.name}: ${oneLine(skill.description, 300)} [${skill.path}]`),
     );
   }
   if (catalog.agents.length > 0) {

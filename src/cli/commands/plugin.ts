@@ -13,8 +13,9 @@ import { loadConfig } from "../../config/load.ts";
 import { formatWarning } from "../../config/warnings.ts";
 import type { LoadWarning } from "../../hooks/types.ts";
 import { readPluginRegistry } from "../../config/plugins.ts";
-import { frontMatter, pluginCatalog, type PluginCatalog } from "../../plugins/components.ts";
+import { frontMatter, pluginCatalog, pluginSkillFiles, type PluginCatalog } from "../../plugins/components.ts";
 import { frontMatterProblems } from "../../agent/agent-definition.ts";
+import { unknownSkills } from "../../agent/agent-skills.ts";
 import { commandHelpLines } from "../../plugins/commands.ts";
 import {
   addMarketplace,
@@ -76,17 +77,23 @@ async function installSource(runtime: Runtime, home: string, arg: string, option
 /** Front-matter problems of the plugins' agents and commands (src/agent/agent-definition.ts), as load warnings. */
 function componentWarnings(runtime: Runtime, catalog: PluginCatalog): LoadWarning[] {
   const files = [
-    ...catalog.agents.map((agent) => ({ kind: "agent" as const, path: agent.path })),
-    ...catalog.commands.map((command) => ({ kind: "command" as const, path: command.path })),
+    ...catalog.agents.map((agent) => ({ kind: "agent" as const, path: agent.path, plugin: agent.plugin })),
+    ...catalog.commands.map((command) => ({ kind: "command" as const, path: command.path, plugin: command.plugin })),
   ];
-  return files.flatMap(({ kind, path }) => {
+  const skills = pluginSkillFiles(catalog);
+  return files.flatMap(({ kind, path, plugin }) => {
     let text: string | undefined;
     try {
       text = runtime.fs.readText(path);
     } catch {
       text = undefined;
     }
-    return frontMatterProblems(kind, frontMatter(text ?? "").fields).map((problem) => {
+    const fields = frontMatter(text ?? "").fields;
+    const problems = [
+      ...frontMatterProblems(kind, fields),
+      ...(kind === "agent" ? unknownSkills(fields, skills, plugin).map((message) => `skills: ${message}`) : []),
+    ];
+    return problems.map((problem) => {
       const split = problem.indexOf(": ");
       return { severity: "warning" as const, file: path, field: problem.slice(0, split), message: problem.slice(split + 2) };
     });
