@@ -182,6 +182,7 @@ export class AgentSession {
       engine: () => this.engine,
       emit: (event) => this.emit(event),
       ...(askPermission ? { askPermission } : {}),
+      noApprover: options.noApprover,
       ...(options.onProjectSettingsWritten ? { onProjectSettingsWritten: options.onProjectSettingsWritten } : {}),
       ...(options.child ? { child: options.child } : {}),
       ...(taskRunner ? { taskRunner } : {}),

@@ -80,6 +80,7 @@ export interface SessionServicesOptions {
   readonly engine: () => HookEngine;
   readonly emit: (event: AgentEvent) => void;
   readonly askPermission?: (request: PermissionAsk) => Promise<PermissionAnswer>;
+  readonly noApprover?: string | undefined;
   readonly onProjectSettingsWritten?: (applied: ApplyPermissionUpdatesResult) => void;
   readonly child?: ChildRun;
   /** Builds the `task` tool of this session (top-level sessions only; children do not nest). */
@@ -112,6 +113,8 @@ export class SessionServices {
   readonly place: CallPlace;
   /** Interactive: asks the user when no hook decided a permission ask. */
   readonly askPermission: ((request: PermissionAsk) => Promise<PermissionAnswer>) | undefined;
+  /** Why nobody is asked in a session a person may be watching (a `dontAsk` subagent). */
+  readonly noApprover: string | undefined;
   readonly taskRunner: TaskRunner | undefined;
   readonly mcp: McpTools | undefined;
   private readonly readRoots: readonly string[];
@@ -141,6 +144,7 @@ export class SessionServices {
     this.projectDir = options.projectDir;
     this.place = { cwd: options.cwd, projectDir: options.projectDir, home: options.runtime.platform.homedir, agentHome: options.agentHome };
     this.askPermission = options.askPermission;
+    this.noApprover = options.noApprover;
     this.emit = options.emit;
     this.engine = options.engine;
     this.configuredRules = options.rules;

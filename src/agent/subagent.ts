@@ -233,7 +233,7 @@ async function runChildTask(run: TaskRun, setup: ChildSetup, promptContext: read
     provider: settings.provider,
     permissionMode: settings.permissionMode,
     // dontAsk: nobody answers, so an ask is refused (LOOP-13), and so for its own children.
-    ...(settings.neverAsks ? { askPermission: undefined } : {}),
+    ...(settings.neverAsks ? { askPermission: undefined, noApprover: `the ${name} subagent runs with permissionMode dontAsk` } : {}),
     ...(settings.access ? { toolAccess: settings.access } : {}),
     cwd,
     systemPrompt,

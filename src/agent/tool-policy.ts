@@ -131,7 +131,7 @@ async function resolveAsk(
     const answer = await askUser(s, call, at);
     return answer === "deny" ? { run: false, reason: `the user denied ${call.tool}`, contexts, input: call.input } : { run: true, call, contexts };
   }
-  const denial = nonInteractiveDenial(call, asked.why, { askedByHook: asked.askedByHook });
+  const denial = nonInteractiveDenial(call, asked.why, { askedByHook: asked.askedByHook, noApprover: s.noApprover });
   s.emit({ type: "notice", kind: "warning", text: `agent: ${denial}` });
   return { run: false, reason: denial, contexts, input: call.input };
 }

@@ -48,6 +48,8 @@ export interface AgentSessionOptions {
   readonly child?: ChildRun;
   /** Interactive: answers a permission ask no hook decided (without it the ask is denied, LOOP-13). */
   readonly askPermission?: (request: PermissionAsk) => Promise<PermissionAnswer>;
+  /** Why nobody is asked although a person may be there (a `dontAsk` subagent); named in the refusal. */
+  readonly noApprover?: string;
   /** MCP tools offered next to the built-ins (the driver starts and stops the servers). */
   readonly mcp?: McpTools;
   /** Plugin agents for `task` (name → agent file), after the project's and the user's agents (src/plugins/components.ts). */

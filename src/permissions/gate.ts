@@ -210,19 +210,24 @@ function requestDetails(tool: ToolId, input: Readonly<Record<string, unknown>>):
  * approval and why, that the run is non-interactive, and the exact `--allow` that would permit it
  * when a rule can (a hook's or a protected path's question is answered by its own reason).
  */
-export function nonInteractiveDenial(call: NormalizedCall, why?: string, options: { askedByHook?: boolean } = {}): string {
+export function nonInteractiveDenial(call: NormalizedCall, why?: string, options: { askedByHook?: boolean; noApprover?: string | undefined } = {}): string {
+  const nobody = options.noApprover === undefined ? "this run is non-interactive and nobody can approve it" : `nobody is asked here (${options.noApprover})`;
   // A hook's question beats every allow rule (LOOP-10): only a person, or the hook, can answer it.
   if (options.askedByHook)
-    return `${call.tool} needs approval, but this run is non-interactive and nobody can approve it (${why ?? "a hook asked for approval"}); a hook asked, so no allow rule lifts it: run it in an interactive session or change that hook`;
+    return `${call.tool} needs approval, but ${nobody} (${why ?? "a hook asked for approval"}); a hook asked, so no allow rule lifts it: ${options.noApprover === undefined ? "run it in an interactive session" : "run it outside this subagent"} or change that hook`;
   const suggestion = permissionSuggestions(call)[0];
   const rules = (suggestion?.type === "addRules" ? suggestion.rules : []).map((rule) => formatRule(call.tool, rule.ruleContent ?? null));
   const subject = rules.length === 1 ? (rules[0] ?? call.tool) : call.tool;
   const reason = why === undefined ? "" : ` (${why})`;
   const hint =
     rules.length === 0
-      ? "approve it in an interactive session"
-      : `rerun with ${rules.map((rule) => `--allow ${shellQuote(rule)}`).join(" ")} or add ${rules.length === 1 ? "it" : "them"} to permissions.allow`;
-  return `${subject} needs approval, but this run is non-interactive and nobody can approve it${reason}; to allow it, ${hint}`;
+      ? options.noApprover === undefined
+        ? "approve it in an interactive session"
+        : "run it outside this subagent"
+      : options.noApprover === undefined
+        ? `rerun with ${rules.map((rule) => `--allow ${shellQuote(rule)}`).join(" ")} or add ${rules.length === 1 ? "it" : "them"} to permissions.allow`
+        : `add ${rules.length === 1 ? "it" : "them"} to permissions.allow`;
+  return `${subject} needs approval, but ${nobody}${reason}; to allow it, ${hint}`;
 }
 
 /** POSIX single-quoting, so the hint can be pasted into a shell as is. */
