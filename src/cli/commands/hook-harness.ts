@@ -8,6 +8,7 @@ import type { Runtime } from "../../runtime/types.ts";
 import type { CliIO } from "../io.ts";
 import type { CanonicalEvent } from "../../util/events.ts";
 import type { ToolId } from "../../tools/names.ts";
+import type { PermissionMode } from "../../permissions/mode.ts";
 import { loadConfig, type LoadedConfig } from "../../config/load.ts";
 import { requireParsableConfig } from "../config-gate.ts";
 import { createHookEngine, providerKeyVarsFor, type HookEngine } from "../../hooks/engine.ts";
@@ -43,6 +44,8 @@ export interface HarnessEvent {
   /** Hooks keyed on the session (`once`) see one id per value. */
   readonly sessionId: string;
   readonly callId?: string;
+  /** The payload's `permission_mode` (replay: the mode the call is judged in); default `default`. */
+  readonly permissionMode?: PermissionMode;
 }
 
 export interface HarnessResult {
@@ -126,7 +129,7 @@ async function fireOne(engine: HookEngine, loaded: LoadedConfig, cwd: string, ev
     transcriptPath: null,
     cwd,
     projectDir: loaded.projectRoot,
-    permissionMode: "default",
+    permissionMode: event.permissionMode ?? "default",
     ...(event.tool ? { tool: { name: event.tool, callId: event.callId ?? "call_test", input: { ...(event.input ?? {}) } } } : {}),
     ...(event.result ? { result: event.result } : {}),
     fields: event.fields,
