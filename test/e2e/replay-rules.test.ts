@@ -153,4 +153,22 @@ describe("replay through today's permission rules", () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('--permission-mode: "nope" is not one of');
   });
+
+  test("today's pre_tool hooks go first, as in a live session: a hook's deny decides before any rule; the gate judges the input a hook rewrote", () => {
+    const w = makeWorld();
+    const id = record(w, ["--permission-mode", "bypass"]);
+    w.file(".agent/settings.json", JSON.stringify({ permissions: { deny: ["bash(rm*)"] } }));
+    const dir = join(w.project, ".agent/hooks/guard");
+    w.file(join(dir, "hook.json"), JSON.stringify({ event: "pre_tool", match: "bash", run: "./run.sh" }));
+    const guard = (reply: string) => w.file(join(dir, "run.sh"), `#!/bin/sh\nif grep -q 'rm -rf'; then echo '${reply}'; fi\nexit 0\n`, { executable: true });
+
+    guard('{"action":"deny","reason":"no rm -rf"}');
+    const denied = decisionOf(replayJson(w, [id]), "c1");
+    expect(denied).toMatchObject({ now: { decision: "deny", decided_by: "guard", reason: "no rm -rf" }, changed: true });
+
+    // The hook rewrites the command: the deny rule no longer matches what would run.
+    guard('{"action":"modify","input":{"command":"echo skipped"}}');
+    const rewritten = decisionOf(replayJson(w, [id]), "c1");
+    expect(rewritten).toMatchObject({ now: { decision: "allow", decided_by: null }, changed: false });
+  });
 });

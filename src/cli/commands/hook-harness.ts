@@ -32,6 +32,8 @@ export interface HarnessOptions {
   readonly model?: string | undefined;
   readonly baseUrl?: string | undefined;
   readonly pluginDirs?: readonly string[] | undefined;
+  /** Readonly permission mode runs only fail-closed hooks on tool events, as a session in it does. */
+  readonly readonlyMode?: boolean;
 }
 
 /** One event to fire; `named` may be `post_tool_failure` (fired as post_tool with a failed result). */
@@ -81,7 +83,7 @@ export function openHarness(runtime: Runtime, io: CliIO, options: HarnessOptions
   const engine = createHookEngine(runtime, {
     promptProvider: promptProviderFor(runtime, loaded, options),
     hooks,
-    readonlyMode: false,
+    readonlyMode: options.readonlyMode === true,
     quietSuccessOutput: loaded.settings.hooks.quietSuccessOutput,
     providerKeyVars: providerKeyVarsFor(loaded.settings.providers),
     sinks: { failureLine: (line) => failureLines.push(line) },

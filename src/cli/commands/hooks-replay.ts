@@ -231,7 +231,7 @@ async function replayCall(runtime: Runtime, harness: Harness, judge: Judge, item
   const hookRow = rowOf(item, { decision: now.verdict, reason: now.reason, decided_by: now.decidedBy?.label ?? null });
   const judgement = judgeAfterPreHooks(runtime.fs, { mode, rules: judge.rules }, call, now.outcome.state);
   const then = finalThen(recorded.pre, recorded.result);
-  const final = finalNow(judgement, { label: now.decidedBy?.label ?? null, reason: now.reason }, judge.label);
+  const final = finalNow(judgement, { label: now.decidedBy?.label ?? null, reason: now.reason }, judge.rules, judge.label);
   const decisionRow: ReplayRow = {
     ...rowOf(item, final),
     event: "decision",
@@ -271,7 +271,8 @@ export async function runHooksReplay(runtime: Runtime, io: CliIO, options: Hooks
   if (runtime.fs.stat(cwd)?.kind !== "dir")
     throw new AgentError("config", `the session ran in ${cwd}, which is gone`, { fix: "pass --cwd DIR: the directory whose hooks to replay through" });
   const items = replayItems(records).filter((item) => item.record >= from);
-  const harness = openHarness(runtime, io, { cwd, trust: options.trust });
+  const readonlyMode = (flagMode ?? recordedMode(records)) === "readonly";
+  const harness = openHarness(runtime, io, { cwd, trust: options.trust, readonlyMode });
   if (harness === null) return 1;
   const sessionId = `replay-${runtime.randomId(4)}`;
   const rows: ReplayRow[] = [];
@@ -288,7 +289,7 @@ export async function runHooksReplay(runtime: Runtime, io: CliIO, options: Hooks
     for (const item of items) {
       if (item.call !== undefined) rows.push(...(await replayCall(runtime, harness, judge, item, sessionId)));
       else {
-        const now = await harness.fire({ ...item.fire, sessionId });
+        const now = await harness.fire({ ...item.fire, sessionId, permissionMode: judge.sessionMode });
         rows.push(rowOf(item, { decision: now.verdict, reason: now.reason, decided_by: now.decidedBy?.label ?? null }));
       }
       for (const line of harness.takeFailureLines()) io.err(`${line}\n`);

@@ -11,6 +11,7 @@ import { readSettingsFile } from "../../config/settings.ts";
 import { displayPath, WarningSink } from "../../config/warnings.ts";
 import type { PreHookJudgement } from "../../agent/tool-policy.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../../permissions/mode.ts";
+import type { RuleSet } from "../../permissions/rules.ts";
 import type { RecordOf, SessionRecord } from "../../session/records.ts";
 
 export type FinalDecision = "allow" | "deny" | "ask" | "unknown";
@@ -75,13 +76,14 @@ export function ruleLabeler(runtime: Runtime, loaded: LoadedConfig): RuleLabeler
 }
 
 /** What decides the call today: the hook that denied, else the gate (its rule, the hook it passed on, or the mode). */
-export function finalNow(judgement: PreHookJudgement, hook: { label: string | null; reason: string | null }, label: RuleLabeler): FinalVerdict {
+export function finalNow(judgement: PreHookJudgement, hook: { label: string | null; reason: string | null }, rules: RuleSet, label: RuleLabeler): FinalVerdict {
   if (judgement.denied) return { decision: "deny", reason: hook.reason, decided_by: hook.label };
   const { gate, hookDecision } = judgement;
   if (gate.rule !== undefined) {
-    // An ask rule in bypass mode allows, but the rule is still what decided.
-    const list = gate.reason.startsWith("denied") ? "deny" : gate.reason.startsWith("allowed by permission rule") ? "allow" : "ask";
-    return { decision: gate.decision, reason: gate.reason, decided_by: label(list, gate.rule) };
+    // The gate looks at deny, then ask, then allow rules; an ask rule in bypass mode allows, but it still decided.
+    const text = gate.rule;
+    const list = gate.decision === "deny" ? "deny" : rules.ask.some((rule) => rule.text === text) ? "ask" : "allow";
+    return { decision: gate.decision, reason: gate.reason, decided_by: label(list, text) };
   }
   // With a hook's allow or ask the gate passes it on unless a deny, or a protected path's question, comes first.
   const byHook = hookDecision !== undefined && gate.because === undefined && gate.decision !== "deny";
