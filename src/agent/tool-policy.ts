@@ -89,7 +89,7 @@ export function preToolFields(mode: PermissionMode, rules: RuleSet, call: Normal
 
 /** What decides a call once its pre_tool hooks ran: their deny, else the gate over the input they leave. */
 export type PreHookJudgement =
-  | { readonly denied: true }
+  | { readonly denied: true; readonly reason: string }
   | { readonly denied: false; readonly call: NormalizedCall; readonly gate: GateDecision; readonly hookDecision: "allow" | "ask" | undefined };
 
 /**
@@ -98,7 +98,7 @@ export type PreHookJudgement =
  * recorded calls with this same function.
  */
 export function judgeAfterPreHooks(fs: FileSystem, gate: { mode: PermissionMode; rules: RuleSet }, call: NormalizedCall, pre: MergeState): PreHookJudgement {
-  if (pre.denied) return { denied: true };
+  if (pre.denied) return { denied: true, reason: pre.denied.modelReason };
   const hookDecision = pre.asked ? ("ask" as const) : pre.allowed ? ("allow" as const) : undefined;
   const judged = renormalize(fs, call, { ...(pre.toolInput ?? call.input) });
   const decision = decideGate({ mode: gate.mode, rules: gate.rules, call: judged, ...(hookDecision ? { hookDecision } : {}) });
@@ -125,7 +125,7 @@ async function before(s: SessionServices, call: NormalizedCall, at: CallAt): Pro
   const judgement = judgeAfterPreHooks(s.runtime.fs, { mode, rules: s.rules() }, call, pre.state);
   if (judgement.denied) {
     const stop = stopOf(pre.state.stopSession);
-    return { run: false, reason: pre.state.denied?.modelReason ?? "", contexts, input: call.input, ...(stop ? { stop } : {}) };
+    return { run: false, reason: judgement.reason, contexts, input: call.input, ...(stop ? { stop } : {}) };
   }
   const { gate, hookDecision } = judgement;
   const judged = judgement.call;
