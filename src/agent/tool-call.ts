@@ -16,7 +16,7 @@ import { escapeControls } from "../util/escape.ts";
 import { toolCallDetail } from "../tools/describe.ts";
 import { joinContexts, appendHookContext } from "../hooks/merge/context.ts";
 import type { CallScope, SessionServices } from "./session-services.ts";
-import { sessionPolicy, type AfterVerdict, type SessionStop } from "./tool-policy.ts";
+import { sessionPolicy, type AfterVerdict, type PermissionFact, type SessionStop } from "./tool-policy.ts";
 
 export interface ToolCallRequest {
   readonly id: string;
@@ -60,7 +60,7 @@ function notRun(
   run: CallRun,
   text: { content: string; output: string },
   input: Readonly<Record<string, unknown>> | string,
-  options: { rejected: boolean; stop?: Stop | undefined; cancelled?: boolean },
+  options: { rejected: boolean; stop?: Stop | undefined; cancelled?: boolean; permission?: PermissionFact | undefined },
 ): ToolCallOutcome {
   const { s, call } = run;
   // The UI's detail line shows the input as judged and run (after pre_tool modifications, LOOP-05,
@@ -74,6 +74,7 @@ function notRun(
     success: false,
     content: text.output,
     metadata: options.rejected ? { rejected: true } : options.cancelled ? { cancelled: true } : {},
+    ...(options.permission ? { permission: options.permission } : {}),
   });
   s.writer.append("tool_result_delivered", { tool_call_id: call.id, content: text.content, output: text.output });
   s.emit({ type: "tool_end", id: call.id, name: call.name, output: text.output, success: false, rejected: options.rejected });
@@ -84,8 +85,15 @@ function notRun(
   };
 }
 
-function rejected(run: CallRun, reason: string, contexts: readonly string[], input: Readonly<Record<string, unknown>>, stop?: Stop): ToolCallOutcome {
-  return notRun(run, { content: appendHookContext(reason, joinContexts([...contexts])), output: reason }, input, { rejected: true, stop });
+function rejected(
+  run: CallRun,
+  reason: string,
+  contexts: readonly string[],
+  input: Readonly<Record<string, unknown>>,
+  stop?: Stop,
+  permission?: PermissionFact,
+): ToolCallOutcome {
+  return notRun(run, { content: appendHookContext(reason, joinContexts([...contexts])), output: reason }, input, { rejected: true, stop, permission });
 }
 
 /** LOOP-02: arguments that do not parse or fail the schema never reach hooks or the gate. */
@@ -129,12 +137,16 @@ export async function runToolCall(
   const at = { turnIndex: scope.turnIndex, callId: call.id };
   const normalized = normalizeCall(s.runtime.fs, s.place, checked.tool, checked.input);
   const verdict = await sessionPolicy(s).before(normalized, at);
-  if (!verdict.run) return rejected(run, verdict.reason, verdict.contexts, verdict.input, verdict.stop);
+  if (!verdict.run) return rejected(run, verdict.reason, verdict.contexts, verdict.input, verdict.stop, verdict.permission);
   // A stop signal during the pre phase killed its hooks (a fail-open failure says "tool ran anyway"):
   // the call is cancelled, not run (D29).
   if (scope.signal.aborted)
-    return notRun(run, { content: CANCELLED_BEFORE, output: CANCELLED_BEFORE }, verdict.call.input, { rejected: false, cancelled: true });
-  return runTool(run, verdict.call, verdict.contexts);
+    return notRun(run, { content: CANCELLED_BEFORE, output: CANCELLED_BEFORE }, verdict.call.input, {
+      rejected: false,
+      cancelled: true,
+      permission: verdict.permission,
+    });
+  return runTool(run, verdict.call, verdict.contexts, verdict.permission);
 }
 
 /** What a successful file tool changed, from its details: the before and after text of one file. */
@@ -147,7 +159,7 @@ function fileChangeOf(result: ToolResult, input: Readonly<Record<string, unknown
 }
 
 /** Runs the tool, then the post phase, and delivers the result with its context (D19, D25). */
-async function runTool(run: CallRun, normalized: NormalizedCall, preContexts: readonly string[]): Promise<ToolCallOutcome> {
+async function runTool(run: CallRun, normalized: NormalizedCall, preContexts: readonly string[], permission?: PermissionFact): Promise<ToolCallOutcome> {
   const { s, call } = run;
   const { tool, input } = normalized;
   startLine(run, input);
@@ -161,6 +173,7 @@ async function runTool(run: CallRun, normalized: NormalizedCall, preContexts: re
     success: result.success,
     content: result.content,
     metadata: cancelled ? { ...result.metadata, cancelled: true } : (result.metadata ?? {}),
+    ...(permission ? { permission } : {}),
   });
   const post: AfterVerdict = cancelled
     ? { contexts: [], items: [] }

@@ -9,8 +9,11 @@ import type { NormalizedCall } from "../tools/call.ts";
 import { normalizeCall } from "../tools/call.ts";
 import { validateToolInput } from "../tools/index.ts";
 import type { ToolResult } from "../tools/types.ts";
-import { decideGate, nonInteractiveDenial, permissionRequestInfo, permissionSuggestions } from "../permissions/gate.ts";
-import type { StopKind } from "../hooks/merge/merge.ts";
+import { decideGate, nonInteractiveDenial, permissionRequestInfo, permissionSuggestions, type GateDecision } from "../permissions/gate.ts";
+import type { PermissionMode } from "../permissions/mode.ts";
+import type { RuleSet } from "../permissions/rules.ts";
+import type { FileSystem } from "../runtime/types.ts";
+import type { MergeState, StopKind } from "../hooks/merge/merge.ts";
 import type { SessionServices } from "./session-services.ts";
 import type { PermissionAnswer } from "./types.ts";
 
@@ -20,14 +23,28 @@ export interface SessionStop {
   readonly kind: "hook_blocked" | "hook_failed";
 }
 
+/**
+ * What the gate decided for a call (absent when a pre_tool hook denied it first), and for an ask who
+ * answered: the session records it on the call's `tool_result`, so `agent hooks replay` can compare
+ * today's rules with it.
+ */
+export interface PermissionFact {
+  readonly mode: PermissionMode;
+  readonly decision: "allow" | "deny" | "ask";
+  readonly rule?: string;
+  readonly reason: string;
+  readonly answered_by?: "hook" | "user" | "nobody";
+}
+
 export type BeforeVerdict =
-  | { readonly run: true; readonly call: NormalizedCall; readonly contexts: readonly string[] }
+  | { readonly run: true; readonly call: NormalizedCall; readonly contexts: readonly string[]; readonly permission?: PermissionFact }
   | {
       readonly run: false;
       readonly reason: string;
       readonly contexts: readonly string[];
       readonly input: Readonly<Record<string, unknown>>;
       readonly stop?: SessionStop;
+      readonly permission?: PermissionFact;
     };
 
 export interface AfterVerdict {
@@ -61,30 +78,64 @@ export function sessionPolicy(s: SessionServices): ToolCallPolicy {
 }
 
 /** The normalised view again after a hook replaced the input, so the gate judges what will run. */
-function renormalize(s: SessionServices, call: NormalizedCall, input: Readonly<Record<string, unknown>>): NormalizedCall {
-  return input === call.input ? call : normalizeCall(s.runtime.fs, call.place, call.tool, input);
+function renormalize(fs: FileSystem, call: NormalizedCall, input: Readonly<Record<string, unknown>>): NormalizedCall {
+  return input === call.input ? call : normalizeCall(fs, call.place, call.tool, input);
+}
+
+/** The pre_tool payload's `permission_decision`: what the gate would say before any hook spoke. */
+export function preToolFields(mode: PermissionMode, rules: RuleSet, call: NormalizedCall): { permission_decision: GateDecision["decision"] } {
+  return { permission_decision: decideGate({ mode, rules, call }).decision };
+}
+
+/** What decides a call once its pre_tool hooks ran: their deny, else the gate over the input they leave. */
+export type PreHookJudgement =
+  | { readonly denied: true; readonly reason: string }
+  | { readonly denied: false; readonly call: NormalizedCall; readonly gate: GateDecision; readonly hookDecision: "allow" | "ask" | undefined };
+
+/**
+ * The live order after the pre_tool hooks (D8, D24): a hook deny stops the call before the gate; else
+ * the gate judges the input the hooks leave, with their allow or ask. `agent hooks replay` judges
+ * recorded calls with this same function.
+ */
+export function judgeAfterPreHooks(fs: FileSystem, gate: { mode: PermissionMode; rules: RuleSet }, call: NormalizedCall, pre: MergeState): PreHookJudgement {
+  if (pre.denied) return { denied: true, reason: pre.denied.modelReason };
+  const hookDecision = pre.asked ? ("ask" as const) : pre.allowed ? ("allow" as const) : undefined;
+  const judged = renormalize(fs, call, { ...(pre.toolInput ?? call.input) });
+  const decision = decideGate({ mode: gate.mode, rules: gate.rules, call: judged, ...(hookDecision ? { hookDecision } : {}) });
+  return { denied: false, call: judged, gate: decision, hookDecision };
+}
+
+function factOf(mode: PermissionMode, gate: GateDecision, answeredBy?: PermissionFact["answered_by"]): PermissionFact {
+  return {
+    mode,
+    decision: gate.decision,
+    ...(gate.rule !== undefined ? { rule: gate.rule } : {}),
+    reason: gate.reason,
+    ...(answeredBy ? { answered_by: answeredBy } : {}),
+  };
 }
 
 async function before(s: SessionServices, call: NormalizedCall, at: CallAt): Promise<BeforeVerdict> {
-  const preDecision = decideGate({ mode: s.permissionMode, rules: s.rules(), call }).decision;
+  const mode = s.permissionMode;
   const pre = await s.fire(
-    { event: "pre_tool", tool: { name: call.tool, callId: at.callId, input: call.input }, fields: { permission_decision: preDecision } },
+    { event: "pre_tool", tool: { name: call.tool, callId: at.callId, input: call.input }, fields: preToolFields(mode, s.rules(), call) },
     at,
   );
   const contexts = pre.state.contexts;
-  if (pre.state.denied) {
+  const judgement = judgeAfterPreHooks(s.runtime.fs, { mode, rules: s.rules() }, call, pre.state);
+  if (judgement.denied) {
     const stop = stopOf(pre.state.stopSession);
-    return { run: false, reason: pre.state.denied.modelReason, contexts, input: call.input, ...(stop ? { stop } : {}) };
+    return { run: false, reason: judgement.reason, contexts, input: call.input, ...(stop ? { stop } : {}) };
   }
-  const hookDecision = pre.state.asked ? ("ask" as const) : pre.state.allowed ? ("allow" as const) : undefined;
-  const judged = renormalize(s, call, { ...(pre.state.toolInput ?? call.input) });
-  const gate = decideGate({ mode: s.permissionMode, rules: s.rules(), call: judged, ...(hookDecision ? { hookDecision } : {}) });
-  if (gate.decision === "deny") return { run: false, reason: gate.reason, contexts, input: judged.input };
-  if (gate.decision === "allow") return { run: true, call: judged, contexts };
+  const { gate, hookDecision } = judgement;
+  const judged = judgement.call;
+  if (gate.decision === "deny") return { run: false, reason: gate.reason, contexts, input: judged.input, permission: factOf(mode, gate) };
+  if (gate.decision === "allow") return { run: true, call: judged, contexts, permission: factOf(mode, gate) };
   // A hook's own reason explains its question better than the gate's summary (LOOP-13).
   const askedByHook = gate.because === undefined && hookDecision === "ask";
   const why = gate.because ?? (askedByHook ? (pre.state.askReason ?? "a hook asked for approval") : undefined);
-  return resolveAsk(s, judged, { why, askedByHook }, contexts, at);
+  const answered = await resolveAsk(s, judged, { why, askedByHook }, contexts, at);
+  return { ...answered.verdict, permission: factOf(mode, gate, answered.by) };
 }
 
 /** The gate asked: permission_request hooks decide, else the user (interactive), else a denial (LOOP-13). */
@@ -94,7 +145,7 @@ async function resolveAsk(
   asked: { why: string | undefined; askedByHook: boolean },
   contexts: readonly string[],
   at: CallAt,
-): Promise<BeforeVerdict> {
+): Promise<{ verdict: BeforeVerdict; by: "hook" | "user" | "nobody" }> {
   const request = await s.fire(
     {
       event: "permission_request",
@@ -108,7 +159,7 @@ async function resolveAsk(
     const reason = request.state.denied?.modelReason ?? permission?.message ?? "denied by a permission_request hook";
     // An `interrupt` or `continue: false` ends the session (LIFE-58); a failure under `fail` too.
     const stop = stopOf(request.state.stopSession);
-    return { run: false, reason, contexts, input: call.input, ...(stop ? { stop } : {}) };
+    return { verdict: { run: false, reason, contexts, input: call.input, ...(stop ? { stop } : {}) }, by: "hook" };
   }
   if (permission?.behavior === "allow") {
     let input = call.input;
@@ -125,15 +176,17 @@ async function resolveAsk(
       input = { ...request.state.toolInput };
     }
     if (permission.updatedPermissions.length > 0) s.applyUpdates(permission.updatedPermissions);
-    return { run: true, call: renormalize(s, call, input), contexts };
+    return { verdict: { run: true, call: renormalize(s.runtime.fs, call, input), contexts }, by: "hook" };
   }
   if (s.askPermission) {
     const answer = await askUser(s, call, at);
-    return answer === "deny" ? { run: false, reason: `the user denied ${call.tool}`, contexts, input: call.input } : { run: true, call, contexts };
+    const verdict: BeforeVerdict =
+      answer === "deny" ? { run: false, reason: `the user denied ${call.tool}`, contexts, input: call.input } : { run: true, call, contexts };
+    return { verdict, by: "user" };
   }
   const denial = nonInteractiveDenial(call, asked.why, { askedByHook: asked.askedByHook, noApprover: s.noApprover });
   s.emit({ type: "notice", kind: "warning", text: `agent: ${denial}` });
-  return { run: false, reason: denial, contexts, input: call.input };
+  return { verdict: { run: false, reason: denial, contexts, input: call.input }, by: "nobody" };
 }
 
 /**

@@ -224,6 +224,7 @@ function hooksAction(ctx: CliContext, action: string, rest: string[], options: O
           extra: rest.slice(1),
           from: stringOption(options, "from"),
           trust: options.trust === true,
+          permissionMode: stringOption(options, "permissionMode"),
         }),
       );
     case "trust":
@@ -263,6 +264,7 @@ function defineHooks(cli: Cli, ctx: CliContext): void {
     .option("--dry-run", "hooks import: print the result, write nothing")
     .option("--plugin-dir <dir>", "list, validate, test: also load the Claude Code plugin in DIR (repeatable)")
     .option("--cases <file>", "hooks test: run a suite of cases (JSONL, or TOML [[case]]); exit 1 on any failure")
+    .option("--permission-mode <mode>", "hooks replay: judge calls in this mode instead of the recorded one")
     .example("agent hooks list --json")
     .example("agent hooks validate")
     .example(`agent hooks test pre_tool --tool bash --input '{"command":"rm -rf /"}' --json`)

@@ -86,6 +86,16 @@ const recordEntries = {
     success: v.boolean(),
     content: v.string(),
     metadata: JsonObject,
+    /** The permission gate's decision (absent when a hook denied first, and in older files): `agent hooks replay` compares with it. */
+    permission: v.optional(
+      v.object({
+        mode: v.string(),
+        decision: v.picklist(["allow", "deny", "ask"]),
+        rule: v.optional(v.string()),
+        reason: v.string(),
+        answered_by: v.optional(v.picklist(["hook", "user", "nobody"])),
+      }),
+    ),
   },
   tool_result_delivered: { tool_call_id: v.string(), content: v.string(), output: v.string() },
   hook_lifecycle: hookLifecycleEntries,

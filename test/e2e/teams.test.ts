@@ -322,7 +322,9 @@ describe("replay", () => {
     expect(changed.stdout).toMatch(/pre_tool bash\s+git push\s+none\s+deny \(guard\)\s+CHANGED/);
     expect(changed.stdout).toContain("now: no pushes");
     const json = JSON.parse(runCli(w, ["hooks", "replay", id, "--trust", "--json"]).stdout) as { events: Rec[]; changed: number };
-    expect(json.changed).toBe(2);
+    // Each call's final decision (hooks, then the gate in the recorded bypass mode) changed too.
+    expect(changed.stdout).toMatch(/decision bash\s+git push\s+allow \(bash is allowed in bypass permission mode\)\s+deny \(guard\)\s+CHANGED/);
+    expect(json.changed).toBe(4);
     expect(json.events.find((e) => e.tool_call_id === "c2")).toMatchObject({
       event: "pre_tool",
       then: { decision: "none" },

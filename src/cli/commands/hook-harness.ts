@@ -8,6 +8,7 @@ import type { Runtime } from "../../runtime/types.ts";
 import type { CliIO } from "../io.ts";
 import type { CanonicalEvent } from "../../util/events.ts";
 import type { ToolId } from "../../tools/names.ts";
+import type { PermissionMode } from "../../permissions/mode.ts";
 import { loadConfig, type LoadedConfig } from "../../config/load.ts";
 import { requireParsableConfig } from "../config-gate.ts";
 import { createHookEngine, providerKeyVarsFor, type HookEngine } from "../../hooks/engine.ts";
@@ -31,6 +32,8 @@ export interface HarnessOptions {
   readonly model?: string | undefined;
   readonly baseUrl?: string | undefined;
   readonly pluginDirs?: readonly string[] | undefined;
+  /** Readonly permission mode runs only fail-closed hooks on tool events, as a session in it does. */
+  readonly readonlyMode?: boolean;
 }
 
 /** One event to fire; `named` may be `post_tool_failure` (fired as post_tool with a failed result). */
@@ -43,6 +46,8 @@ export interface HarnessEvent {
   /** Hooks keyed on the session (`once`) see one id per value. */
   readonly sessionId: string;
   readonly callId?: string;
+  /** The payload's `permission_mode` (replay: the mode the call is judged in); default `default`. */
+  readonly permissionMode?: PermissionMode;
 }
 
 export interface HarnessResult {
@@ -78,7 +83,7 @@ export function openHarness(runtime: Runtime, io: CliIO, options: HarnessOptions
   const engine = createHookEngine(runtime, {
     promptProvider: promptProviderFor(runtime, loaded, options),
     hooks,
-    readonlyMode: false,
+    readonlyMode: options.readonlyMode === true,
     quietSuccessOutput: loaded.settings.hooks.quietSuccessOutput,
     providerKeyVars: providerKeyVarsFor(loaded.settings.providers),
     sinks: { failureLine: (line) => failureLines.push(line) },
@@ -126,7 +131,7 @@ async function fireOne(engine: HookEngine, loaded: LoadedConfig, cwd: string, ev
     transcriptPath: null,
     cwd,
     projectDir: loaded.projectRoot,
-    permissionMode: "default",
+    permissionMode: event.permissionMode ?? "default",
     ...(event.tool ? { tool: { name: event.tool, callId: event.callId ?? "call_test", input: { ...(event.input ?? {}) } } } : {}),
     ...(event.result ? { result: event.result } : {}),
     fields: event.fields,
