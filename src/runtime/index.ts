@@ -44,5 +44,6 @@ export function createRuntime(name: Runtime["name"] = detectRuntime()): Runtime 
     onSignal: common.onSignal,
     exit: common.exit,
     sleep: common.sleep,
+    collectGarbageIfDue: common.collectGarbageIfDue,
   };
 }
