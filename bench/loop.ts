@@ -168,6 +168,8 @@ function runAgent(args: string[], env: Record<string, string>, sampleEveryMs: nu
       }
     };
     const timer = setInterval(poll, sampleEveryMs);
+    // The peak alone is read more often, so a session shorter than one sample still has one.
+    const peakTimer = setInterval(() => (hwmKib = Math.max(hwmKib, statusKib(pid, "VmHWM"))), 20);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -175,6 +177,7 @@ function runAgent(args: string[], env: Record<string, string>, sampleEveryMs: nu
     child.on("exit", (code) => {
       const elapsed = performance.now() - start;
       clearInterval(timer);
+      clearInterval(peakTimer);
       if (code !== 0) reject(new Error(`agent exit ${code}: ${stderr.slice(0, 1000)}`));
       else resolvePromise({ ms: elapsed, hwmKib, samples, stdout });
     });
@@ -460,6 +463,7 @@ async function partTwo(): Promise<void> {
       `| ${row.name} | ${(wall / 1000).toFixed(1)} | ${ms(wall / calls)} | ${mib(peak)} | ${mb(peak)} | ${mib(max)} | ${mb(max)} | ${(peak / floorPeak).toFixed(2)}× | ${Math.max(...row.runs.map((x) => x.leftovers))} |`,
     );
   }
+  console.log(`\nAcross all runs, processes left after exit: ${Math.max(...rows.flatMap((row) => row.runs.map((x) => x.leftovers)))}.`);
   console.log(`\nEach run's peak MiB: ${rows.map((row) => `${row.name}: ${row.runs.map((x) => mib(x.hwmKib)).join(", ")}`).join("; ")}.\n`);
 
   const last = (rows[1] as (typeof rows)[number]).runs.at(-1) as LongRun;
