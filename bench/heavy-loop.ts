@@ -7,7 +7,8 @@
  *    the Anthropic wire. Per program: the largest request, all bytes sent, the time per call over
  *    the first and the last ten calls (request to request), and peak RSS (VmHWM, polled). Floor:
  *    bench/floor-loop.ts compiled the same way (`bun build --compile`), the smallest loop holding
- *    the same history. Target: RSS ≤ 1.3× the floor on both wires.
+ *    the same history. Target: RSS ≤ 1.3× the floor on both wires. Then what each agent left on
+ *    disk: the session JSONL, the Claude-shaped transcript and the outputs directory.
  * 2. Compaction that fails: 100 calls over `--max-context-tokens 200` with every summarizing
  *    request answered by a tool call: summarizing attempts and bytes sent.
  * 3. Start-up: process start → first provider request with no MCP server; floor: the compiled floor
@@ -19,7 +20,7 @@
  *   npm run build && npx bun bench/heavy-loop.ts [--runs=3] [--agent=dist/agent] [--base=PATH] [--skip-big] [--skip-compaction] [--skip-startup]
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -75,6 +76,22 @@ const agents = [agentProgram("agent (this branch)", AGENT), ...(BASE ? [agentPro
 const EXTRA_ARGS = (flag("agent-args") ?? "").split(" ").filter((arg) => arg !== "");
 
 let worldCount = 0;
+/** Bytes under `$AGENT_HOME/sessions`: the session JSONL files, the Claude-shaped transcripts (`claude/`), the outputs directories. */
+function sessionBytes(agentHome: string): { jsonl: number; transcript: number; outputs: number } {
+  const sum = { jsonl: 0, transcript: 0, outputs: 0 };
+  const walk = (dir: string, kind: keyof typeof sum | null): void => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path, entry.name === "claude" ? "transcript" : entry.name.endsWith(".outputs") ? "outputs" : kind);
+      else if (kind !== null) sum[kind] += statSync(path).size;
+      else if (entry.name.endsWith(".jsonl")) sum.jsonl += statSync(path).size;
+    }
+  };
+  walk(join(agentHome, "sessions"), null);
+  return sum;
+}
+
 function world(mcp?: { ignoreStdin: boolean }): { cwd: string; env: Record<string, string> } {
   worldCount += 1;
   const home = join(root, `w${worldCount}`, "home");
@@ -181,11 +198,18 @@ async function bigOutputs(): Promise<string[]> {
     `| 100 calls × 50 KiB output | wire | largest request (MB) | sent in all (MB) | ms per call, first 10 | ms per call, last 10 | peak RSS (MiB) | RSS vs floor |`,
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
+  const disk = [
+    "| on disk after 100 × 50 KiB | wire | session JSONL (MB) | Claude-shaped transcript (MB) | outputs directory (MB) | all (MB) |",
+    "| --- | --- | ---: | ---: | ---: | ---: |",
+  ];
   for (const wire of ["openai", "anthropic"] as const) {
     // The last row: the same agent with 100 outputs of 2 bytes, its own floor for memory.
     const small = agents[0] ? { ...agents[0], label: `${agents[0].label}, 100 × \`echo 1\`` } : undefined;
     const programs = [floorProgram, ...agents, ...(small ? [small] : [])];
-    const results = new Map<string, { largest: number[]; total: number[]; first: number[]; last: number[]; rss: number[] }>();
+    const results = new Map<
+      string,
+      { largest: number[]; total: number[]; first: number[]; last: number[]; rss: number[]; disk: ReturnType<typeof sessionBytes>[] }
+    >();
     for (let run = 0; run < RUNS; run++) {
       for (const program of programs) {
         const command = program === small ? "echo 1" : BIG;
@@ -197,7 +221,8 @@ async function bigOutputs(): Promise<string[]> {
           const out = await runProgram(program.argv(wire, server.url, []), w.cwd, w.env);
           const sizes = server.recorded.map((r) => r.bytes);
           const gaps = intervals(server.recorded.map((r) => r.t));
-          const entry = results.get(program.label) ?? { largest: [], total: [], first: [], last: [], rss: [] };
+          const entry = results.get(program.label) ?? { largest: [], total: [], first: [], last: [], rss: [], disk: [] };
+          entry.disk.push(sessionBytes(w.env.AGENT_HOME as string));
           entry.largest.push(Math.max(...sizes));
           entry.total.push(sizes.reduce((a, b) => a + b, 0));
           entry.first.push(median(gaps.slice(0, 10)));
@@ -218,9 +243,15 @@ async function bigOutputs(): Promise<string[]> {
       lines.push(
         `| ${program.label} | ${wire} | ${mb(median(r.largest))} | ${mb(median(r.total))} | ${median(r.first).toFixed(1)} | ${median(r.last).toFixed(1)} | ${mib(median(r.rss))} | ${target} |`,
       );
+      if (program !== floorProgram && program !== small) {
+        const d = (key: keyof ReturnType<typeof sessionBytes>): number => median(r.disk.map((x) => x[key]));
+        disk.push(
+          `| ${program.label} | ${wire} | ${mb(d("jsonl"))} | ${mb(d("transcript"))} | ${mb(d("outputs"))} | ${mb(d("jsonl") + d("transcript") + d("outputs"))} |`,
+        );
+      }
     }
   }
-  return lines;
+  return [...lines, "", ...disk];
 }
 
 async function compaction(): Promise<string[]> {

@@ -8,10 +8,11 @@
  *    and one post no-op hook, per form. Baselines measured in the same run: spawning the tool's and
  *    each hook's command directly, exactly as the agent does (runtime shim, new group, pipes).
  *    Peak RSS = the agent process's VmHWM (/proc/<pid>/status), polled.
- * 2. 1,000 tool calls × 10 no-op hooks (script provider, 100 turns × 10 calls): RSS, fds, children
+ * 2. 1,000 tool calls × 10 no-op hooks (script provider, 100 turns × 10 calls), `--long-runs` times against the
+ *    same binary without hooks (the floor) and `--base`: peak RSS, and RSS, fds, children
  *    and zombies of the agent sampled while it runs, then a sweep for any process left behind.
  *
- *   npm run build && npx bun bench/loop.ts [--runs=11] [--calls=20] [--turns=100] [--agent=dist/agent] [--skip-calls] [--skip-long]
+ *   npm run build && npx bun bench/loop.ts [--runs=11] [--calls=20] [--turns=100] [--agent=dist/agent] [--base=PATH] [--long-runs=5] [--skip-calls] [--skip-long]
  * Prints markdown tables. Every session is checked (exit 0, call count, hook runs in the JSONL).
  */
 import { spawn } from "node:child_process";
@@ -152,10 +153,10 @@ interface AgentRun {
   readonly stdout: string;
 }
 
-function runAgent(args: string[], env: Record<string, string>, sampleEveryMs: number, full = false): Promise<AgentRun> {
+function runAgent(args: string[], env: Record<string, string>, sampleEveryMs: number, full = false, agent = AGENT): Promise<AgentRun> {
   return new Promise((resolvePromise, reject) => {
     const start = performance.now();
-    const child = spawn(AGENT, args, { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(agent, args, { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
     const pid = child.pid ?? -1;
     const samples: Sample[] = [];
     let hwmKib = 0;
@@ -167,6 +168,8 @@ function runAgent(args: string[], env: Record<string, string>, sampleEveryMs: nu
       }
     };
     const timer = setInterval(poll, sampleEveryMs);
+    // The peak alone is read more often, so a session shorter than one sample still has one.
+    const peakTimer = setInterval(() => (hwmKib = Math.max(hwmKib, statusKib(pid, "VmHWM"))), 20);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -174,6 +177,7 @@ function runAgent(args: string[], env: Record<string, string>, sampleEveryMs: nu
     child.on("exit", (code) => {
       const elapsed = performance.now() - start;
       clearInterval(timer);
+      clearInterval(peakTimer);
       if (code !== 0) reject(new Error(`agent exit ${code}: ${stderr.slice(0, 1000)}`));
       else resolvePromise({ ms: elapsed, hwmKib, samples, stdout });
     });
@@ -402,9 +406,30 @@ function markedProcesses(): number[] {
   return out;
 }
 
+interface LongRun extends AgentRun {
+  readonly leftovers: number;
+}
+
+/** One 1,000-call session of `agent` in `home`, checked, sampled every 250 ms, then swept for leftovers. */
+async function longRun(agent: string, home: ReturnType<typeof makeHome>, script: string, calls: number): Promise<LongRun> {
+  const args = ["run", "--provider", "script", "--script", script, "--permission-mode", "bypass", "--output-format", "json", "go"];
+  const run = await runAgent(args, envFor(home.home, home.agentHome), 250, true, agent);
+  const s = summary(run.stdout);
+  if (s.is_error || s.tool_calls !== calls) throw new Error(`long run: ${run.stdout}`);
+  checkSession(home.agentHome, s.session_id, calls, calls * home.perCall);
+  await new Promise((r) => setTimeout(r, 300));
+  return { ...run, leftovers: markedProcesses().length };
+}
+
+/**
+ * `--long-runs=N` (default 5) interleaved rounds: the floor (this binary, the same 1,000 calls, no
+ * hooks), then the agent with the ten hooks, then `--base=PATH` with them when given. Peak RSS is
+ * VmHWM: its median and max over the runs, and the median against the floor's median.
+ */
 async function partTwo(): Promise<void> {
   const hooks: HookSet = { dirPre: 2, dirPost: 2, lifePre: 2, lifePost: 1, listPre: 2, listPost: 1 };
   const home = makeHome("long", hooks);
+  const floorHome = makeHome("long-floor", NO_HOOKS);
   const perTurn = 10;
   const turns = Array.from({ length: LONG_TURNS }, (_, t) => ({
     tool_calls: Array.from({ length: perTurn }, (_, i) => ({ id: `c${t}_${i}`, name: "bash", arguments: { command: "true" } })),
@@ -412,21 +437,40 @@ async function partTwo(): Promise<void> {
   const script = join(root, "long-script.json");
   writeFileSync(script, JSON.stringify({ turns: [...turns, { text: "done" }] }));
   const calls = LONG_TURNS * perTurn;
-  const args = ["run", "--provider", "script", "--script", script, "--permission-mode", "bypass", "--output-format", "json", "go"];
-  const run = await runAgent(args, envFor(home.home, home.agentHome), 250, true);
-  const s = summary(run.stdout);
-  if (s.is_error || s.tool_calls !== calls) throw new Error(`long run: ${run.stdout}`);
-  checkSession(home.agentHome, s.session_id, calls, calls * home.perCall);
-  await new Promise((r) => setTimeout(r, 300));
-  const leftovers = markedProcesses();
+  const base = flag("base");
+  const rows: { name: string; agent: string; home: ReturnType<typeof makeHome>; runs: LongRun[] }[] = [
+    { name: "floor: this binary, no hooks", agent: AGENT, home: floorHome, runs: [] },
+    { name: `this binary, ${home.perCall} hooks per call`, agent: AGENT, home, runs: [] },
+    ...(base ? [{ name: `base, ${home.perCall} hooks per call`, agent: resolve(base), home, runs: [] }] : []),
+  ];
+  const longRuns = Number(flag("long-runs") ?? 5);
+  for (let r = 0; r < longRuns; r++) for (const row of rows) row.runs.push(await longRun(row.agent, row.home, script, calls));
 
-  const samples = run.samples;
+  const floorPeak = median((rows[0] as (typeof rows)[number]).runs.map((x) => x.hwmKib));
+  console.log(
+    `### ${calls} tool calls × ${home.perCall} hooks (script provider, ${LONG_TURNS} turns × ${perTurn} calls; ${calls * home.perCall} hook runs; ${longRuns} interleaved runs)\n`,
+  );
+  console.log(
+    "| binary | wall s (median) | ms per call | peak RSS MiB (median) | peak MB (median) | peak MiB (max) | peak MB (max) | vs floor (median) | processes left (max) |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const row of rows) {
+    const wall = median(row.runs.map((x) => x.ms));
+    const peak = median(row.runs.map((x) => x.hwmKib));
+    const max = Math.max(...row.runs.map((x) => x.hwmKib));
+    const mb = (kib: number): string => ((kib * 1024) / 1e6).toFixed(1);
+    console.log(
+      `| ${row.name} | ${(wall / 1000).toFixed(1)} | ${ms(wall / calls)} | ${mib(peak)} | ${mb(peak)} | ${mib(max)} | ${mb(max)} | ${(peak / floorPeak).toFixed(2)}× | ${Math.max(...row.runs.map((x) => x.leftovers))} |`,
+    );
+  }
+  console.log(`\nAcross all runs, processes left after exit: ${Math.max(...rows.flatMap((row) => row.runs.map((x) => x.leftovers)))}.`);
+  console.log(`\nEach run's peak MiB: ${rows.map((row) => `${row.name}: ${row.runs.map((x) => mib(x.hwmKib)).join(", ")}`).join("; ")}.\n`);
+
+  const last = (rows[1] as (typeof rows)[number]).runs.at(-1) as LongRun;
+  const samples = last.samples;
   if (samples.length < 2) throw new Error("long run: too few samples");
   const pick = (fraction: number): Sample => samples[Math.min(samples.length - 1, Math.round(fraction * (samples.length - 1)))] as Sample;
-  console.log(`### ${calls} tool calls × ${home.perCall} hooks (script provider, ${LONG_TURNS} turns × ${perTurn} calls; ${calls * home.perCall} hook runs)\n`);
-  console.log(
-    `Wall ${(run.ms / 1000).toFixed(1)} s (${ms(run.ms / calls)} ms per call with its ${home.perCall} hooks); ${samples.length} samples every 250 ms; peak RSS (VmHWM) ${mib(run.hwmKib)} MiB; max zombies seen at once ${Math.max(...samples.map((x) => x.zombies))}; processes left after exit: ${leftovers.length}.\n`,
-  );
+  console.log(`The last run with hooks, sampled every 250 ms (max zombies seen at once ${Math.max(...samples.map((x) => x.zombies))}):\n`);
   console.log("| elapsed | t s | RSS MiB | VmHWM MiB | open fds | children | zombies |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const fraction of [0, 0.1, 0.25, 0.5, 0.75, 1]) {

@@ -181,7 +181,9 @@ async function runTool(run: CallRun, normalized: NormalizedCall, preContexts: re
   const context = joinContexts([...preContexts, ...(result.hookContext ?? []), ...post.contexts]);
   const output = post.output ?? result.content;
   const content = appendHookContext(output, context);
-  s.writer.append("tool_result_delivered", { tool_call_id: call.id, content, output });
+  // A result kept in the outputs directory is a preview of up to 4 KiB: the tool_result above holds it once.
+  const once = (text: string): string | undefined => (result.metadata?.output_file !== undefined && text === result.content ? undefined : text);
+  s.writer.append("tool_result_delivered", { tool_call_id: call.id, content: once(content), output: once(output) });
   s.flushDeferred(call.id);
   for (const item of post.items) s.writer.append("provider_context_item", { role: "user", content: item });
   const change = result.success ? fileChangeOf(result, input) : undefined;

@@ -270,6 +270,8 @@ async function runCalls(t: TurnContext, calls: readonly ToolCallRequest[], messa
     if (t.signal.aborted) break;
     state.toolCalls += group.length;
     const outcomes = await mapConcurrent(group, MAX_CONCURRENT_TASKS, (call) => runToolCall(t.s, scope, call));
+    // Between calls no hook batch is in flight: the runtime may take its full collection here.
+    t.s.runtime.collectGarbageIfDue?.();
     outcomes.forEach((outcome, index) => {
       toolMessages.push(outcome.message);
       postItems.push(...outcome.items);

@@ -20,8 +20,11 @@ export function detectRuntime(): Runtime["name"] {
 export function createRuntime(name: Runtime["name"] = detectRuntime()): Runtime {
   const spawnOn: (request: SpawnRequest) => Promise<SpawnResult> = name === "bun" ? spawnBun : name === "deno" ? spawnDeno : spawnNode;
   // Once the agent is exiting (waiting for its output to drain) nothing new may start.
-  const spawn = (request: SpawnRequest): Promise<SpawnResult> =>
-    common.isExiting() ? Promise.resolve({ ok: false, code: "ESHUTDOWN", message: "the agent is exiting" }) : spawnOn(request);
+  const spawn = (request: SpawnRequest): Promise<SpawnResult> => {
+    if (common.isExiting()) return Promise.resolve({ ok: false, code: "ESHUTDOWN", message: "the agent is exiting" });
+    common.noteSpawnForCollection();
+    return spawnOn(request);
+  };
   return {
     name,
     fs: common.nodeFileSystem,
@@ -41,5 +44,6 @@ export function createRuntime(name: Runtime["name"] = detectRuntime()): Runtime 
     onSignal: common.onSignal,
     exit: common.exit,
     sleep: common.sleep,
+    collectGarbageIfDue: common.collectGarbageIfDue,
   };
 }

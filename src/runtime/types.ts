@@ -130,4 +130,6 @@ export interface Runtime {
    */
   exit(code: number, options?: { drainWithinMs?: number }): Promise<never>;
   sleep(ms: number): Promise<void>;
+  /** Called at a quiet point (between tool calls): a full collection when many spawns piled up garbage; a few ms. */
+  collectGarbageIfDue?(): void;
 }

@@ -3,7 +3,7 @@
  * these return. `show` lists what the conversation held — prompts, replies, tool calls and the
  * results as delivered to the provider — and leaves local hook telemetry out.
  */
-import type { SessionRecord } from "./records.ts";
+import { deliveredTexts, type SessionRecord } from "./records.ts";
 import type { SessionSummary } from "./store.ts";
 
 const PROMPT_PREVIEW_CHARS = 60;
@@ -33,6 +33,8 @@ export function formatSessionShow(id: string, records: readonly SessionRecord[])
     const [first = "", ...rest] = text.split("\n");
     out.push(`${label} ${first}`.trimEnd(), ...rest.map((line) => `  ${line}`.trimEnd()));
   };
+  // Raw results by call id: a delivered result may refer to its tool_result's content.
+  const raw = new Map<string, string>();
   for (const record of records) {
     switch (record.type) {
       case "session_start": {
@@ -49,8 +51,11 @@ export function formatSessionShow(id: string, records: readonly SessionRecord[])
       case "tool_call":
         block(`[tool_call ${record.tool_call_id}]`, `${record.tool_name} ${typeof record.input === "string" ? record.input : JSON.stringify(record.input)}`);
         break;
+      case "tool_result":
+        raw.set(record.tool_call_id, record.content);
+        break;
       case "tool_result_delivered":
-        block(`[result ${record.tool_call_id}]`, record.content);
+        block(`[result ${record.tool_call_id}]`, deliveredTexts(record, raw.get(record.tool_call_id)).content);
         break;
       case "provider_context_item":
         block("[context]", record.content);

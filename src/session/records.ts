@@ -97,7 +97,12 @@ const recordEntries = {
       }),
     ),
   },
-  tool_result_delivered: { tool_call_id: v.string(), content: v.string(), output: v.string() },
+  /**
+   * `content` is what the provider got, `output` the result before hook context was appended. For an
+   * output kept in the session's outputs directory (the tool_result's `metadata.output_file`), either is
+   * left out when it equals that tool_result's `content`: the preview is stored once (`deliveredTexts`).
+   */
+  tool_result_delivered: { tool_call_id: v.string(), content: v.optional(v.string()), output: v.optional(v.string()) },
   hook_lifecycle: hookLifecycleEntries,
   hook_diagnostic: { ...hookLifecycleEntries, status: v.picklist(["success", "failed", "warning"]) },
   hook_context_injection: {
@@ -200,6 +205,14 @@ export function buildRecord<T extends RecordType>(type: T, fields: RecordFields<
   }
   // The keys copied are exactly RecordOf<T>'s keys, taken from `fields`, which the signature types.
   return out as RecordOf<T>;
+}
+
+/**
+ * A delivered result's two texts; a field the writer left out (equal to the raw result, see
+ * `tool_result_delivered`) comes from `raw`, the `content` of the call's `tool_result`.
+ */
+export function deliveredTexts(record: RecordOf<"tool_result_delivered">, raw: string | undefined): { content: string; output: string } {
+  return { content: record.content ?? raw ?? "", output: record.output ?? raw ?? "" };
 }
 
 export type RecordParseResult = { ok: true; record: SessionRecord } | { ok: false; error: string };

@@ -1,11 +1,12 @@
 /**
  * Resume (D25, TOOL-61, LOOP-28): rebuilds the provider conversation from a session's records. Only
  * what the provider saw is replayed: the last `compaction` summary, then `user`, `assistant`,
- * `tool_result_delivered` (never the raw `tool_result`) and `provider_context_item` in file order.
+ * `tool_result_delivered` and `provider_context_item` in file order. The raw `tool_result` is never
+ * replayed; it only lends its content to a delivered record that refers to it (`deliveredTexts`).
  * Local-only `hook_*` records never reach a provider.
  */
 import type { Message } from "../providers/types.ts";
-import type { SessionRecord } from "./records.ts";
+import { deliveredTexts, type SessionRecord } from "./records.ts";
 
 /** Stands in for a call whose delivered result was never written (the session died mid-call). */
 export const MISSING_RESULT_TEXT = "Tool call did not complete: the session ended before its result was recorded.";
@@ -22,11 +23,14 @@ export function replayMessages(records: readonly SessionRecord[]): Message[] {
   const lastCompaction = records.findLastIndex((record) => record.type === "compaction");
   const toolNames = new Map<string, string>();
   const failed = new Set<string>();
+  // The raw content only of results whose delivered record refers to it (an output kept in the outputs directory).
+  const raw = new Map<string, string>();
   for (const record of records) {
     if (record.type === "tool_call") toolNames.set(record.tool_call_id, record.tool_name);
     if (record.type === "assistant") for (const call of record.tool_calls) toolNames.set(call.id, call.name);
-    // Only the success flag of the raw result is used (for isError); its content is never replayed.
+    // The raw result gives the success flag (for isError) and, when the delivered record left it out, the content.
     if (record.type === "tool_result" && !record.success) failed.add(record.tool_call_id);
+    if (record.type === "tool_result" && record.metadata.output_file !== undefined) raw.set(record.tool_call_id, record.content);
   }
 
   const messages: Message[] = [];
@@ -61,7 +65,7 @@ export function replayMessages(records: readonly SessionRecord[]): Message[] {
           role: "tool",
           toolCallId: record.tool_call_id,
           name: toolNames.get(record.tool_call_id) ?? "",
-          content: record.content,
+          content: deliveredTexts(record, raw.get(record.tool_call_id)).content,
         };
         messages.push(failed.has(record.tool_call_id) ? { ...message, isError: true } : message);
         break;

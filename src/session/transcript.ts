@@ -22,7 +22,7 @@
  */
 import type { FileSystem } from "../runtime/types.ts";
 import { CLAUDE_TOOL_NAMES, canonicalTool } from "../tools/names.ts";
-import type { SessionRecord } from "./records.ts";
+import { deliveredTexts, type SessionRecord } from "./records.ts";
 import { basenamePath, dirnamePath, joinPath } from "../util/path-utils.ts";
 
 export const TRANSCRIPT_DIR_NAME = "claude";
@@ -72,8 +72,8 @@ export class ClaudeTranscript {
   private readonly options: TranscriptOptions;
   private lastUuid: string | null = null;
   private pendingThinking: string | null = null;
-  /** success of each call's raw `tool_result`, read when its delivered result is written. */
-  private readonly success = new Map<string, boolean>();
+  /** Each call's raw `tool_result` until its delivered result is written (which may refer to its content). */
+  private readonly results = new Map<string, { success: boolean; content: string }>();
   private prepared = false;
   private failed = false;
 
@@ -129,12 +129,13 @@ export class ClaudeTranscript {
         this.append(at, { type: "assistant", message: this.assistantMessage(record.content, record.tool_calls) });
         return;
       case "tool_result":
-        this.success.set(record.tool_call_id, record.success);
+        this.results.set(record.tool_call_id, { success: record.success, content: record.content });
         return;
       case "tool_result_delivered": {
-        const isError = this.success.get(record.tool_call_id) === false;
-        this.success.delete(record.tool_call_id);
-        const block = { type: "tool_result", tool_use_id: record.tool_call_id, content: record.content, is_error: isError };
+        const raw = this.results.get(record.tool_call_id);
+        this.results.delete(record.tool_call_id);
+        const isError = raw?.success === false;
+        const block = { type: "tool_result", tool_use_id: record.tool_call_id, content: deliveredTexts(record, raw?.content).content, is_error: isError };
         this.append(at, { type: "user", message: { role: "user", content: [block] } });
         return;
       }

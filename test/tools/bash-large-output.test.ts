@@ -2,9 +2,10 @@
 // the session and the model gets a bounded preview naming it; the model pages it with `read`.
 // Through `agent run` against a fake OpenAI server that reads the path from the preview it was sent.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { createServer, type IncomingMessage } from "node:http";
-import { makeWorld } from "../support/cli.ts";
+import { makeWorld, sessionFileOf, type World } from "../support/cli.ts";
 import { runCliInProcess } from "../support/in-process.ts";
 import { renderOpenAI } from "../support/fake-openai.ts";
 import { listenLocal } from "../support/listen.ts";
@@ -109,4 +110,74 @@ describe("large bash outputs", () => {
       await listening.close();
     }
   });
+
+  test("TOOL-80 the session file stores the preview once; resume, the transcript and sessions show still get it", async () => {
+    const w = makeWorld();
+    const bodies: Body[] = [];
+    const server = createServer((req, res) => {
+      void readBody(req).then((body) => {
+        bodies.push(body);
+        const events =
+          bodies.length === 1
+            ? renderOpenAI({ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "seq 1 30000; echo the-end" } }] })
+            : renderOpenAI({ text: "done" });
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(events.join(""));
+      });
+    });
+    const listening = await listenLocal(server);
+    const run = (extra: string[], prompt: string) =>
+      runCliInProcess(w, [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        listening.url,
+        "--permission-mode",
+        "bypass",
+        "--output-format",
+        "json",
+        ...extra,
+        prompt,
+      ]);
+    try {
+      const first = await run([], "go");
+      expect(first.code).toBe(0);
+      const preview = (bodies[1] as Body).messages.find((m) => m.role === "tool")?.content ?? "";
+      expect(preview).toContain("the-end");
+      const id = String(JSON.parse(first.stdout.trim().split("\n").pop() ?? "{}").session_id);
+      const file = sessionFileOf(join(w.agentHome, "sessions"), id);
+      const text = readFileSync(file, "utf8");
+      // A line of the preview's tail appears once in the JSONL: in tool_result; the delivered record refers to it.
+      expect(preview).toContain("\n29999\n");
+      expect(text.split("29999").length - 1).toBe(1);
+      const delivered = text.split("\n").filter((line) => line.includes('"type":"tool_result_delivered"'));
+      expect(delivered).toHaveLength(1);
+      expect(JSON.parse(delivered[0] as string)).toEqual({ type: "tool_result_delivered", timestamp: expect.any(String), tool_call_id: "c1" });
+      expect(transcriptToolResults(w, file)).toEqual([preview]);
+
+      const resumed = await run(["--resume", id], "again");
+      expect(resumed.code).toBe(0);
+      // The provider gets the same preview back from the session file.
+      expect((bodies[2] as Body).messages.find((m) => m.role === "tool")?.content).toBe(preview);
+      const shown = await runCliInProcess(w, ["sessions", "show", id]);
+      expect(shown.stdout).toContain("[result c1] 1\n  2\n  3\n");
+      expect(shown.stdout).toContain("  the-end");
+    } finally {
+      await listening.close();
+    }
+  });
 });
+
+/** The `tool_result` blocks' contents of the Claude-shaped transcript beside `sessionFile`. */
+function transcriptToolResults(w: World, sessionFile: string): string[] {
+  const dir = join(w.agentHome, "sessions", "claude");
+  const name = readdirSync(dir).find((entry) => sessionFile.endsWith(entry)) ?? "";
+  return readFileSync(join(dir, name), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { message: { content: unknown } })
+    .flatMap((entry) => (Array.isArray(entry.message?.content) ? (entry.message.content as { type: string; content: string }[]) : []))
+    .filter((block) => block.type === "tool_result")
+    .map((block) => block.content);
+}

@@ -411,8 +411,24 @@ export function encodeClaudePayload(spec: HookSpec, input: HookEventInput): Reco
   return payload;
 }
 
+/**
+ * Each event input's request, built once: every claude hook of the event (a concurrent batch of ten
+ * included) gets the same payload and variables, which depend only on the input and the event, so
+ * the payload is serialised once instead of once per hook. Inputs are never changed in place (a
+ * rewritten tool input is a new object), so the input object is the key; the request is frozen.
+ */
+const requestsByInput = new WeakMap<HookEventInput, { readonly event: CanonicalEvent; readonly request: EncodedRequest }>();
+
 function encode(spec: HookSpec, input: HookEventInput, options: EncodeOptions): EncodedRequest {
   void options;
+  const known = requestsByInput.get(input);
+  if (known !== undefined && known.event === spec.event) return known.request;
+  const request = buildRequest(spec, input);
+  requestsByInput.set(input, { event: spec.event, request });
+  return request;
+}
+
+function buildRequest(spec: HookSpec, input: HookEventInput): EncodedRequest {
   const line = `${JSON.stringify(encodeClaudePayload(spec, input))}\n`;
   const env: Record<string, string> = {
     VT_PROJECT_DIR: input.projectDir,
@@ -429,7 +445,7 @@ function encode(spec: HookSpec, input: HookEventInput, options: EncodeOptions): 
     env.CLAUDE_TRANSCRIPT_PATH = transcript;
     env.AGENT_TRANSCRIPT_PATH = transcript;
   }
-  return { stdin: encoder.encode(line), env, cleanup: [] };
+  return Object.freeze({ stdin: encoder.encode(line), env: Object.freeze(env), cleanup: Object.freeze([]) });
 }
 
 export const claudeDialect: Dialect = { encode, decode };
