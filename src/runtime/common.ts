@@ -205,11 +205,27 @@ let spawnsSinceCollection = 0;
 const SPAWNS_PER_FULL_COLLECTION = 64;
 let spawnsSinceFullCollection = 0;
 
-/** A quiet point (the agent between tool calls): a full collection when enough spawns have piled up (Bun; elsewhere nothing). */
+/**
+ * RSS growth since the last full collection that asks for another at the next quiet point. Spawn
+ * counts miss garbage that comes in bytes, not processes: 100 bash calls of 50 KiB each leave their
+ * read buffers, decoded strings and redaction copies (about 0.4 MiB a call), and on an idle machine
+ * the collector's own pacing let that reach 1.4× the floor loop's peak. Reading RSS costs a few µs.
+ */
+const RSS_GROWTH_PER_FULL_COLLECTION = 16 * 1024 * 1024;
+let rssAfterFullCollection = 0;
+
+/**
+ * A quiet point (the agent between tool calls): a full collection when enough spawns or enough RSS
+ * growth have piled up since the last (Bun; elsewhere nothing).
+ */
 export function collectGarbageIfDue(): void {
-  if (spawnsSinceFullCollection < SPAWNS_PER_FULL_COLLECTION) return;
+  const bun = (globalThis as { Bun?: { gc(sync: boolean): unknown } }).Bun;
+  if (bun === undefined) return;
+  const rss = process.memoryUsage.rss();
+  if (spawnsSinceFullCollection < SPAWNS_PER_FULL_COLLECTION && rss - rssAfterFullCollection < RSS_GROWTH_PER_FULL_COLLECTION) return;
   spawnsSinceFullCollection = 0;
-  (globalThis as { Bun?: { gc(sync: boolean): unknown } }).Bun?.gc(true);
+  bun.gc(true);
+  rssAfterFullCollection = process.memoryUsage.rss();
 }
 
 /** Counts one spawn; every SPAWNS_PER_COLLECTION-th asks for a collection without waiting for it. */
