@@ -18,41 +18,48 @@ const readBody = (req: IncomingMessage): Promise<Body> => readJsonBody<Body>(req
 
 const PATH_IN_PREVIEW = /it is saved in (\S+); page through it with the read tool/;
 
+/**
+ * A fake OpenAI server whose first reply is the bash call `command`; `next` answers the later
+ * requests (given the request and how many came before), by default with the text `done`.
+ */
+async function bashServer(command: string, next: (body: Body, seen: number) => string[] = () => renderOpenAI({ text: "done" })) {
+  const bodies: Body[] = [];
+  const server = createServer((req, res) => {
+    void readBody(req).then((body) => {
+      bodies.push(body);
+      const events = bodies.length === 1 ? renderOpenAI({ toolCalls: [{ id: "c1", name: "bash", arguments: { command } }] }) : next(body, bodies.length - 1);
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(events.join(""));
+    });
+  });
+  return { bodies, listening: await listenLocal(server) };
+}
+
+/** `agent run` against `url` in bypass mode with json output (no `--trust`: the world has no project hooks). */
+const runArgs = (url: string, ...rest: string[]): string[] => [
+  "run",
+  "--provider",
+  "openai",
+  "--base-url",
+  url,
+  "--permission-mode",
+  "bypass",
+  "--output-format",
+  "json",
+  ...rest,
+];
+
 describe("large bash outputs", () => {
   test("TOOL-80 a 170 KB output goes to a session file; the model gets a preview and pages the file with read", async () => {
     const w = makeWorld();
-    const bodies: Body[] = [];
     const toolTexts = (body: Body): string[] => body.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
-    const server = createServer((req, res) => {
-      void readBody(req).then((body) => {
-        bodies.push(body);
-        let events: string[];
-        if (bodies.length === 1) {
-          events = renderOpenAI({ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "seq 1 30000; echo the-end" } }] });
-        } else if (bodies.length === 2) {
-          const path = PATH_IN_PREVIEW.exec(toolTexts(body)[0] ?? "")?.[1] ?? "no-path-in-preview";
-          events = renderOpenAI({ toolCalls: [{ id: "c2", name: "read", arguments: { file_path: path, offset: 15000, limit: 3 } }] });
-        } else {
-          events = renderOpenAI({ text: "done" });
-        }
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        res.end(events.join(""));
-      });
+    const { bodies, listening } = await bashServer("seq 1 30000; echo the-end", (body, seen) => {
+      if (seen > 1) return renderOpenAI({ text: "done" });
+      const path = PATH_IN_PREVIEW.exec(toolTexts(body)[0] ?? "")?.[1] ?? "no-path-in-preview";
+      return renderOpenAI({ toolCalls: [{ id: "c2", name: "read", arguments: { file_path: path, offset: 15000, limit: 3 } }] });
     });
-    const listening = await listenLocal(server);
     try {
-      const r = await runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        listening.url,
-        "--permission-mode",
-        "bypass",
-        "--output-format",
-        "json",
-        "go",
-      ]);
+      const r = await runCliInProcess(w, runArgs(listening.url, "go"));
       expect(r.code).toBe(0);
       expect(bodies).toHaveLength(3);
       const preview = toolTexts(bodies[1] as Body)[0] ?? "";
@@ -76,33 +83,9 @@ describe("large bash outputs", () => {
 
   test("TOOL-80 with --no-session the output stays inline (capped as before)", async () => {
     const w = makeWorld();
-    const bodies: Body[] = [];
-    const server = createServer((req, res) => {
-      void readBody(req).then((body) => {
-        bodies.push(body);
-        const events =
-          bodies.length === 1
-            ? renderOpenAI({ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "seq 1 30000" } }] })
-            : renderOpenAI({ text: "done" });
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        res.end(events.join(""));
-      });
-    });
-    const listening = await listenLocal(server);
+    const { bodies, listening } = await bashServer("seq 1 30000");
     try {
-      const r = await runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        listening.url,
-        "--permission-mode",
-        "bypass",
-        "--no-session",
-        "--output-format",
-        "json",
-        "go",
-      ]);
+      const r = await runCliInProcess(w, runArgs(listening.url, "--no-session", "go"));
       expect(r.code).toBe(0);
       const tool = (bodies[1] as Body).messages.find((m) => m.role === "tool");
       expect(String(tool?.content)).toBe(`${Array.from({ length: 30000 }, (_, i) => String(i + 1)).join("\n")}\n`);
@@ -113,33 +96,8 @@ describe("large bash outputs", () => {
 
   test("TOOL-80 the session file stores the preview once; resume, the transcript and sessions show still get it", async () => {
     const w = makeWorld();
-    const bodies: Body[] = [];
-    const server = createServer((req, res) => {
-      void readBody(req).then((body) => {
-        bodies.push(body);
-        const events =
-          bodies.length === 1
-            ? renderOpenAI({ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "seq 1 30000; echo the-end" } }] })
-            : renderOpenAI({ text: "done" });
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        res.end(events.join(""));
-      });
-    });
-    const listening = await listenLocal(server);
-    const run = (extra: string[], prompt: string) =>
-      runCliInProcess(w, [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        listening.url,
-        "--permission-mode",
-        "bypass",
-        "--output-format",
-        "json",
-        ...extra,
-        prompt,
-      ]);
+    const { bodies, listening } = await bashServer("seq 1 30000; echo the-end");
+    const run = (extra: string[], prompt: string) => runCliInProcess(w, runArgs(listening.url, ...extra, prompt));
     try {
       const first = await run([], "go");
       expect(first.code).toBe(0);
