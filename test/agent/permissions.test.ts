@@ -21,6 +21,9 @@ function bashOnce(world: World, command: string): void {
   writeScript(world, [{ tool_calls: [{ name: "bash", arguments: { command } }] }, { text: "ok" }]);
 }
 
+/** `agent run` with the script provider in default mode and without `--trust`: project rules load only once trusted. */
+const UNTRUSTED_DEFAULT_RUN = ["run", "--provider", "script", "--script", "script.json", "--permission-mode", "default", "--output-format", "json", "go"];
+
 describe("permission gate in a session", () => {
   test("LOOP-08 LIFE-34 a lifecycle allow skips the ask; an ask rule still asks; a hook dir allow is no objection", async () => {
     const w = makeWorld();
@@ -313,33 +316,11 @@ describe("permission gate in a session", () => {
     settings(w, { hooks: { lifecycle: { permission_request: [group([replyWith(w, rule("projectSettings"), "pr-project.log")])] } } });
     expect((await runCliInProcess(w, ["hooks", "trust"])).code).toBe(0);
     writeScript(w, [{ tool_calls: [{ name: "bash", arguments: { command: "git stash list" } }] }, { text: "ok" }]);
-    const first = await runCliInProcess(w, [
-      "run",
-      "--provider",
-      "script",
-      "--script",
-      "script.json",
-      "--permission-mode",
-      "default",
-      "--output-format",
-      "json",
-      "go",
-    ]);
+    const first = await runCliInProcess(w, UNTRUSTED_DEFAULT_RUN);
     expect(first.code).toBe(0);
     const saved = JSON.parse(readFileSync(join(w.project, ".agent/settings.json"), "utf8"));
     expect(saved.permissions.allow).toEqual(["bash(git stash*)"]);
-    const second = await runCliInProcess(w, [
-      "run",
-      "--provider",
-      "script",
-      "--script",
-      "script.json",
-      "--permission-mode",
-      "default",
-      "--output-format",
-      "json",
-      "go",
-    ]);
+    const second = await runCliInProcess(w, UNTRUSTED_DEFAULT_RUN);
     expect(second.code).toBe(0);
     expect(readLog(w, "pr-project.log")).toHaveLength(1);
     expect(delivered(w, second)[0]).not.toContain("needs approval");
