@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { median } from "./support.ts";
 
 const REPO = resolve(import.meta.dir, "..");
 const flag = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -62,12 +63,6 @@ function timeRun(argv: readonly string[]): number | null {
   const ms = performance.now() - started;
   return run.status === 0 ? ms : null;
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 function measure(artefact: Artefact): { agent: number; hello: number } | string {
   const runner = artefact.runner ?? [];

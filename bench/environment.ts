@@ -10,17 +10,12 @@ import { gitFacts } from "../src/agent/environment.ts";
 import { loadInstructions } from "../src/agent/instructions.ts";
 import { CappedSink, runInGroup } from "../src/runtime/run-group.ts";
 import { createRuntime } from "../src/runtime/index.ts";
+import { median } from "./support.ts";
 
 const flag = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const RUNS = Number(flag("runs") ?? 21);
 const REPO = resolve(flag("repo") ?? ".");
 const runtime = createRuntime();
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 async function time(body: () => Promise<unknown>): Promise<number> {
   const start = performance.now();

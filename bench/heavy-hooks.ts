@@ -24,6 +24,7 @@ import type { Runtime } from "../src/runtime/types.ts";
 import { loadConfig } from "../src/config/load.ts";
 import { createHookEngine, type HookEngine } from "../src/hooks/engine.ts";
 import { EVENT_FIELD_DEFAULTS } from "../src/hooks/event-fields.ts";
+import { median, spawnDirect, time } from "./support.ts";
 
 const flag = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const RUNS = Number(flag("runs") ?? 21);
@@ -83,32 +84,6 @@ function firePre(engine: HookEngine, world: World): Promise<unknown> {
   });
 }
 
-async function drain(stream: ReadableStream<Uint8Array> | null): Promise<void> {
-  if (!stream) return;
-  const reader = stream.getReader();
-  for (;;) if ((await reader.read()).done) return;
-}
-
-async function spawnDirect(world: World, argv: string[], env: Record<string, string>, stdin: Uint8Array): Promise<void> {
-  const spawned = await world.runtime.spawn({ argv, cwd: world.project, env, newGroup: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  if (!spawned.ok) throw new Error(`spawn failed: ${spawned.message}`);
-  const { child } = spawned;
-  await Promise.all([
-    child
-      .writeStdin(stdin)
-      .catch(() => undefined)
-      .then(() => child.closeStdin()),
-    drain(child.stdout),
-    drain(child.stderr),
-    child.exited,
-  ]);
-}
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
 /** The time of `action` and when the last spawn of `world` began, both from the start of the action. */
 async function timeSpawns(world: World, action: () => Promise<unknown>): Promise<{ ms: number; lastSpawn: number }> {
   world.spawnCalls.length = 0;
@@ -116,11 +91,6 @@ async function timeSpawns(world: World, action: () => Promise<unknown>): Promise
   await action();
   const ms = performance.now() - started;
   return { ms, lastSpawn: (world.spawnCalls.at(-1) ?? started) - started };
-}
-async function time(action: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await action();
-  return performance.now() - started;
 }
 const fmt = (ms: number): string => ms.toFixed(2);
 
@@ -144,9 +114,9 @@ async function loginProfile(): Promise<string[]> {
   const hook: number[] = [];
   const login: number[] = [];
   for (let i = 0; i < RUNS; i += 1) {
-    floor.push(await time(() => spawnDirect(world, ["/bin/bash", "-c", "true"], env, stdin)));
+    floor.push(await time(() => spawnDirect(world.runtime, ["/bin/bash", "-c", "true"], world.project, env, stdin)));
     hook.push(await time(() => firePre(engine, world)));
-    if (i < 5) login.push(await time(() => spawnDirect(world, ["/bin/bash", "-lc", "true"], env, stdin)));
+    if (i < 5) login.push(await time(() => spawnDirect(world.runtime, ["/bin/bash", "-lc", "true"], world.project, env, stdin)));
   }
   const first: number[] = [];
   for (let i = 0; i < 3; i += 1) {
@@ -195,7 +165,7 @@ async function slowHooks(): Promise<string[]> {
     }
     if (!first) continue;
     const run = await timeSpawns(first.world, () =>
-      Promise.all(Array.from({ length: 10 }, () => spawnDirect(first.world, ["/bin/sh", "-c", "sleep 0.1"], env, stdin))),
+      Promise.all(Array.from({ length: 10 }, () => spawnDirect(first.world.runtime, ["/bin/sh", "-c", "sleep 0.1"], first.world.project, env, stdin))),
     );
     direct.push(run.ms);
     directLast.push(run.lastSpawn);

@@ -19,6 +19,7 @@ import { loadConfig } from "../src/config/load.ts";
 import { createHookEngine, type HookEngine } from "../src/hooks/engine.ts";
 import { EVENT_FIELD_DEFAULTS } from "../src/hooks/event-fields.ts";
 import type { CanonicalEvent } from "../src/util/events.ts";
+import { median, spawnDirect, time } from "./support.ts";
 
 const RUNS = Number(process.argv[2] ?? 50);
 const WARMUP = 5;
@@ -115,43 +116,6 @@ function fireOnce(engine: HookEngine, world: World, event: CanonicalEvent): Prom
   });
 }
 
-async function drain(stream: ReadableStream<Uint8Array> | null): Promise<void> {
-  if (!stream) return;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done } = await reader.read();
-    if (done) return;
-  }
-}
-
-/** The baseline: the same argv spawned directly, same stdin size, pipes read, exit awaited. */
-async function spawnDirect(runtime: Runtime, setup: FormSetup, env: Record<string, string>, stdin: Uint8Array): Promise<void> {
-  const spawned = await runtime.spawn({ argv: setup.argv, cwd: setup.cwd, env, newGroup: true, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  if (!spawned.ok) throw new Error(`spawn failed: ${spawned.message}`);
-  const { child } = spawned;
-  await Promise.all([
-    child
-      .writeStdin(stdin)
-      .catch(() => undefined)
-      .then(() => child.closeStdin()),
-    drain(child.stdout),
-    drain(child.stderr),
-    child.exited,
-  ]);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
-
-async function time(action: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await action();
-  return performance.now() - started;
-}
-
 interface Row {
   readonly form: string;
   readonly direct: number;
@@ -174,12 +138,12 @@ async function overhead(): Promise<Row[]> {
     );
     for (let i = 0; i < WARMUP; i += 1) {
       await fireOnce(engine, world, "pre_tool");
-      await spawnDirect(world.runtime, current, env, stdin);
+      await spawnDirect(world.runtime, current.argv, current.cwd, env, stdin);
     }
     const direct: number[] = [];
     const hook: number[] = [];
     for (let i = 0; i < RUNS; i += 1) {
-      direct.push(await time(() => spawnDirect(world.runtime, current, env, stdin)));
+      direct.push(await time(() => spawnDirect(world.runtime, current.argv, current.cwd, env, stdin)));
       hook.push(await time(() => fireOnce(engine, world, "pre_tool")));
     }
     rows.push({ form: current.form, direct: median(direct), hook: median(hook) });

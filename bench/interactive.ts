@@ -11,6 +11,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { median } from "./support.ts";
 
 const REPO = resolve(import.meta.dir, "..");
 const flag = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -98,12 +99,6 @@ function versionMs(binary: string): number {
   spawnSync("script", ["-qfec", `${binary} --version`, "/dev/null"], { env });
   return performance.now() - started;
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
 
 const programs = [AGENT, ...(BASELINE ? [resolve(BASELINE)] : [])];
 const results = new Map<string, { version: number[]; samples: Sample[] }>(programs.map((p) => [p, { version: [], samples: [] }]));

@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createRuntime } from "../src/runtime/index.ts";
 import { renderOpenAI, startFakeServer, type FakeReply } from "../test/support/fake-openai.ts";
+import { median } from "./support.ts";
 
 const REPO = resolve(import.meta.dir, "..");
 const flag = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -41,11 +42,6 @@ const runtime = createRuntime();
 const write = (path: string, text: string): void => {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
-};
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 const ms = (value: number): string => value.toFixed(2);
 const mib = (kib: number): string => (kib / 1024).toFixed(1);

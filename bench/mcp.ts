@@ -21,6 +21,7 @@ import { join, resolve } from "node:path";
 import { createRuntime } from "../src/runtime/index.ts";
 import { createMcpManager } from "../src/mcp/start.ts";
 import { renderOpenAI, startFakeServer } from "../test/support/fake-openai.ts";
+import { median } from "./support.ts";
 
 const REPO = resolve(import.meta.dir, "..");
 const flag = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -102,12 +103,6 @@ async function direct(): Promise<number> {
   if (tools.length === 0) throw new Error("everything offered no tools");
   return elapsed;
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
 
 const base = world("base", false);
 const mcp = world("mcp", true);

@@ -14,15 +14,10 @@ import { createRuntime } from "../src/runtime/index.ts";
 import type { Runtime } from "../src/runtime/types.ts";
 import { loadConfig } from "../src/config/load.ts";
 import { installPlugin } from "../src/plugins/registry.ts";
+import { median } from "./support.ts";
 
 const RUNS = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 51);
 const WARMUP = 5;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
 
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });

@@ -14,16 +14,11 @@ import { createRuntime } from "../src/runtime/index.ts";
 import type { Runtime } from "../src/runtime/types.ts";
 import { scanAgentTree } from "../src/trust/material.ts";
 import { createTrustGuard } from "../src/trust/guard.ts";
+import { median } from "./support.ts";
 
 const RUNS = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 51);
 const WARMUP = 5;
 const SIZES = [10, 100, 1000];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
 
 async function drain(stream: ReadableStream<Uint8Array> | null): Promise<void> {
   if (!stream) return;
