@@ -246,17 +246,16 @@ export class NestedInstructions {
   readonly #names: readonly string[];
   readonly #cwd: string;
   readonly #visited = new Set<string>();
-  #reading: InstructionReading;
-  /** The session start's files (found by name): never given again by a nested file's import. */
-  readonly #startFiles: readonly string[];
+  readonly #sources: InstructionSources;
+  /** Made when a nested file is first read, not at session start (most sessions read none). */
+  #reading: InstructionReading | undefined;
 
   constructor(sources: InstructionSources) {
     this.#fs = sources.fs;
-    this.#startFiles = instructionPaths(sources).map(({ path }) => sources.fs.realpath(path) ?? path);
+    this.#sources = sources;
     this.#projectRoot = sources.projectRoot;
     this.#cwd = sources.cwd;
     this.#names = sources.names ?? DEFAULT_CONTEXT_FILES;
-    this.#reading = this.#freshReading();
     for (const dir of directoriesDown(sources.projectRoot, sources.cwd)) this.#visited.add(dir);
   }
 
@@ -276,7 +275,9 @@ export class NestedInstructions {
         }
       }
     }
-    return paths.length === 0 ? [] : readInstructionFiles(this.#reading, paths);
+    if (paths.length === 0) return [];
+    this.#reading ??= this.#freshReading();
+    return readInstructionFiles(this.#reading, paths);
   }
 
   /**
@@ -294,15 +295,16 @@ export class NestedInstructions {
     }
   }
 
+  /** A reading that counts the session start's files (found by name) as given: a nested file's import never repeats them. */
   #freshReading(): InstructionReading {
     const reading = newReading(this.#fs, this.#projectRoot);
-    for (const path of this.#startFiles) reading.seen.add(path);
+    for (const { path } of instructionPaths(this.#sources)) reading.seen.add(this.#fs.realpath(path) ?? path);
     return reading;
   }
 
   /** After a compaction the nested files are no longer in the conversation: they are added again on the next visit. */
   forget(): void {
-    this.#reading = this.#freshReading();
+    this.#reading = undefined;
     const keep = directoriesDown(this.#projectRoot, this.#cwd);
     this.#visited.clear();
     for (const dir of keep) this.#visited.add(dir);
